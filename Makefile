@@ -1,0 +1,37 @@
+# sdcopt: `make demo` runs the main job, `make test` runs every test.
+# Both install what they need first (make deps).
+
+GO      ?= go
+TAGS    ?= lpsolve coin
+BIN     := bin/sdcopt
+GOFLAGS_TAGS := -tags "$(TAGS)"
+
+.PHONY: all deps build demo test test-short bench vet clean
+
+all: build
+
+deps:
+	@./scripts/deps.sh
+
+build: deps
+	@$(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/sdcopt
+
+demo: build
+	@./$(BIN) demo
+
+# Every engine must be available for the full suite.
+test: deps
+	SDCOPT_REQUIRE_ENGINES=highs,lpsolve,clp,cbc $(GO) test $(GOFLAGS_TAGS) -timeout 30m ./...
+
+test-short: deps
+	$(GO) test $(GOFLAGS_TAGS) -short ./...
+
+bench: deps
+	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchtime 3x -timeout 60m ./...
+
+vet: deps
+	$(GO) vet $(GOFLAGS_TAGS) ./...
+	CGO_ENABLED=0 $(GO) build ./...
+
+clean:
+	rm -rf bin

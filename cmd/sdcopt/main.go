@@ -1,0 +1,54 @@
+// Command sdcopt solves the optimization problems of statistical
+// disclosure control: cell bounds for contingency tables, microaggregation
+// and k-anonymity by freeform generalization, with the LP/MIP engines
+// behind one interface.
+//
+// Exit status: 0 success, 1 the problem has no solution, 2 bad usage or
+// bad input, 3 engine failure. Results go to stdout (or --out), diagnostics
+// and progress to stderr.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"sdcopt/internal/cli"
+	_ "sdcopt/solvers/all"
+)
+
+// version is the sdcopt release; overridden with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "sdcopt",
+		Short:         "Optimization for statistical disclosure control",
+		Long:          "sdcopt solves the optimization problems of statistical disclosure control\nwith LP/MIP engines (HiGHS, lp_solve, CLP/CBC) behind one interface.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return cli.BadInput("%v (see '%s --help')", err, c.CommandPath())
+	})
+	root.AddCommand(newSolversCmd(), newVersionCmd(), newSolveCmd(), newDemoCmd())
+	return root
+}
+
+func main() {
+	root := newRoot()
+	err := root.Execute()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sdcopt:", err)
+	}
+	os.Exit(cli.Code(err))
+}
+
+// noArgs rejects positional arguments with exit code 2.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return cli.BadInput("%s takes no arguments, got %q", c.CommandPath(), args)
+	}
+	return nil
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what sdcopt needs and is missing, and nothing else:
+#   Debian packages (the C engines for cgo, pkg-config, a C compiler, npm),
+#   the HiGHS WebAssembly runtime from the npm registry (scripts/fetch-highs.sh),
+#   the Go modules of go.mod.
+# Idempotent; prints nothing when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v go >/dev/null; then
+  echo "deps: Go 1.26 or newer is required (expected at /usr/local/go/bin/go)" >&2
+  exit 1
+fi
+
+pkgs=(gcc pkg-config liblpsolve55-dev coinor-libclp-dev coinor-libcbc-dev)
+command -v npm >/dev/null || pkgs+=(npm)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing Debian packages: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+./scripts/fetch-highs.sh
+
+go mod download

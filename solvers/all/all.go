@@ -1,0 +1,10 @@
+// Package all links every solver backend into a program: import it for its
+// side effect. Backends built without their build tag (lpsolve, coin)
+// register themselves as unavailable and say why.
+package all
+
+import (
+	_ "sdcopt/solvers/coin"
+	_ "sdcopt/solvers/highs"
+	_ "sdcopt/solvers/lpsolve"
+)

@@ -1,0 +1,18 @@
+//go:build cgo && coin
+
+package coin
+
+import (
+	"testing"
+
+	"sdcopt/solvers"
+	"sdcopt/solvers/solvertest"
+)
+
+func TestConformanceCLP(t *testing.T) {
+	solvertest.Run(t, func() (solvers.Solver, error) { return solvers.New(clpName, false) })
+}
+
+func TestConformanceCBC(t *testing.T) {
+	solvertest.Run(t, func() (solvers.Solver, error) { return solvers.New(cbcName, true) })
+}

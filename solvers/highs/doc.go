@@ -1,0 +1,71 @@
+// Package highs is the HiGHS backend of package solvers: HiGHS 1.15 compiled
+// to WebAssembly (the Emscripten build shipped in the npm package highs),
+// run in-process by the pure-Go runtime wazero. No cgo and no native
+// library are needed; the two runtime files highs.wasm and highs.js are
+// installed by `make deps` (scripts/fetch-highs.sh) into
+// ~/.local/share/sdcopt/highs-1.15.3, or the directory named by
+// SDCOPT_HIGHS_DIR, and are verified by sha256 before use. Missing or
+// mismatched files make the engine unavailable (solvers.ErrUnavailable)
+// with a message saying what to do.
+//
+// # Loading
+//
+// The wasm module imports 20 small host functions and exports the whole
+// HiGHS C API, all under minified names. The mapping is not hard-coded: it
+// is parsed from the JavaScript glue at load time, from the object literal
+// `var wasmImports={a:___cxa_throw,...}` (import name -> JS function), the
+// assignments `_Highs_run=Module["_Highs_run"]=wasmExports["N"]` (C function
+// -> export) and the static-constructor call `wasmExports["v"]()` inside
+// initRuntime(). The loader checks every import's signature against the Go
+// implementation and that every C function it uses is exported.
+//
+// The host functions are minimal: stdout/stderr writes go to os.Stderr when
+// Params.Verbose is set and are discarded otherwise, file syscalls fail
+// with an errno, clocks come from package time, and
+// emscripten_resize_heap grows the memory like the glue does. abort, exit
+// and __cxa_throw (a C++ exception: the build cannot catch them) panic with
+// a typed value; wazero turns the panic into an error of the call, which
+// the backend reports as an error wrapping solvers.ErrEngine, and the
+// instance is discarded.
+//
+// The module is compiled once per process (about 3 s); wazero's on-disk
+// compilation cache under os.UserCacheDir()/sdcopt/wazero/<wazero version>
+// cuts later starts to about 0.1 s. Instantiation takes a few milliseconds.
+//
+// # Memory
+//
+// Each instance's linear memory is one anonymous mapping of the module's
+// maximum size (2 GiB) reserved without access rights and made accessible
+// as HiGHS grows its heap, so growing never copies the memory (wazero's
+// default allocator copies the whole memory at every grow). Where no
+// address space can be reserved a Go slice with capacity doubling is used.
+//
+// # Instances and concurrency
+//
+// An instance is single-threaded; HiGHS's threads option must stay at 1
+// (more aborts the wasm build), so Params.Threads > 1 is reported in
+// Result.Warnings. Instances are independent, so solves in different
+// goroutines run in parallel. Instances live in a process-wide pool: a
+// Solve borrows one and returns it afterwards (instances whose memory grew
+// beyond 256 MiB are closed instead, returning the memory to the system),
+// and a Session owns one until Close. Context cancellation is not wired
+// into wazero (it slowed solves several-fold); Params.TimeLimit maps to
+// HiGHS's own time_limit option.
+//
+// # Model and results
+//
+// Problems are passed column-wise with Highs_passLp or Highs_passMip
+// (binary columns become integer columns with bounds clipped to [0, 1]).
+// HiGHS's infinity is +Inf, so infinite bounds pass through unchanged. The
+// HiGHS row duals y and column duals d satisfy d = c - Aᵀy for both
+// objective senses, with the signs of package solvers (for a maximization
+// a row at its upper bound has y >= 0), so they are returned as they are;
+// TestMaxDualConvention checks this by hand on a maximization LP.
+//
+// A Session keeps the model in one HiGHS object and applies changes with
+// Highs_addCols, Highs_addRows, Highs_changeColsCostBySet,
+// Highs_changeObjectiveSense, Highs_changeColBounds and
+// Highs_changeRowBounds; a re-solve starts from the previous basis. The
+// session also keeps a copy of the model, which validates changes and
+// lets it rebuild the HiGHS object (cold) after an engine failure.
+package highs

@@ -1,0 +1,14 @@
+//go:build cgo && lpsolve
+
+package lpsolve
+
+import (
+	"testing"
+
+	"sdcopt/solvers"
+	"sdcopt/solvers/solvertest"
+)
+
+func TestConformance(t *testing.T) {
+	solvertest.Run(t, func() (solvers.Solver, error) { return New(), nil })
+}

@@ -1,0 +1,167 @@
+package solvers
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Engine is a registry entry.
+type Engine struct {
+	Name        string
+	Description string
+	// Probe reports whether the engine can run here and its version. A
+	// non-nil error explains why not (wrapping ErrUnavailable). Probe is
+	// called once and cached.
+	Probe func() (version string, err error)
+	// Capabilities of the engine (when available).
+	Caps Capabilities
+	// New returns a fresh engine instance.
+	New func() (Solver, error)
+	// Rank orders engines for "auto": lower is preferred. LPRank and
+	// MIPRank are used for continuous and integer problems; a negative rank
+	// excludes the engine from auto for that type.
+	LPRank, MIPRank int
+}
+
+// Info describes an engine for listings (sdcopt solvers).
+type Info struct {
+	Name         string       `json:"name"`
+	Version      string       `json:"version"`
+	Available    bool         `json:"available"`
+	Reason       string       `json:"reason,omitempty"`
+	Description  string       `json:"description"`
+	Capabilities Capabilities `json:"capabilities"`
+}
+
+type probed struct {
+	once    sync.Once
+	version string
+	err     error
+}
+
+var (
+	regMu   sync.RWMutex
+	engines = map[string]*Engine{}
+	probes  = map[string]*probed{}
+)
+
+// Register adds an engine. It panics on a duplicate name (programmer error).
+func Register(e Engine) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if e.Name == "" || e.Name == "auto" {
+		panic("solvers: Register: invalid engine name " + e.Name)
+	}
+	if _, dup := engines[e.Name]; dup {
+		panic("solvers: Register: duplicate engine " + e.Name)
+	}
+	ec := e
+	engines[e.Name] = &ec
+	probes[e.Name] = &probed{}
+}
+
+func probe(name string) (*Engine, string, error) {
+	regMu.RLock()
+	e, ok := engines[name]
+	p := probes[name]
+	regMu.RUnlock()
+	if !ok {
+		return nil, "", &Error{Engine: name, Op: "lookup", Err: fmt.Errorf("%w %q (known: %v)", ErrUnknownSolver, name, Names())}
+	}
+	p.once.Do(func() {
+		if e.Probe == nil {
+			p.version = "unknown"
+			return
+		}
+		p.version, p.err = e.Probe()
+	})
+	return e, p.version, p.err
+}
+
+// Names lists the registered engine names in sorted order (without "auto").
+func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	names := make([]string, 0, len(engines))
+	for n := range engines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// List describes every registered engine, probing availability.
+func List() []Info {
+	var out []Info
+	for _, n := range Names() {
+		e, v, err := probe(n)
+		info := Info{Name: n, Version: v, Available: err == nil, Description: e.Description, Capabilities: e.Caps}
+		if err != nil {
+			info.Reason = err.Error()
+			info.Capabilities = Capabilities{}
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// New returns a fresh instance of the named engine. The name "auto" (or "")
+// picks the preferred available engine for a MIP when mip is true, for an
+// LP otherwise; use NewFor to decide from a Problem.
+func New(name string, mip bool) (Solver, error) {
+	if name == "" || name == "auto" {
+		best := ""
+		bestRank := 0
+		for _, n := range Names() {
+			e, _, err := probe(n)
+			if err != nil {
+				continue
+			}
+			r := e.LPRank
+			if mip {
+				r = e.MIPRank
+				if !e.Caps.Integer {
+					continue
+				}
+			}
+			if r < 0 {
+				continue
+			}
+			if best == "" || r < bestRank {
+				best, bestRank = n, r
+			}
+		}
+		if best == "" {
+			return nil, &Error{Engine: "auto", Op: "lookup", Err: fmt.Errorf("%w: no engine is available", ErrUnavailable)}
+		}
+		name = best
+	}
+	e, _, err := probe(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.New()
+}
+
+// NewFor returns an instance of the named engine for problem p ("auto"
+// decides by p.IsMIP()).
+func NewFor(name string, p *Problem) (Solver, error) { return New(name, p.IsMIP()) }
+
+// Lookup returns the registry entry and probed version of an engine.
+func Lookup(name string) (Engine, string, error) {
+	e, v, err := probe(name)
+	if e == nil {
+		return Engine{}, "", err
+	}
+	return *e, v, err
+}
+
+// Solve is a convenience: NewFor(name, p) then Solve(p, prm).
+func Solve(name string, p *Problem, prm *Params) (*Result, error) {
+	s, err := NewFor(name, p)
+	if err != nil {
+		return nil, err
+	}
+	return s.Solve(p, prm)
+}

@@ -1,0 +1,50 @@
+package solvers
+
+import "math"
+
+// Result is what a Solve returns: why the engine stopped (Status) and what
+// it found. Fields that the engine did not produce are nil (slices) or NaN
+// (BestBound).
+type Result struct {
+	// Solver is the engine's registry name.
+	Solver string
+	// Status is why the engine stopped.
+	Status Status
+	// HasSolution reports that X holds a primal feasible point (within the
+	// engine's tolerances): the optimum when Status is Optimal, the
+	// incumbent after a limit.
+	HasSolution bool
+	// Objective is c'x + offset for X (meaningless without a solution).
+	Objective float64
+	// BestBound is the best proven bound on the optimal objective: equal to
+	// Objective for an optimal LP, the dual bound for a MIP, NaN if none.
+	BestBound float64
+	// X is the primal solution, one value per column.
+	X []float64
+	// RowActivity is A x, one value per row.
+	RowActivity []float64
+	// HasDuals reports that Duals and ReducedCosts hold an optimal dual
+	// solution (LPs solved to optimality by an engine with duals).
+	HasDuals bool
+	// Duals are the row duals y, ReducedCosts the column reduced costs
+	// d = c - Aᵀy, with the package's sign convention (see doc.go).
+	Duals        []float64
+	ReducedCosts []float64
+	// Iterations are simplex/IPM iterations (summed over the tree for MIPs);
+	// Nodes are branch-and-bound nodes (0 for LPs).
+	Iterations int64
+	Nodes      int64
+	// Seconds is the wall-clock time of the engine call.
+	Seconds float64
+	// Warnings lists parameters the engine ignored and similar notes.
+	Warnings []string
+}
+
+// Gap returns the relative MIP gap |Objective - BestBound| / max(1, |Objective|),
+// or +Inf when there is no solution or no bound.
+func (r *Result) Gap() float64 {
+	if !r.HasSolution || math.IsNaN(r.BestBound) || math.IsInf(r.BestBound, 0) {
+		return math.Inf(1)
+	}
+	return math.Abs(r.Objective-r.BestBound) / math.Max(1, math.Abs(r.Objective))
+}
