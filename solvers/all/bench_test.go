@@ -2,6 +2,7 @@ package all
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -166,4 +167,35 @@ func tailCols(p *solvers.Problem, n int) (obj, lo, up []float64, start, rows []i
 		start = append(start, len(rows))
 	}
 	return
+}
+
+// BenchmarkMIPCorrectness is a measurement, not a timing: it solves
+// correctnessCount seeded random small integer programs with every MIP
+// engine and reports how many optima differ from brute-force enumeration
+// (metric "wrong"). It backs the choice of HiGHS as the "auto" MIP engine.
+func BenchmarkMIPCorrectness(b *testing.B) {
+	const correctnessCount = 20000
+	for _, name := range benchEngines(b, true) {
+		b.Run(name, func(b *testing.B) {
+			s, err := solvers.New(name, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			wrong := 0
+			for i := 0; i < b.N; i++ {
+				wrong = 0
+				rng := rand.New(rand.NewPCG(99, 1))
+				for k := 0; k < correctnessCount; k++ {
+					p := solvertest.RandomIntegerProgram(rng, 1+rng.IntN(4), 2+rng.IntN(5))
+					want, _, _ := solvertest.Enumerate(p)
+					r, err := s.Solve(p, nil)
+					if err != nil || r.Status != solvers.Optimal || math.Abs(r.Objective-want) > solvertest.ObjTol*math.Max(1, math.Abs(want)) {
+						wrong++
+					}
+				}
+			}
+			b.ReportMetric(float64(wrong), "wrong")
+			b.ReportMetric(correctnessCount, "programs")
+		})
+	}
 }

@@ -22,7 +22,7 @@ func init() {
 		Probe:       func() (string, error) { return cbcVersion(), nil },
 		New:         func() (solvers.Solver, error) { return &cbcSolver{}, nil },
 		LPRank:      4,
-		MIPRank:     1,
+		MIPRank:     2, // after HiGHS: see the wrong-optimum note in doc.go
 	})
 }
 

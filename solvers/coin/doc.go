@@ -106,7 +106,8 @@
 //     into the same-sign rows a·x >= lo and a·x <= up did not help). This
 //     leaves about 1 wrong optimum in 4000 of these random programs, with
 //     general integer columns and without ranged rows, which only disabling
-//     preprocessing avoids.
+//     preprocessing avoids. For this reason "auto" prefers HiGHS for MIPs
+//     (MIPRank 2 here); cbc stays available by name.
 //   - With preprocessing off ("preprocess": "off"), CBC aborts the whole
 //     process on an assertion in OsiClpSolverInterface::crunch for about one
 //     in 1200 of the same random programs (models that the LP presolve fixes

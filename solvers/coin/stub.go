@@ -17,7 +17,7 @@ func init() {
 		name, desc string
 		caps       solvers.Capabilities
 		lp, mip    int
-	}{{clpName, clpDescription, clpCaps, 1, -1}, {cbcName, cbcDescription, cbcCaps, 4, 1}} {
+	}{{clpName, clpDescription, clpCaps, 1, -1}, {cbcName, cbcDescription, cbcCaps, 4, 2}} {
 		name := e.name
 		solvers.Register(solvers.Engine{
 			Name:        name,

@@ -443,7 +443,12 @@ func run(in *instance, h uint32, p *solvers.Problem) (*solvers.Result, error) {
 	dual := inf.int("dual_solution_status")
 	obj := inf.float("objective_function_value")
 	if mip {
-		res.Iterations = max(inf.int64("mip_total_lp_iterations"), 0)
+		// HiGHS 1.15.1 has no info for the LP iterations summed over the
+		// tree (mip_total_lp_iterations is not an info record there; its
+		// type query fails): report simplex_iteration_count, which HiGHS
+		// keeps after a MIP solve.
+		it := inf.int("simplex_iteration_count")
+		res.Iterations = max(it, 0)
 		res.Nodes = max(inf.int64("mip_node_count"), 0)
 		if b := inf.float("mip_dual_bound"); !math.IsInf(b, 0) && !math.IsNaN(b) && st != solvers.Infeasible {
 			res.BestBound = b

@@ -21,7 +21,10 @@ func init() {
 			}
 			return s, nil
 		},
-		LPRank:  2,
-		MIPRank: 2,
+		LPRank: 2,
+		// First choice for MIPs: on 20,000 seeded random small integer
+		// programs checked by enumeration (bench/README.md), HiGHS gave no
+		// wrong optimum, CBC 2.10.8 gave 10 and lp_solve 2.
+		MIPRank: 1,
 	})
 }
