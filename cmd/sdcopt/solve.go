@@ -145,7 +145,7 @@ func newSolveCmd() *cobra.Command {
 			}
 			out := c.OutOrStdout()
 			if format == "json" {
-				err = writeSolveJSON(out, args[0], p, runs, printX)
+				err = writeSolveJSON(out, args[0], p, runs, ef.solver == "all")
 			} else {
 				err = writeSolveText(out, args[0], p, runs, printX)
 			}
@@ -224,7 +224,9 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-func writeSolveJSON(w io.Writer, file string, p *solvers.Problem, runs []solveRun, _ bool) error {
+// writeSolveJSON prints one result object, or with all set (--solver all)
+// a "results" array and "agree".
+func writeSolveJSON(w io.Writer, file string, p *solvers.Problem, runs []solveRun, all bool) error {
 	var res []solveJSON
 	for _, run := range runs {
 		j := solveJSON{Solver: run.name, Version: run.version, Status: run.r.Status, HasSolution: run.r.HasSolution,
@@ -244,7 +246,7 @@ func writeSolveJSON(w io.Writer, file string, p *solvers.Problem, runs []solveRu
 		"model": file, "rows": p.NumRows(), "cols": p.NumCols(), "nonzeros": p.NumNonzeros(),
 		"integer": p.IsMIP(), "sense": p.Sense.String(), "method": "solve",
 	}
-	if len(res) == 1 {
+	if !all {
 		for k, v := range structToMap(res[0]) {
 			doc[k] = v
 		}

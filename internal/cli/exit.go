@@ -78,6 +78,10 @@ func WriteFileAtomic(path string, write func(f *os.File) error) (err error) {
 	if err = write(f); err != nil {
 		return err
 	}
+	// CreateTemp makes the file 0600; results are ordinary files.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
 	if err = f.Sync(); err != nil {
 		return err
 	}
