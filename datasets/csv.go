@@ -1,0 +1,338 @@
+package datasets
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sdcopt/model"
+)
+
+// DataError is a data-dependent failure located in an input file: File,
+// Line (1-based; the header is line 1; 0 when the error concerns the whole
+// file) and Column (the header name; empty when the error concerns a
+// whole line or file).
+type DataError struct {
+	File   string
+	Line   int
+	Column string
+	Msg    string
+}
+
+func (e *DataError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Column != "" {
+		fmt.Fprintf(&b, "column %q: ", e.Column)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Table is a CSV file as read: every cell as text, plus the numeric data
+// set of the selected (microaggregated) columns.
+type Table struct {
+	Source string     // the file (or data set name) the table came from
+	Header []string   // column names, in input order
+	Rows   [][]string // the records' cells, in input order, len(Header) each; nil for a generated table
+	Cols   []int      // indices into Header of the selected columns, increasing
+	Data   *model.Dataset
+
+	// all holds every column of a table made by TableFromDataset, whose
+	// cells are formatted only when written.
+	all *model.Dataset
+}
+
+// NumRecords is the number of records of the table.
+func (t *Table) NumRecords() int { return t.Data.N }
+
+// missing reports whether a trimmed cell marks a missing value.
+func missing(cell string) bool {
+	return cell == "" || cell == "NA" || cell == "?"
+}
+
+// LoadCSV reads the CSV file at path; see ReadCSV.
+func LoadCSV(path string, cols []string) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadCSV(bufio.NewReaderSize(f, 1<<16), path, cols)
+}
+
+// ReadCSV reads a CSV file with one header row from r; name is used in
+// error messages. cols selects the microaggregated columns by header name
+// (nil: every column whose cells are all numbers). The selected columns
+// keep the input order whatever the order of cols. Errors (all
+// *DataError except I/O failures): empty file, header only, empty or
+// duplicate column names, ragged rows, unknown or repeated names in cols
+// (the message lists the available names), no numeric columns, and in a
+// selected column a missing value ("", "NA", "?"), a non-numeric value or a
+// NaN/Inf.
+func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, &DataError{File: name, Msg: "empty file (no header row)"}
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	seen := map[string]int{}
+	for j := range header {
+		header[j] = strings.TrimSpace(header[j])
+		if header[j] == "" {
+			return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
+		}
+		if first, dup := seen[header[j]]; dup {
+			return nil, &DataError{File: name, Line: 1, Column: header[j],
+				Msg: fmt.Sprintf("duplicate column name (columns %d and %d)", first+1, j+1)}
+		}
+		seen[header[j]] = j
+	}
+	t := &Table{Source: name, Header: header}
+	// Every cell is parsed once: vals[j] holds column j's values while the
+	// column is still numeric; firstBad[j] is the first cell of column j
+	// that cannot be a microaggregated value (missing, non-numeric or not
+	// finite), and text[j] marks a non-numeric cell.
+	nc := len(header)
+	vals := make([][]float64, nc)
+	firstBad := make([]badCell, nc)
+	text := make([]bool, nc)
+	hasValue := make([]bool, nc)
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != nc {
+			return nil, &DataError{File: name, Line: line,
+				Msg: fmt.Sprintf("%d fields, the header has %d (ragged row)", len(rec), nc)}
+		}
+		for j, cell := range rec {
+			c := strings.TrimSpace(cell)
+			v, msg := math.NaN(), ""
+			if missing(c) {
+				msg = fmt.Sprintf("missing value %q", cell)
+			} else {
+				hasValue[j] = true
+				if text[j] {
+					continue
+				}
+				var err error
+				v, err = strconv.ParseFloat(c, 64)
+				switch {
+				case err != nil && !errors.Is(err, strconv.ErrRange):
+					text[j], vals[j] = true, nil
+					if firstBad[j].line == 0 {
+						firstBad[j] = badCell{line, fmt.Sprintf("non-numeric value %q", cell)}
+					}
+					continue
+				case math.IsNaN(v) || math.IsInf(v, 0):
+					msg = fmt.Sprintf("value %q is not a finite number", cell)
+				}
+			}
+			if msg != "" && firstBad[j].line == 0 {
+				firstBad[j] = badCell{line, msg}
+			}
+			if !text[j] {
+				vals[j] = append(vals[j], v)
+			}
+		}
+		t.Rows = append(t.Rows, rec)
+	}
+	if len(t.Rows) == 0 {
+		return nil, &DataError{File: name, Line: 1, Msg: "header only, no records"}
+	}
+	if cols == nil {
+		for j := range header {
+			if !text[j] && hasValue[j] {
+				t.Cols = append(t.Cols, j)
+			}
+		}
+		if len(t.Cols) == 0 {
+			return nil, &DataError{File: name, Msg: fmt.Sprintf("no numeric columns (columns: %s)", strings.Join(header, ", "))}
+		}
+	} else {
+		if t.Cols, err = selectNames(header, cols); err != nil {
+			return nil, &DataError{File: name, Msg: err.Error()}
+		}
+	}
+	// The first bad cell of the selection in file order (row, then column).
+	var bad *DataError
+	for _, j := range t.Cols {
+		if b := firstBad[j]; b.line > 0 && (bad == nil || b.line < bad.Line) {
+			bad = &DataError{File: name, Line: b.line, Column: header[j], Msg: b.msg}
+		}
+	}
+	if bad != nil {
+		return nil, bad
+	}
+	n, d := len(t.Rows), len(t.Cols)
+	x := make([]float64, n*d)
+	for jj, j := range t.Cols {
+		for i, v := range vals[j] {
+			x[i*d+jj] = v
+		}
+		vals[j] = nil
+	}
+	names := make([]string, d)
+	for jj, j := range t.Cols {
+		names[jj] = header[j]
+	}
+	if t.Data, err = model.NewDataset(names, n, d, x); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return t, nil
+}
+
+// badCell locates the first cell of a column that cannot be microaggregated.
+type badCell struct {
+	line int // 0: none
+	msg  string
+}
+
+// selectNames maps column names to their increasing indices in header.
+func selectNames(header, cols []string) ([]int, error) {
+	if len(cols) == 0 {
+		return nil, errors.New("no columns selected")
+	}
+	index := map[string]int{}
+	for j, h := range header {
+		index[h] = j
+	}
+	var idx []int
+	taken := map[int]bool{}
+	for _, c := range cols {
+		c = strings.TrimSpace(c)
+		j, ok := index[c]
+		if !ok {
+			return nil, fmt.Errorf("unknown column %q (available: %s)", c, strings.Join(header, ", "))
+		}
+		if taken[j] {
+			return nil, fmt.Errorf("column %q selected twice", c)
+		}
+		taken[j] = true
+		idx = append(idx, j)
+	}
+	slices.Sort(idx)
+	return idx, nil
+}
+
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &DataError{File: name, Line: pe.Line, Msg: pe.Err.Error()}
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// SelectColumns returns the data set restricted to the named attributes
+// (in ds's order), or ds itself when cols is nil. Unknown names are an
+// error listing the available ones.
+func SelectColumns(ds *model.Dataset, cols []string) (*model.Dataset, []int, error) {
+	if cols == nil {
+		all := make([]int, ds.D)
+		for j := range all {
+			all[j] = j
+		}
+		return ds, all, nil
+	}
+	idx, err := selectNames(ds.Names, cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := len(idx)
+	x := make([]float64, ds.N*d)
+	names := make([]string, d)
+	for jj, j := range idx {
+		names[jj] = ds.Names[j]
+	}
+	for i := 0; i < ds.N; i++ {
+		row := ds.Row(i)
+		for jj, j := range idx {
+			x[i*d+jj] = row[j]
+		}
+	}
+	out, err := model.NewDataset(names, ds.N, d, x)
+	return out, idx, err
+}
+
+// TableFromDataset wraps a generated data set as a table whose columns
+// are its attributes, with cols selecting the microaggregated ones (nil:
+// all). Its Rows are nil: WriteProtected formats the unselected values
+// when it writes them.
+func TableFromDataset(ds *model.Dataset, source string, cols []string) (*Table, error) {
+	sel, idx, err := SelectColumns(ds, cols)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return &Table{Source: source, Header: append([]string(nil), ds.Names...), Cols: idx, Data: sel, all: ds}, nil
+}
+
+// FormatValue writes v in plain decimal notation with the fewest digits
+// that read back as exactly v.
+func FormatValue(v float64) string {
+	if v == 0 {
+		v = 0 // no "-0"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// WriteProtected writes the table as CSV with the selected columns
+// replaced by the values of prot (record i, attribute jj goes to row i,
+// column Cols[jj]); the other columns and the column order are kept. It
+// panics if prot's shape does not match the selection.
+func (t *Table) WriteProtected(w io.Writer, prot *model.Dataset) error {
+	if prot.N != t.Data.N || prot.D != len(t.Cols) {
+		panic("datasets: WriteProtected: protected data set does not match the table")
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(t.Header); err != nil {
+		return err
+	}
+	rec := make([]string, len(t.Header))
+	selected := make([]bool, len(t.Header))
+	for _, j := range t.Cols {
+		selected[j] = true
+	}
+	for i := 0; i < prot.N; i++ {
+		if t.Rows != nil {
+			copy(rec, t.Rows[i])
+		} else {
+			for j, v := range t.all.Row(i) {
+				if !selected[j] {
+					rec[j] = FormatValue(v)
+				}
+			}
+		}
+		for jj, j := range t.Cols {
+			rec[j] = FormatValue(prot.X[i*prot.D+jj])
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

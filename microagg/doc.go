@@ -1,0 +1,104 @@
+// Package microagg partitions standardized numerical microdata into groups
+// of at least k records (microaggregation heuristics and the optimal
+// univariate method). Every method returns a model.Clustering; the
+// measures (SSE, SST, IL) and the protected data set are in package model.
+//
+// With z_1..z_n the records (z-scored: see model.Standardize), a
+// k-partition minimizes
+//
+//	SSE = Σ_groups Σ_{i ∈ g} ||z_i - mean_g(z)||²,   every |g| >= k,
+//
+// which is NP-hard for d > 1; an optimal partition never needs groups of
+// 2k records or more (split them). Distances are squared Euclidean.
+//
+// # MDAV
+//
+// Maximum Distance to Average Vector (Domingo-Ferrer & Mateo-Sanz 2002;
+// Domingo-Ferrer & Torra 2005), exactly the variant verified against the
+// published CASC values in ../shared/datasets/README.md, section 2: while
+// at least 3k records remain, c = centroid of the remaining records, r =
+// the record farthest from c, s = the record farthest from r; r and its
+// k-1 nearest remaining records form a group and are removed, then s and
+// its k-1 nearest. With 2k..3k-1 records left, r (farthest from their
+// centroid) and its k-1 nearest form a group and the rest the last one;
+// with k..2k-1 left they form one group. Ties go to the lowest record
+// index. (s is taken as the farthest from r among the records left after
+// r's group is removed: the same record, unless ties put it in r's group.)
+//
+// Implementation (O(n²d/k) time, O(nd) memory): the remaining records are
+// kept compact (a removed record is replaced by the last one, so a pass
+// reads only the rows that remain, contiguously); the k-1 nearest are
+// selected with a bounded heap, not a sort; the distance loop processes
+// two records per centre load and stops a candidate early once its
+// partial sum exceeds the k-1-th nearest distance (exact: the partial sum
+// of non-negative terms is a lower bound of the rounded full sum). The
+// farthest record from the centroid is found without a full pass most of
+// the time: the centroid moves little between steps, so the 256 records
+// farthest from the centroid c0 of the last full pass are kept; with
+// δ = ||c - c0|| and B the distance to c0 of the farthest record not in
+// the list, a listed record farther than B + δ from c (with a relative
+// margin of 1e-9 for rounding) is provably the farthest. Passes over more
+// than 20,000 records are split into two halves run on two goroutines;
+// the halves are fixed by the pool size and combined by (distance, index),
+// so results are identical to a sequential run.
+//
+// # V-MDAV
+//
+// Variable-size MDAV (Solanas & Martínez-Ballesté, "V-MDAV: a multivariate
+// microaggregation with variable group size", COMPSTAT 2006), as
+// implemented here:
+//
+//  1. c = centroid of the whole data set (computed once).
+//  2. While at least k records are unassigned: e = the unassigned record
+//     farthest from c; e and its k-1 nearest unassigned records form a
+//     group G. Extension, while |G| < 2k-1 and records are unassigned:
+//     e_min = the unassigned record nearest to G (its distance d_in is
+//     the least distance to a member of G); d_out = the distance from
+//     e_min to its nearest other unassigned record (+∞ if none); if
+//     d_in < γ·d_out (Euclidean, not squared, distances) e_min joins G,
+//     else the extension stops.
+//  3. The fewer than k records left each join the group whose centroid
+//     is nearest (so those groups may exceed 2k-1 records).
+//
+// γ >= 0 is the extension parameter; γ = 0 gives fixed groups of k;
+// DefaultGamma = 0.2 is the value suggested for scattered data, about 1.1
+// for clustered data. Ties go to the lowest record index (and group
+// number). The paper precomputes the n x n distance matrix; here distances
+// are computed on the fly (O(n) memory), which costs O(n²d) time.
+//
+// # Optimal univariate microaggregation and ordered data
+//
+// Hansen & Mukherjee ("A polynomial algorithm for optimal univariate
+// microaggregation", IEEE TKDE 15(4), 2003): on one attribute an optimal
+// partition consists of groups of k..2k-1 consecutive sorted values, so
+// it is a shortest path from node 0 to node n over the sorted positions,
+// with an arc i -> j (k <= j-i <= 2k-1) weighted by the SSE of the
+// records i..j-1. PartitionSequence solves this shortest path for any
+// order of any records (for d > 1 it is the best partition into
+// consecutive groups along that order, as used on projections and on the
+// tours of the local-search method), in O(n·k·d) time: for each end j the
+// 2k-1 segments ending there are grown backwards one record at a time
+// with Welford's mean and sum-of-squares update. That has the cost of the
+// prefix-sum formula (segment SSE = Σ||x||² - ||Σx||²/m) without its
+// cancellation: over 10^6 records the prefix sums grow to ~10^7 and the
+// difference of two of them loses about seven digits of a small segment's
+// SSE.
+//
+// # Projection
+//
+// The projection heuristic orders the records by their score on the first
+// principal component (power iteration on the d x d covariance matrix
+// from a fixed pseudo-random start, at most 1000 iterations, tolerance
+// 1e-12; the attribute of largest variance when the covariance is zero)
+// and partitions that order with PartitionSequence: O(n·d² + n log n +
+// n·k·d) time.
+//
+// # Errors
+//
+// Data-dependent failures return errors wrapping the exported sentinels:
+// ErrEmpty (no records), ErrNoAttributes, ErrNonFinite (NaN or ±Inf),
+// ErrK (k < 2 or k > n), ErrGamma, ErrNotUnivariate, ErrMethod (Run).
+// Programmer errors (a nil data set, a malformed order) panic. Constant
+// attributes are allowed: after model.Standardize they are 0 and add
+// nothing to any distance.
+package microagg
