@@ -1,0 +1,592 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"sdcopt/cellbounds"
+	"sdcopt/datasets"
+	"sdcopt/internal/cli"
+	"sdcopt/lp"
+	"sdcopt/model"
+	"sdcopt/solvers/mps"
+)
+
+// boundsSettings are the flags of `sdcopt bounds`.
+type boundsSettings struct {
+	table       string
+	marginFiles []string
+	vars        string
+	margins     string
+	method      string
+	compare     []string
+	format      string
+	out         string
+	quiet       bool
+	cold        bool
+	ef          engineFlags
+}
+
+func newBoundsCmd() *cobra.Command {
+	var s boundsSettings
+	c := &cobra.Command{
+		Use:   "bounds --table FILE | --margin-files F1,F2,... --margins SPEC",
+		Short: "Bounds for the cells of a contingency table given released marginals",
+		Long: "Lower and upper bounds for every cell of a k-way table of counts that an\n" +
+			"intruder can infer from released marginal tables.\n\n" +
+			"--table FILE is the full table in long CSV (one column per variable plus\n" +
+			"count); its marginals named by --margins are released. --margin-files reads\n" +
+			"released marginal tables instead (same format, one file per margin; the\n" +
+			"intruder's view): --margins then defaults to every file's margin.\n" +
+			"SPEC lists margins separated by commas, each margin's variables separated\n" +
+			"by ':' (B:F,A:B:C:E,A:D:E); with one-character names BF,ABCE,ADE is the same.\n" +
+			"--vars collapses the table onto some variables first (A,B,C,E or ABCE).\n\n" +
+			"Methods: auto (Fréchet when the margins are decomposable, else the reducible\n" +
+			"decomposition, else the generalized shuttle with correction: sharp integer\n" +
+			"bounds), lp, ip (via an engine), shuttle, frechet, reducible.\n" +
+			"--compare lp,ip also computes those methods and flags the cells where\n" +
+			"they differ (F: an LP bound is fractional; *: LP and IP bounds differ).",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runBounds(c.OutOrStdout(), &s)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&s.table, "table", "", "the full table, long CSV (variables + count)")
+	f.StringSliceVar(&s.marginFiles, "margin-files", nil, "released marginal tables, long CSV, comma-separated")
+	f.StringVar(&s.vars, "vars", "", "variables to keep (collapse the others), e.g. A,B,C,E or ABCE")
+	f.StringVar(&s.margins, "margins", "", "released margins, e.g. BF,ABCE,ADE or B:F,A:B:C:E,A:D:E")
+	f.StringVar(&s.method, "method", cellbounds.Auto, "method: "+strings.Join(cellbounds.Methods, "|"))
+	f.StringSliceVar(&s.compare, "compare", nil, "further methods to compute and compare, e.g. lp,ip")
+	f.StringVar(&s.format, "format", "text", "output format: text|json|csv")
+	f.StringVar(&s.out, "out", "", "write the result to this file (atomically) instead of stdout")
+	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
+	f.BoolVar(&s.cold, "cold", false, "lp/ip: re-solve every model from scratch (no warm start)")
+	s.ef.register(c, false)
+	return c
+}
+
+// boundsInstance is what the bounds are computed for.
+type boundsInstance struct {
+	ms    *model.MarginSet
+	table *model.Table // nil with --margin-files
+	specs []string     // the margins, as A:B:C specs
+}
+
+func loadBoundsInstance(s *boundsSettings) (*boundsInstance, error) {
+	switch {
+	case s.table == "" && len(s.marginFiles) == 0:
+		return nil, cli.BadInput("give --table FILE or --margin-files F1,F2,...")
+	case s.table != "" && len(s.marginFiles) > 0:
+		return nil, cli.BadInput("give either --table or --margin-files, not both")
+	}
+	inst := &boundsInstance{}
+	if s.table != "" {
+		if s.margins == "" {
+			return nil, cli.BadInput("--margins SPEC is required with --table")
+		}
+		t, err := datasets.LoadTableCSV(s.table, nil)
+		if err != nil {
+			return nil, cli.BadInput("%v", err)
+		}
+		if s.vars != "" {
+			if t, err = datasets.CollapseTo(t, s.table, splitVarList(s.vars, t.Vars)); err != nil {
+				return nil, cli.BadInput("%v", err)
+			}
+		}
+		subs, err := model.ParseMarginSpec(t.Vars, s.margins)
+		if err != nil {
+			return nil, cli.BadInput("--margins: %v", err)
+		}
+		if inst.ms, err = t.Released(subs); err != nil {
+			return nil, cli.BadInput("%v", err)
+		}
+		inst.table = t
+	} else {
+		var names []string
+		if s.vars != "" {
+			// Names are known only after reading: read once to learn them.
+			ms0, err := datasets.LoadMarginFiles(s.marginFiles, nil)
+			if err != nil {
+				return nil, cli.BadInput("%v", err)
+			}
+			names = splitVarList(s.vars, ms0.Vars)
+		}
+		ms, err := datasets.LoadMarginFiles(s.marginFiles, names)
+		if err != nil {
+			return nil, cli.BadInput("%v", err)
+		}
+		if s.margins != "" {
+			subs, err := model.ParseMarginSpec(ms.Vars, s.margins)
+			if err != nil {
+				return nil, cli.BadInput("--margins: %v", err)
+			}
+			var keep []*model.Marginal
+			for _, sub := range subs {
+				m, ok := ms.MarginalOf(sub)
+				if !ok {
+					return nil, cli.BadInput("--margins: margin %s is not among the margin files (%s)",
+						model.MarginalName(ms.Vars, sub), ms.Name())
+				}
+				keep = append(keep, m)
+			}
+			ms.Margins = keep
+		}
+		inst.ms = ms
+	}
+	for _, m := range inst.ms.Margins {
+		names := make([]string, len(m.Vars))
+		for i, j := range m.Vars {
+			names[i] = inst.ms.Vars[j].Name
+		}
+		inst.specs = append(inst.specs, strings.Join(names, ":"))
+	}
+	return inst, nil
+}
+
+// splitVarList splits a --vars value: by ',' or ':' when present, else
+// into characters when every variable name is one character.
+func splitVarList(spec string, vars []model.Variable) []string {
+	if strings.ContainsAny(spec, ",:") {
+		return strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == ':' })
+	}
+	oneChar := true
+	for _, v := range vars {
+		oneChar = oneChar && len(v.Name) == 1
+	}
+	if !oneChar {
+		return []string{spec}
+	}
+	var out []string
+	for _, r := range spec {
+		out = append(out, string(r))
+	}
+	return out
+}
+
+func runBounds(w io.Writer, s *boundsSettings) error {
+	if err := cli.CheckFormat(s.format, "text", "json", "csv"); err != nil {
+		return err
+	}
+	for _, m := range append([]string{s.method}, s.compare...) {
+		if !slicesContains(cellbounds.Methods, m) {
+			return cli.BadInput("unknown method %q (want one of %s)", m, strings.Join(cellbounds.Methods, ", "))
+		}
+	}
+	prm, err := s.ef.params()
+	if err != nil {
+		return err
+	}
+	inst, err := loadBoundsInstance(s)
+	if err != nil {
+		return err
+	}
+	if err := inst.ms.Check(); err != nil {
+		var ie *model.InconsistencyError
+		if errors.As(err, &ie) {
+			return cli.NoSolution("%v", err)
+		}
+		return cli.BadInput("%v", err)
+	}
+	if s.ef.writeModel != "" {
+		p := lp.CellBoundsProblem(inst.ms, s.method == cellbounds.IP)
+		if err := cli.WriteFileAtomic(s.ef.writeModel, func(f *os.File) error { return mps.Write(f, p) }); err != nil {
+			return cli.BadInput("--write-model: %v", err)
+		}
+	}
+	set := cellbounds.Settings{Method: s.method, Compare: s.compare, Solver: s.ef.solver, Params: prm, Cold: s.cold}
+	if boundsShowProgress(s.quiet) {
+		last := -1
+		set.Progress = func(method string, done, total int) {
+			pct := 100 * done / max(total, 1)
+			if pct/10 != last/10 || done == total {
+				last = pct
+				fmt.Fprintf(os.Stderr, "\rsdcopt: bounds %s: %d/%d", method, done, total)
+				if done == total {
+					fmt.Fprintln(os.Stderr)
+				}
+			}
+		}
+	}
+	res, err := cellbounds.Compute(inst.ms, set)
+	if err != nil {
+		switch {
+		case errors.Is(err, cellbounds.ErrInfeasible):
+			return cli.NoSolution("%v", err)
+		case errors.Is(err, cellbounds.ErrNotApplicable):
+			return cli.BadInput("%v", err)
+		case errors.Is(err, lp.ErrNotSolved):
+			return &cli.ExitError{Code: cli.ExitEngine, Err: err}
+		}
+		return err
+	}
+	rep := newBoundsReport(inst, s, res)
+	var buf bytes.Buffer
+	switch s.format {
+	case "json":
+		err = rep.writeJSON(&buf)
+	case "csv":
+		err = rep.writeCSV(&buf)
+	default:
+		err = rep.writeText(&buf)
+	}
+	if err != nil {
+		return err
+	}
+	if s.out == "" {
+		_, err = w.Write(buf.Bytes())
+		return err
+	}
+	return cli.WriteFileAtomic(s.out, func(f *os.File) error {
+		_, err := f.Write(buf.Bytes())
+		return err
+	})
+}
+
+func boundsShowProgress(quiet bool) bool {
+	if quiet {
+		return false
+	}
+	st, err := os.Stderr.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func slicesContains(a []string, x string) bool {
+	for _, y := range a {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// boundsReport is the result laid out for output.
+type boundsReport struct {
+	inst    *boundsInstance
+	s       *boundsSettings
+	res     *cellbounds.Result
+	compare []string // compared methods, in the order asked
+}
+
+func newBoundsReport(inst *boundsInstance, s *boundsSettings, res *cellbounds.Result) *boundsReport {
+	r := &boundsReport{inst: inst, s: s, res: res}
+	seen := map[string]bool{}
+	for _, m := range s.compare {
+		if !seen[m] {
+			seen[m] = true
+			r.compare = append(r.compare, m)
+		}
+	}
+	return r
+}
+
+// flags returns the cell's flags: "F" when an LP bound (main or compared)
+// is fractional, "*" when compared methods' bounds differ from each other
+// or from the main method's.
+func (r *boundsReport) flags(c int) string {
+	var f string
+	frac := false
+	runs := []*cellbounds.Run{&r.res.Run}
+	for _, m := range r.compare {
+		runs = append(runs, r.res.Compare[m])
+	}
+	for _, run := range runs {
+		if run.Method == cellbounds.LP && (cellbounds.Fractional(run.Bounds.Lower[c]) || cellbounds.Fractional(run.Bounds.Upper[c])) {
+			frac = true
+		}
+	}
+	if frac {
+		f += "F"
+	}
+	for _, run := range runs[1:] {
+		if math.Abs(run.Bounds.Lower[c]-runs[0].Bounds.Lower[c]) > cellbounds.FracTol ||
+			math.Abs(run.Bounds.Upper[c]-runs[0].Bounds.Upper[c]) > cellbounds.FracTol {
+			f += "*"
+			break
+		}
+	}
+	if f == "" && len(runs) > 1 {
+		// Compared runs may differ among themselves only.
+		for _, run := range runs[2:] {
+			if math.Abs(run.Bounds.Lower[c]-runs[1].Bounds.Lower[c]) > cellbounds.FracTol ||
+				math.Abs(run.Bounds.Upper[c]-runs[1].Bounds.Upper[c]) > cellbounds.FracTol {
+				f += "*"
+				break
+			}
+		}
+	}
+	return f
+}
+
+// fmtBound prints a bound: integers as integers, others with 2 decimals.
+func fmtBound(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "?"
+	case math.IsInf(v, 1):
+		return "inf"
+	case v == math.Round(v):
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func fmtInterval(lo, up float64) string { return "[" + fmtBound(lo) + "," + fmtBound(up) + "]" }
+
+func (r *boundsReport) methodSummary() string {
+	counts := map[string]int{}
+	var order []string
+	for _, m := range r.res.Bounds.Method {
+		if counts[m] == 0 {
+			order = append(order, m)
+		}
+		counts[m]++
+	}
+	if len(order) == 1 {
+		return order[0]
+	}
+	parts := make([]string, len(order))
+	for i, m := range order {
+		parts[i] = fmt.Sprintf("%s: %d cells", m, counts[m])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (r *boundsReport) writeText(w io.Writer) error {
+	ms := r.inst.ms
+	src := r.s.table
+	if src == "" {
+		src = strings.Join(r.s.marginFiles, ",")
+	}
+	dims := model.Dims(ms.Vars)
+	n := model.NumCells(dims)
+	sharp := "not proven sharp"
+	if r.res.Sharp {
+		sharp = "sharp integer bounds"
+	}
+	fmt.Fprintf(w, "cell bounds for %s given %s\n", src, ms.Name())
+	fmt.Fprintf(w, "method %s (%s); %d cells; %s; %.3f s\n", r.s.method, r.methodSummary(), n, sharp, r.res.Seconds)
+	if r.res.Solver != "" {
+		fmt.Fprintf(w, "engine %s\n", r.res.Solver)
+	}
+	if r.res.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", r.res.Note)
+	}
+	for _, m := range r.compare {
+		run := r.res.Compare[m]
+		eng := ""
+		if run.Solver != "" {
+			eng = " (" + run.Solver + ")"
+		}
+		fmt.Fprintf(w, "compare %s%s: %.3f s; %s\n", m, eng, run.Seconds, run.Note)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', 0)
+	var head []string
+	for _, v := range ms.Vars {
+		head = append(head, v.Name)
+	}
+	if r.inst.table != nil {
+		head = append(head, "count")
+	}
+	head = append(head, "bounds")
+	for _, m := range r.compare {
+		head = append(head, m)
+	}
+	head = append(head, "flags")
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	lv := make([]int, len(dims))
+	nflag := 0
+	for c := 0; c < n; c++ {
+		model.CellLevels(dims, c, lv)
+		var row []string
+		for i, v := range ms.Vars {
+			row = append(row, v.Levels[lv[i]])
+		}
+		if r.inst.table != nil {
+			row = append(row, strconv.FormatInt(r.inst.table.Counts[c], 10))
+		}
+		b := r.res.Bounds
+		row = append(row, fmtInterval(b.Lower[c], b.Upper[c]))
+		for _, m := range r.compare {
+			cb := r.res.Compare[m].Bounds
+			row = append(row, fmtInterval(cb.Lower[c], cb.Upper[c]))
+		}
+		fl := r.flags(c)
+		if fl != "" {
+			nflag++
+		}
+		row = append(row, fl)
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(r.compare) > 0 || r.s.method == cellbounds.LP {
+		fmt.Fprintf(w, "\nflags: F = an LP bound is fractional, * = the methods' bounds differ; %d cell(s) flagged\n", nflag)
+	}
+	return nil
+}
+
+func (r *boundsReport) writeCSV(w io.Writer) error {
+	ms := r.inst.ms
+	cw := csv.NewWriter(w)
+	var head []string
+	for _, v := range ms.Vars {
+		head = append(head, v.Name)
+	}
+	if r.inst.table != nil {
+		head = append(head, "count")
+	}
+	head = append(head, "lower", "upper", "method")
+	for _, m := range r.compare {
+		head = append(head, m+"_lower", m+"_upper")
+	}
+	head = append(head, "flags")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	dims := model.Dims(ms.Vars)
+	lv := make([]int, len(dims))
+	for c := 0; c < model.NumCells(dims); c++ {
+		model.CellLevels(dims, c, lv)
+		var row []string
+		for i, v := range ms.Vars {
+			row = append(row, v.Levels[lv[i]])
+		}
+		if r.inst.table != nil {
+			row = append(row, strconv.FormatInt(r.inst.table.Counts[c], 10))
+		}
+		b := r.res.Bounds
+		row = append(row, csvFloat(b.Lower[c]), csvFloat(b.Upper[c]), b.Method[c])
+		for _, m := range r.compare {
+			cb := r.res.Compare[m].Bounds
+			row = append(row, csvFloat(cb.Lower[c]), csvFloat(cb.Upper[c]))
+		}
+		row = append(row, r.flags(c))
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func csvFloat(v float64) string {
+	if math.IsInf(v, 1) {
+		return "inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// jsonObj is a JSON object that keeps its keys in insertion order.
+type jsonObj []jsonKV
+
+type jsonKV struct {
+	k string
+	v any
+}
+
+func (o jsonObj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(kv.k)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(kv.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// jsonBound is a bound for JSON: null when infinite or not computed.
+func jsonBound(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+func (r *boundsReport) writeJSON(w io.Writer) error {
+	ms := r.inst.ms
+	dims := model.Dims(ms.Vars)
+	lv := make([]int, len(dims))
+	var cells []jsonObj
+	for c := 0; c < model.NumCells(dims); c++ {
+		model.CellLevels(dims, c, lv)
+		labels := jsonObj{}
+		for i, v := range ms.Vars {
+			labels = append(labels, jsonKV{v.Name, v.Levels[lv[i]]})
+		}
+		cell := jsonObj{{"labels", labels}}
+		if r.inst.table != nil {
+			cell = append(cell, jsonKV{"count", r.inst.table.Counts[c]})
+		}
+		b := r.res.Bounds
+		cell = append(cell, jsonKV{"lower", jsonBound(b.Lower[c])}, jsonKV{"upper", jsonBound(b.Upper[c])},
+			jsonKV{"method", b.Method[c]})
+		for _, m := range r.compare {
+			cb := r.res.Compare[m].Bounds
+			cell = append(cell, jsonKV{m + "_lower", jsonBound(cb.Lower[c])}, jsonKV{m + "_upper", jsonBound(cb.Upper[c])})
+		}
+		if len(r.compare) > 0 {
+			fl := r.flags(c)
+			cell = append(cell, jsonKV{"fractional", strings.Contains(fl, "F")}, jsonKV{"differs", strings.Contains(fl, "*")})
+		}
+		cells = append(cells, cell)
+	}
+	var vars []jsonObj
+	for _, v := range ms.Vars {
+		vars = append(vars, jsonObj{{"name", v.Name}, {"levels", v.Levels}})
+	}
+	doc := jsonObj{
+		{"method", r.s.method},
+		{"methods_used", r.methodSummary()},
+	}
+	if r.res.Solver != "" {
+		doc = append(doc, jsonKV{"solver", r.res.Solver})
+	}
+	doc = append(doc, jsonKV{"seconds", r.res.Seconds}, jsonKV{"sharp", r.res.Sharp}, jsonKV{"note", r.res.Note})
+	if r.s.table != "" {
+		doc = append(doc, jsonKV{"table", r.s.table})
+	} else {
+		doc = append(doc, jsonKV{"margin_files", r.s.marginFiles})
+	}
+	doc = append(doc, jsonKV{"margins", r.inst.specs}, jsonKV{"vars", vars})
+	if len(r.compare) > 0 {
+		cmp := jsonObj{}
+		for _, m := range r.compare {
+			run := r.res.Compare[m]
+			o := jsonObj{}
+			if run.Solver != "" {
+				o = append(o, jsonKV{"solver", run.Solver})
+			}
+			o = append(o, jsonKV{"seconds", run.Seconds}, jsonKV{"sharp", run.Sharp}, jsonKV{"note", run.Note})
+			cmp = append(cmp, jsonKV{m, o})
+		}
+		doc = append(doc, jsonKV{"compare", cmp})
+	}
+	doc = append(doc, jsonKV{"cells", cells})
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sdcopt/datasets"
+)
+
+func autoworkersCSV(t *testing.T) string {
+	t.Helper()
+	dir, err := datasets.SharedDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	return filepath.Join(dir, "autoworkers.csv")
+}
+
+type boundsDoc struct {
+	Method  string   `json:"method"`
+	Solver  string   `json:"solver"`
+	Seconds *float64 `json:"seconds"`
+	Sharp   bool     `json:"sharp"`
+	Margins []string `json:"margins"`
+	Cells   []struct {
+		Labels  map[string]string `json:"labels"`
+		Count   *int64            `json:"count"`
+		Lower   float64           `json:"lower"`
+		Upper   float64           `json:"upper"`
+		Method  string            `json:"method"`
+		LPLower *float64          `json:"lp_lower"`
+		LPUpper *float64          `json:"lp_upper"`
+		IPLower *float64          `json:"ip_lower"`
+		IPUpper *float64          `json:"ip_upper"`
+	} `json:"cells"`
+}
+
+func parseBounds(t *testing.T, out string) boundsDoc {
+	t.Helper()
+	var doc boundsDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+// Done when: reproduces Dobra & Fienberg's Table 2 ([BF] [ABCE] [ADE]).
+func TestBoundsTable2(t *testing.T) {
+	csv := autoworkersCSV(t)
+	out, msg, code := run(t, "bounds", "--table", csv, "--margins", "BF,ABCE,ADE", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	doc := parseBounds(t, out)
+	if doc.Method != "auto" || doc.Seconds == nil || len(doc.Cells) != 64 || !doc.Sharp ||
+		strings.Join(doc.Margins, ",") != "B:F,A:B:C:E,A:D:E" {
+		t.Fatalf("header: method %q sharp %v margins %v cells %d", doc.Method, doc.Sharp, doc.Margins, len(doc.Cells))
+	}
+	// Every published lower bound of Table 2 is 0; the upper bounds are
+	// checked cell by cell in `sdcopt bench dobra` (TestBenchDobra). Here:
+	// Table 2 row "neg <3 >=140 yes", column (B=no, A=yes) is [0,151].
+	found := false
+	for _, c := range doc.Cells {
+		if c.Lower != 0 || c.Count == nil || c.Method != "frechet" {
+			t.Fatalf("cell %v: lower %v count %v method %s", c.Labels, c.Lower, c.Count, c.Method)
+		}
+		l := c.Labels
+		if l["F"] == "neg" && l["E"] == "<3" && l["D"] == ">=140" && l["C"] == "yes" && l["B"] == "no" && l["A"] == "yes" {
+			found = true
+			if c.Upper != 151 {
+				t.Errorf("Table 2 cell (neg,<3,>=140,yes,B=no,A=yes): upper %v, want 151", c.Upper)
+			}
+		}
+	}
+	if !found {
+		t.Error("cell not found")
+	}
+}
+
+// Done when: --vars ABCE with all 2-way margins shows LP 312.67 against
+// the integer 312 (Dobra & Fienberg, Table 3).
+func TestBoundsTable3Compare(t *testing.T) {
+	csv := autoworkersCSV(t)
+	out, msg, code := run(t, "bounds", "--table", csv, "--vars", "ABCE", "--margins", "AB,AC,AE,BC,BE,CE", "--compare", "lp,ip", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	doc := parseBounds(t, out)
+	if len(doc.Cells) != 16 {
+		t.Fatalf("%d cells", len(doc.Cells))
+	}
+	for _, c := range doc.Cells {
+		if c.LPUpper == nil || c.IPUpper == nil || c.LPLower == nil || c.IPLower == nil {
+			t.Fatalf("cell %v lacks lp/ip bounds", c.Labels)
+		}
+		l := c.Labels
+		if l["A"] == "yes" && l["B"] == "yes" && l["C"] == "no" && l["E"] == "<3" {
+			if math.Abs(*c.LPUpper-938.0/3) > 1e-6 || *c.IPUpper != 312 || c.Upper != 312 {
+				t.Errorf("LP %v IP %v auto %v, want 312.67, 312, 312", *c.LPUpper, *c.IPUpper, c.Upper)
+			}
+		}
+	}
+	text, _, code := run(t, "bounds", "--table", csv, "--vars", "A,B,C,E", "--margins", "A:B,A:C,A:E,B:C,B:E,C:E", "--compare", "lp,ip")
+	if code != 0 || !strings.Contains(text, "[0,312.67]") || !strings.Contains(text, "F*") {
+		t.Errorf("text output lacks the flagged 312.67:\n%s", text)
+	}
+	csvOut, _, code := run(t, "bounds", "--table", csv, "--vars", "ABCE", "--margins", "AB,AC,AE,BC,BE,CE", "--compare", "lp,ip", "--format", "csv")
+	if code != 0 || !strings.HasPrefix(csvOut, "A,B,C,E,count,lower,upper,method,lp_lower,lp_upper,ip_lower,ip_upper,flags\n") {
+		t.Errorf("csv output:\n%s", csvOut)
+	}
+}
+
+func TestBoundsMarginFiles(t *testing.T) {
+	ab := writeTemp(t, "ab.csv", "A,B,count\nx,p,3\nx,q,1\ny,p,0\ny,q,2\n")
+	bc := writeTemp(t, "bc.csv", "B,C,count\np,u,2\np,v,1\nq,u,1\nq,v,2\n")
+	out, msg, code := run(t, "bounds", "--margin-files", ab+","+bc, "--method", "ip", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	doc := parseBounds(t, out)
+	if len(doc.Cells) != 8 || doc.Cells[0].Count != nil || doc.Solver == "" {
+		t.Fatalf("cells %d, count %v, solver %q", len(doc.Cells), doc.Cells[0].Count, doc.Solver)
+	}
+	// Cell (x, p, u): [AB] 3, [BC] 2, B=p total 3: [max(0, 3+2-3), min(3, 2)] = [2, 2].
+	if c := doc.Cells[0]; c.Lower != 2 || c.Upper != 2 {
+		t.Errorf("cell (x,p,u): [%v, %v], want [2, 2]", c.Lower, c.Upper)
+	}
+	// Inconsistent margin files: exit 1, and no output file.
+	bad := writeTemp(t, "bc2.csv", "B,C,count\np,u,2\np,v,2\nq,u,1\nq,v,2\n")
+	outFile := filepath.Join(t.TempDir(), "out.json")
+	_, msg, code = run(t, "bounds", "--margin-files", ab+","+bad, "--out", outFile)
+	if code != 1 || !strings.Contains(msg, "inconsistent") {
+		t.Errorf("inconsistent margins: exit %d: %s", code, msg)
+	}
+	if _, err := os.Stat(outFile); !os.IsNotExist(err) {
+		t.Errorf("output file written on failure")
+	}
+	// --out writes the file.
+	if _, msg, code = run(t, "bounds", "--margin-files", ab+","+bc, "--out", outFile, "--format", "csv"); code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	if data, err := os.ReadFile(outFile); err != nil || !strings.HasPrefix(string(data), "A,B,C,lower,upper") {
+		t.Errorf("out file: %v %q", err, data)
+	}
+}
+
+func TestBoundsErrors(t *testing.T) {
+	good := writeTemp(t, "t.csv", "A,B,C,count\nx,p,u,1\nx,q,v,2\ny,p,v,3\n")
+	noTable := writeTemp(t, "ab.csv", "A,B,count\n0,0,1\n0,1,0\n1,0,0\n1,1,1\n")
+	noTable2 := writeTemp(t, "ac.csv", "A,C,count\n0,0,1\n0,1,0\n1,0,0\n1,1,1\n")
+	noTable3 := writeTemp(t, "bc.csv", "B,C,count\n0,0,0\n0,1,1\n1,0,1\n1,1,0\n")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown var", []string{"--table", good, "--margins", "AZ"}, 2, `unknown variable "Z"`},
+		{"unknown --vars", []string{"--table", good, "--vars", "AQ", "--margins", "A"}, 2, `unknown variable "Q"`},
+		{"negative", []string{"--table", writeTemp(t, "n.csv", "A,count\nx,1\ny,-1\n"), "--margins", "A"}, 2, "negative count"},
+		{"non-integer", []string{"--table", writeTemp(t, "f.csv", "A,count\nx,1.5\n"), "--margins", "A"}, 2, "f.csv:2: column \"count\": count 1.5 is not an integer"},
+		{"empty table", []string{"--table", writeTemp(t, "e.csv", "A,count\n"), "--margins", "A"}, 2, "empty table"},
+		{"bad csv", []string{"--table", writeTemp(t, "r.csv", "A,count\nx,1,2\n"), "--margins", "A"}, 2, "ragged"},
+		{"missing file", []string{"--table", filepath.Join(t.TempDir(), "none.csv"), "--margins", "A"}, 2, "no such file"},
+		{"no input", []string{"--margins", "A"}, 2, "--table"},
+		{"no margins", []string{"--table", good}, 2, "--margins"},
+		{"bad method", []string{"--table", good, "--margins", "AB", "--method", "simplex"}, 2, "unknown method"},
+		{"bad format", []string{"--table", good, "--margins", "AB", "--format", "xml"}, 2, "--format"},
+		{"frechet n/a", []string{"--table", good, "--margins", "AB,AC,BC", "--method", "frechet"}, 2, "does not apply"},
+		{"no table", []string{"--margin-files", noTable + "," + noTable2 + "," + noTable3}, 1, "no table"},
+		{"no table lp", []string{"--margin-files", noTable + "," + noTable2 + "," + noTable3, "--method", "lp"}, 1, "no"},
+	}
+	for _, c := range cases {
+		outFile := filepath.Join(t.TempDir(), "out.txt")
+		_, msg, code := run(t, append(append([]string{"bounds"}, c.args...), "--out", outFile)...)
+		if code != c.code || !strings.Contains(msg, c.msg) {
+			t.Errorf("%s: exit %d %q, want exit %d containing %q", c.name, code, msg, c.code, c.msg)
+		}
+		if _, err := os.Stat(outFile); !os.IsNotExist(err) {
+			t.Errorf("%s: output file written on failure", c.name)
+		}
+	}
+}
+
+func TestBoundsWriteModel(t *testing.T) {
+	good := writeTemp(t, "t.csv", "A,B,C,count\nx,p,u,1\nx,q,v,2\ny,p,v,3\n")
+	model := filepath.Join(t.TempDir(), "m.mps")
+	if _, msg, code := run(t, "bounds", "--table", good, "--margins", "AB,BC", "--method", "ip", "--write-model", model); code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	_, msg, code := run(t, "solve", model, "--format", "json")
+	if code != 0 {
+		t.Errorf("the written model does not solve: exit %d: %s", code, msg)
+	}
+}
+
+// TestBenchDobra: `sdcopt bench dobra` regenerates Tables 2-5; the only
+// difference from the published bounds is Table 3's lower bound of
+// (A=yes, B=no, C=yes, E<3), where IP and the shuttle agree on 30.
+func TestBenchDobra(t *testing.T) {
+	autoworkersCSV(t)
+	if testing.Short() {
+		t.Skip("solves 304 integer programs")
+	}
+	out, msg, code := run(t, "bench", "dobra", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	var doc struct {
+		Tables []struct {
+			Table   string `json:"table"`
+			Differs int    `json:"differs"`
+			Sharp   bool   `json:"sharp"`
+			Cells   []struct {
+				Differs    bool   `json:"differs"`
+				Fractional bool   `json:"lp_fractional"`
+				Verdict    string `json:"verdict"`
+			} `json:"cells"`
+		} `json:"tables"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	wantDiffs := map[string]int{"table2": 0, "table3": 1, "table4": 0, "table5": 0}
+	wantFrac := map[string]int{"table2": 0, "table3": 1, "table4": 0, "table5": 2} // Section 5: "two cells"
+	if len(doc.Tables) != 4 {
+		t.Fatalf("%d tables", len(doc.Tables))
+	}
+	for _, tb := range doc.Tables {
+		frac := 0
+		for _, c := range tb.Cells {
+			if c.Fractional {
+				frac++
+			}
+			if c.Differs && !strings.Contains(c.Verdict, "IP and shuttle both give") {
+				t.Errorf("%s: unexplained difference: %s", tb.Table, c.Verdict)
+			}
+		}
+		if tb.Differs != wantDiffs[tb.Table] || frac != wantFrac[tb.Table] || !tb.Sharp {
+			t.Errorf("%s: %d differences (want %d), %d fractional LP cells (want %d), sharp %v",
+				tb.Table, tb.Differs, wantDiffs[tb.Table], frac, wantFrac[tb.Table], tb.Sharp)
+		}
+	}
+}
+
+func TestBoundsDemo(t *testing.T) {
+	var buf strings.Builder
+	if err := runBoundsDemo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	// The embedded table's fractional LP bound 50/3 against the integer 16.
+	if out := buf.String(); !strings.Contains(out, "[0,16.67]") || !strings.Contains(out, "[0,16]") || !strings.Contains(out, "F*") {
+		t.Errorf("demo lacks the LP/IP contrast:\n%s", out)
+	}
+}

@@ -1,0 +1,426 @@
+package datasets
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sdcopt/model"
+)
+
+// CountColumn is the name of the count column of a long-format table
+// (matched case-insensitively).
+const CountColumn = "count"
+
+// maxCount bounds a cell count so that sums over any table stay exact in
+// float64 (the solvers work in floating point): 2^50.
+const maxCount = 1 << 50
+
+// longTable is a long-format CSV file as parsed: the variables with levels
+// in order of first appearance and the counts of the cells present.
+type longTable struct {
+	vars   []model.Variable
+	counts []int64
+}
+
+// LoadTableCSV reads a contingency table in long format: one column per
+// variable (the category labels as text) and one column named "count"
+// (non-negative integers; "12.0" is accepted as 12). Every row is one cell.
+// Levels are ordered by first appearance in the file; variables keep the
+// file's column order. Combinations that do not appear are zero cells; a
+// combination that appears twice is an error.
+//
+// vars (optional) selects and orders the variables; the others are summed
+// out (the table is collapsed onto vars, in that order). Errors are
+// *DataError naming the file, line and column: empty file, no records,
+// no "count" column, no variable columns, duplicate or empty column names,
+// ragged rows, empty labels, negative, non-integer or too large counts,
+// duplicate cells, unknown or repeated names in vars.
+func LoadTableCSV(path string, vars []string) (*model.Table, error) {
+	lt, err := readLongFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &model.Table{Vars: lt.vars, Counts: lt.counts}
+	if len(vars) == 0 {
+		return t, nil
+	}
+	return CollapseTo(t, path, vars)
+}
+
+// CollapseTo collapses t onto the named variables, in the given order (the
+// --vars of the CLI). Unknown or repeated names are a *DataError naming
+// source.
+func CollapseTo(t *model.Table, source string, vars []string) (*model.Table, error) {
+	path := source
+	pos := make([]int, len(vars))
+	seen := map[int]bool{}
+	for i, name := range vars {
+		name = strings.TrimSpace(name)
+		j := t.VarIndex(name)
+		if j < 0 {
+			return nil, &DataError{File: path, Msg: fmt.Sprintf("unknown variable %q in --vars (variables: %s)", name, varNames(t.Vars))}
+		}
+		if seen[j] {
+			return nil, &DataError{File: path, Msg: fmt.Sprintf("variable %q selected twice", name)}
+		}
+		seen[j] = true
+		pos[i] = j
+	}
+	// Collapse onto the sorted positions, then permute into the asked order.
+	sorted := append([]int(nil), pos...)
+	slices.Sort(sorted)
+	ct, err := t.CollapseTable(sorted)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return permuteTable(ct, sorted, pos), nil
+}
+
+// permuteTable reorders the variables of t (whose variables sit at
+// positions from in the parent) into the order to.
+func permuteTable(t *model.Table, from, to []int) *model.Table {
+	perm := make([]int, len(to)) // perm[i] = index in t of the i-th output variable
+	for i, p := range to {
+		for k, q := range from {
+			if p == q {
+				perm[i] = k
+			}
+		}
+	}
+	vars := make([]model.Variable, len(to))
+	for i, k := range perm {
+		vars[i] = t.Vars[k]
+	}
+	dims := model.Dims(t.Vars)
+	odims := model.Dims(vars)
+	out := &model.Table{Vars: vars, Counts: make([]int64, len(t.Counts))}
+	lv := make([]int, len(dims))
+	olv := make([]int, len(dims))
+	for idx, c := range t.Counts {
+		model.CellLevels(dims, idx, lv)
+		for i, k := range perm {
+			olv[i] = lv[k]
+		}
+		out.Counts[model.CellIndex(odims, olv)] = c
+	}
+	return out
+}
+
+// Margin is a released marginal table as read from a file: the variables
+// it is over (with the levels it lists) and its counts, row-major.
+type Margin struct {
+	Source string
+	Table  *model.Table
+}
+
+// LoadMarginCSV reads one released marginal table in the same long format
+// as LoadTableCSV (one column per variable of the margin, plus "count").
+// It is the intruder's view: the full table is unknown. The same errors as
+// LoadTableCSV apply.
+func LoadMarginCSV(path string) (*Margin, error) {
+	lt, err := readLongFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Margin{Source: path, Table: &model.Table{Vars: lt.vars, Counts: lt.counts}}, nil
+}
+
+// LoadMarginFiles reads released marginal tables (LoadMarginCSV) and
+// merges them into one margin set; see MergeMargins.
+func LoadMarginFiles(paths []string, vars []string) (*model.MarginSet, error) {
+	if len(paths) == 0 {
+		return nil, &DataError{File: "--margin-files", Msg: "no margin files given"}
+	}
+	ms := make([]*Margin, len(paths))
+	for i, p := range paths {
+		m, err := LoadMarginCSV(p)
+		if err != nil {
+			return nil, err
+		}
+		ms[i] = m
+	}
+	return MergeMargins(ms, vars)
+}
+
+// MergeMargins builds the margin set an intruder knows from released
+// marginal tables. Variables are matched by name; the full table's
+// variables are ordered by first appearance over the margins in the given
+// order, or as listed in vars (which must name exactly the variables of
+// the margins). A variable's levels are the union of the levels listed in
+// the margins, in order of first appearance: a level missing from one
+// margin is a zero cell there, exactly as a missing combination within a
+// file is. Whether the margins then agree is left to MarginSet.Check,
+// which reports the first disagreement (so a level with a positive count
+// in one margin and absent from another is reported as an inconsistency,
+// not as bad input). Two files over the same set of variables are an
+// error (*DataError).
+func MergeMargins(margins []*Margin, vars []string) (*model.MarginSet, error) {
+	var all []model.Variable
+	index := map[string]int{}
+	levelIndex := []map[string]int{}
+	for _, m := range margins {
+		for _, v := range m.Table.Vars {
+			j, ok := index[v.Name]
+			if !ok {
+				j = len(all)
+				index[v.Name] = j
+				all = append(all, model.Variable{Name: v.Name})
+				levelIndex = append(levelIndex, map[string]int{})
+			}
+			for _, l := range v.Levels {
+				if _, ok := levelIndex[j][l]; !ok {
+					levelIndex[j][l] = len(all[j].Levels)
+					all[j].Levels = append(all[j].Levels, l)
+				}
+			}
+		}
+	}
+	order := make([]int, len(all)) // order[i] = index in all of output variable i
+	for i := range order {
+		order[i] = i
+	}
+	if len(vars) > 0 {
+		seen := map[int]bool{}
+		order = order[:0]
+		for _, name := range vars {
+			name = strings.TrimSpace(name)
+			j, ok := index[name]
+			if !ok {
+				return nil, &DataError{File: "--vars", Msg: fmt.Sprintf("unknown variable %q (the margins are over %s)", name, varNames(all))}
+			}
+			if seen[j] {
+				return nil, &DataError{File: "--vars", Msg: fmt.Sprintf("variable %q listed twice", name)}
+			}
+			seen[j] = true
+			order = append(order, j)
+		}
+		if len(order) != len(all) {
+			var missing []string
+			for j, v := range all {
+				if !seen[j] {
+					missing = append(missing, v.Name)
+				}
+			}
+			return nil, &DataError{File: "--vars", Msg: fmt.Sprintf("with --margin-files, --vars must list every variable of the margins; missing %s", strings.Join(missing, ", "))}
+		}
+	}
+	pos := make([]int, len(all)) // pos[index in all] = output position
+	outVars := make([]model.Variable, len(all))
+	for i, j := range order {
+		pos[j] = i
+		outVars[i] = all[j]
+	}
+	ms := &model.MarginSet{Vars: outVars}
+	dims := model.Dims(outVars)
+	bySubset := map[string]string{}
+	for _, m := range margins {
+		k := len(m.Table.Vars)
+		sub := make([]int, k)
+		for i, v := range m.Table.Vars {
+			sub[i] = pos[index[v.Name]]
+		}
+		sorted := append([]int(nil), sub...)
+		slices.Sort(sorted)
+		key := fmt.Sprint(sorted)
+		if prev, dup := bySubset[key]; dup {
+			return nil, &DataError{File: m.Source, Msg: fmt.Sprintf("margin %s is also given by %s", model.MarginalName(outVars, sorted), prev)}
+		}
+		bySubset[key] = m.Source
+		mdims := model.SubDims(dims, sorted)
+		counts := make([]int64, model.NumCells(mdims))
+		lv := make([]int, k)
+		full := make([]int, len(outVars))
+		fdims := model.Dims(m.Table.Vars)
+		for idx, c := range m.Table.Counts {
+			model.CellLevels(fdims, idx, lv)
+			for i, v := range m.Table.Vars {
+				full[sub[i]] = levelIndex[index[v.Name]][v.Levels[lv[i]]]
+			}
+			counts[model.Project(dims, sorted, full)] = c
+		}
+		ms.Margins = append(ms.Margins, &model.Marginal{Vars: sorted, Counts: counts})
+	}
+	return ms, nil
+}
+
+func varNames(vars []model.Variable) string {
+	names := make([]string, len(vars))
+	for i, v := range vars {
+		names[i] = v.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func readLongFile(path string) (*longTable, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLongTable(bufio.NewReaderSize(f, 1<<16), path)
+}
+
+// readLongTable parses a long-format table from r (see LoadTableCSV);
+// name is used in error messages.
+func readLongTable(r io.Reader, name string) (*longTable, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, &DataError{File: name, Msg: "empty file (no header row)"}
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	countCol := -1
+	seen := map[string]int{}
+	for j := range header {
+		header[j] = strings.TrimSpace(header[j])
+		if header[j] == "" {
+			return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
+		}
+		if first, dup := seen[header[j]]; dup {
+			return nil, &DataError{File: name, Line: 1, Column: header[j],
+				Msg: fmt.Sprintf("duplicate column name (columns %d and %d)", first+1, j+1)}
+		}
+		seen[header[j]] = j
+		if strings.EqualFold(header[j], CountColumn) {
+			if countCol >= 0 {
+				return nil, &DataError{File: name, Line: 1, Msg: "two count columns"}
+			}
+			countCol = j
+		}
+	}
+	if countCol < 0 {
+		return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("no %q column (columns: %s)", CountColumn, strings.Join(header, ", "))}
+	}
+	if len(header) < 2 {
+		return nil, &DataError{File: name, Line: 1, Msg: "no variable columns besides " + CountColumn}
+	}
+	var vars []model.Variable
+	var varCols []int
+	for j, h := range header {
+		if j != countCol {
+			vars = append(vars, model.Variable{Name: h})
+			varCols = append(varCols, j)
+		}
+	}
+	k := len(vars)
+	levelIdx := make([]map[string]int, k)
+	for i := range levelIdx {
+		levelIdx[i] = map[string]int{}
+	}
+	type cell struct {
+		lv    []int
+		count int64
+		line  int
+	}
+	var cells []cell
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, &DataError{File: name, Line: line,
+				Msg: fmt.Sprintf("%d fields, the header has %d (ragged row)", len(rec), len(header))}
+		}
+		lv := make([]int, k)
+		for i, j := range varCols {
+			l := strings.TrimSpace(rec[j])
+			if l == "" {
+				return nil, &DataError{File: name, Line: line, Column: header[j], Msg: "empty category label"}
+			}
+			x, ok := levelIdx[i][l]
+			if !ok {
+				x = len(vars[i].Levels)
+				levelIdx[i][l] = x
+				vars[i].Levels = append(vars[i].Levels, l)
+			}
+			lv[i] = x
+		}
+		c, msg := parseCount(rec[countCol])
+		if msg != "" {
+			return nil, &DataError{File: name, Line: line, Column: header[countCol], Msg: msg}
+		}
+		cells = append(cells, cell{lv, c, line})
+	}
+	if len(cells) == 0 {
+		return nil, &DataError{File: name, Line: 1, Msg: "header only, no cells (empty table)"}
+	}
+	dims := model.Dims(vars)
+	n := 1
+	for _, d := range dims {
+		if n > (1<<31)/d {
+			return nil, &DataError{File: name, Msg: fmt.Sprintf("table over %v levels is too large", dims)}
+		}
+		n *= d
+	}
+	counts := make([]int64, n)
+	firstLine := make([]int, n)
+	var total int64
+	for _, c := range cells {
+		idx := model.CellIndex(dims, c.lv)
+		if firstLine[idx] != 0 {
+			labels := make([]string, k)
+			for i := range c.lv {
+				labels[i] = vars[i].Name + "=" + vars[i].Levels[c.lv[i]]
+			}
+			return nil, &DataError{File: name, Line: c.line,
+				Msg: fmt.Sprintf("duplicate cell %s (first on line %d)", strings.Join(labels, ","), firstLine[idx])}
+		}
+		firstLine[idx] = c.line
+		counts[idx] = c.count
+		total += c.count
+		if total > maxCount {
+			return nil, &DataError{File: name, Line: c.line, Column: header[countCol], Msg: fmt.Sprintf("grand total exceeds %d", int64(maxCount))}
+		}
+	}
+	return &longTable{vars: vars, counts: counts}, nil
+}
+
+// parseCount parses a cell count: a non-negative integer, written as an
+// integer or as a float with no fractional part ("12", "12.0", "1e3").
+func parseCount(s string) (int64, string) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "NA" || s == "?" {
+		return 0, fmt.Sprintf("missing count %q", s)
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if v < 0 {
+			return 0, fmt.Sprintf("negative count %d", v)
+		}
+		if v > maxCount {
+			return 0, fmt.Sprintf("count %d is too large (limit %d)", v, int64(maxCount))
+		}
+		return v, ""
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Sprintf("count %q is not a number", s)
+	}
+	if f < 0 {
+		return 0, fmt.Sprintf("negative count %s", s)
+	}
+	if f != math.Trunc(f) {
+		return 0, fmt.Sprintf("count %s is not an integer", s)
+	}
+	if f > maxCount {
+		return 0, fmt.Sprintf("count %s is too large (limit %d)", s, int64(maxCount))
+	}
+	return int64(f), ""
+}

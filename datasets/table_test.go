@@ -1,0 +1,139 @@
+package datasets
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sdcopt/model"
+)
+
+func writeTableFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadTableCSV(t *testing.T) {
+	// Levels in order of first appearance; the missing cell (x, q) is 0.
+	p := writeTableFile(t, "t.csv", "A,B,count\nb,p,1\na,q,2\nb,q,3.0\n")
+	tab, err := LoadTableCSV(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.Vars[0].Levels; strings.Join(got, ",") != "b,a" {
+		t.Errorf("A levels %v, want [b a]", got)
+	}
+	want := []int64{1, 3, 0, 2} // (b,p) (b,q) (a,p) (a,q)
+	for i, c := range want {
+		if tab.Counts[i] != c {
+			t.Errorf("counts %v, want %v", tab.Counts, want)
+			break
+		}
+	}
+	// --vars B,A reorders; --vars B collapses.
+	tb, err := LoadTableCSV(p, []string{"B", "A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.Vars[0].Name != "B" || tb.Counts[1] != 0 || tb.Counts[2] != 3 || tb.Counts[3] != 2 {
+		t.Errorf("B,A table %v %v", tb.Vars, tb.Counts)
+	}
+	t1, err := LoadTableCSV(p, []string{"B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(t1.Counts) != 2 || t1.Counts[0] != 1 || t1.Counts[1] != 5 {
+		t.Errorf("B table %v", t1.Counts)
+	}
+}
+
+func TestLoadTableCSVErrors(t *testing.T) {
+	cases := []struct {
+		name, text string
+		vars       []string
+		line       int
+		col, msg   string
+	}{
+		{"empty", "", nil, 0, "", "empty file"},
+		{"header only", "A,count\n", nil, 1, "", "empty table"},
+		{"no count", "A,B\nx,y\n", nil, 1, "", `no "count" column`},
+		{"count only", "count\n3\n", nil, 1, "", "no variable columns"},
+		{"negative", "A,count\nx,1\ny,-2\n", nil, 3, "count", "negative count"},
+		{"fraction", "A,count\nx,1.5\n", nil, 2, "count", "not an integer"},
+		{"text count", "A,count\nx,lots\n", nil, 2, "count", "not a number"},
+		{"missing count", "A,count\nx,\n", nil, 2, "count", "missing count"},
+		{"duplicate cell", "A,B,count\nx,y,1\nx,z,1\nx,y,2\n", nil, 4, "", "duplicate cell A=x,B=y (first on line 2)"},
+		{"empty label", "A,count\n ,1\n", nil, 2, "A", "empty category label"},
+		{"ragged", "A,count\nx,1,2\n", nil, 2, "", "ragged"},
+		{"dup column", "A,A,count\nx,y,1\n", nil, 1, "A", "duplicate column"},
+		{"unknown var", "A,count\nx,1\n", []string{"Z"}, 0, "", `unknown variable "Z"`},
+		{"var twice", "A,count\nx,1\n", []string{"A", "A"}, 0, "", "selected twice"},
+	}
+	for _, c := range cases {
+		p := writeTableFile(t, "bad.csv", c.text)
+		_, err := LoadTableCSV(p, c.vars)
+		var de *DataError
+		if !errors.As(err, &de) {
+			t.Errorf("%s: err = %v, want *DataError", c.name, err)
+			continue
+		}
+		if de.File != p || de.Line != c.line || de.Column != c.col || !strings.Contains(de.Msg, c.msg) {
+			t.Errorf("%s: got %q (line %d, column %q), want line %d column %q containing %q",
+				c.name, err, de.Line, de.Column, c.line, c.col, c.msg)
+		}
+	}
+}
+
+func TestMergeMargins(t *testing.T) {
+	ab := writeTableFile(t, "ab.csv", "A,B,count\nx,p,1\nx,q,2\ny,p,3\n")
+	bc := writeTableFile(t, "bc.csv", "C,B,count\nu,p,4\nu,q,2\n")
+	ms, err := LoadMarginFiles([]string{ab, bc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms.Name() != "[AB] [BC]" {
+		t.Errorf("margins %s", ms.Name())
+	}
+	if err := ms.Check(); err != nil {
+		t.Errorf("consistent margins: %v", err)
+	}
+	// [BC] counts are re-ordered to (B, C): (p,u)=4, (q,u)=2.
+	if m := ms.Margins[1]; m.Counts[0] != 4 || m.Counts[1] != 2 {
+		t.Errorf("[BC] counts %v", m.Counts)
+	}
+	// --vars orders the variables.
+	ms2, err := LoadMarginFiles([]string{ab, bc}, []string{"C", "B", "A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms2.Vars[0].Name != "C" || ms2.Name() != "[BA] [CB]" {
+		t.Errorf("vars %v margins %s", ms2.Vars, ms2.Name())
+	}
+	// A level of B missing from one margin is a zero cell there: the
+	// margins then disagree, which Check reports as an inconsistency.
+	bc2 := writeTableFile(t, "bc2.csv", "B,C,count\np,u,4\nr,u,2\n")
+	ms3, err := LoadMarginFiles([]string{ab, bc2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ie *model.InconsistencyError
+	if err := ms3.Check(); !errors.As(err, &ie) {
+		t.Errorf("levels differ: Check = %v, want *model.InconsistencyError", err)
+	}
+	// Errors: the same margin twice, --vars missing a variable.
+	if _, err := LoadMarginFiles([]string{ab, ab}, nil); err == nil || !strings.Contains(err.Error(), "also given by") {
+		t.Errorf("duplicate margin: err = %v", err)
+	}
+	if _, err := LoadMarginFiles([]string{ab, bc}, []string{"A", "B"}); err == nil || !strings.Contains(err.Error(), "missing C") {
+		t.Errorf("--vars without C: err = %v", err)
+	}
+	if _, err := LoadMarginFiles(nil, nil); err == nil {
+		t.Error("no files: no error")
+	}
+}
