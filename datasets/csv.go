@@ -72,6 +72,38 @@ func LoadCSV(path string, cols []string) (*Table, error) {
 	return ReadCSV(bufio.NewReaderSize(f, 1<<16), path, cols)
 }
 
+// readHeader starts reading a CSV file with one header row: it returns the
+// reader positioned after the header and the column names, trimmed (and
+// without a UTF-8 byte-order mark), rejecting an empty file, empty names
+// and duplicate names with a *DataError on line 1.
+func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, &DataError{File: name, Msg: "empty file (no header row)"}
+	}
+	if err != nil {
+		return nil, nil, csvError(name, err)
+	}
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	seen := map[string]int{}
+	for j := range header {
+		header[j] = strings.TrimSpace(header[j])
+		if header[j] == "" {
+			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
+		}
+		if first, dup := seen[header[j]]; dup {
+			return nil, nil, &DataError{File: name, Line: 1, Column: header[j],
+				Msg: fmt.Sprintf("duplicate column name (columns %d and %d)", first+1, j+1)}
+		}
+		seen[header[j]] = j
+	}
+	return cr, header, nil
+}
+
 // ReadCSV reads a CSV file with one header row from r; name is used in
 // error messages. cols selects the microaggregated columns by header name
 // (nil: every column whose cells are all numbers). The selected columns
@@ -82,29 +114,9 @@ func LoadCSV(path string, cols []string) (*Table, error) {
 // selected column a missing value ("", "NA", "?"), a non-numeric value or a
 // NaN/Inf.
 func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, &DataError{File: name, Msg: "empty file (no header row)"}
-	}
+	cr, header, err := readHeader(r, name)
 	if err != nil {
-		return nil, csvError(name, err)
-	}
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff")
-	}
-	seen := map[string]int{}
-	for j := range header {
-		header[j] = strings.TrimSpace(header[j])
-		if header[j] == "" {
-			return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
-		}
-		if first, dup := seen[header[j]]; dup {
-			return nil, &DataError{File: name, Line: 1, Column: header[j],
-				Msg: fmt.Sprintf("duplicate column name (columns %d and %d)", first+1, j+1)}
-		}
-		seen[header[j]] = j
+		return nil, err
 	}
 	t := &Table{Source: name, Header: header}
 	// Every cell is parsed once: vals[j] holds column j's values while the

@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -270,30 +269,12 @@ func readLongFile(path string) (*longTable, error) {
 // readLongTable parses a long-format table from r (see LoadTableCSV);
 // name is used in error messages.
 func readLongTable(r io.Reader, name string) (*longTable, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, &DataError{File: name, Msg: "empty file (no header row)"}
-	}
+	cr, header, err := readHeader(r, name)
 	if err != nil {
-		return nil, csvError(name, err)
-	}
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+		return nil, err
 	}
 	countCol := -1
-	seen := map[string]int{}
 	for j := range header {
-		header[j] = strings.TrimSpace(header[j])
-		if header[j] == "" {
-			return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
-		}
-		if first, dup := seen[header[j]]; dup {
-			return nil, &DataError{File: name, Line: 1, Column: header[j],
-				Msg: fmt.Sprintf("duplicate column name (columns %d and %d)", first+1, j+1)}
-		}
-		seen[header[j]] = j
 		if strings.EqualFold(header[j], CountColumn) {
 			if countCol >= 0 {
 				return nil, &DataError{File: name, Line: 1, Msg: "two count columns"}
