@@ -17,8 +17,10 @@ var ErrNoSharedData = errors.New("datasets: shared benchmark data not found")
 
 // SharedDir returns the directory of the benchmark CSV files: $SDCOPT_DATA_DIR
 // when set (it must be a directory), otherwise the first existing
-// shared/datasets found by walking up from the working directory, checking
-// DIR/../shared/datasets and DIR/shared/datasets at each level.
+// shared/datasets found by walking up from the working directory, then from
+// the directory of the running executable (so bin/sdcopt finds the data
+// beside its checkout from anywhere), checking DIR/../shared/datasets and
+// DIR/shared/datasets at each level.
 func SharedDir() (string, error) {
 	if dir := os.Getenv(DataDirEnv); dir != "" {
 		if isDir(dir) {
@@ -30,22 +32,35 @@ func SharedDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", ErrNoSharedData, err)
 	}
-	for dir := wd; ; {
+	starts := []string{wd}
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
+	}
+	for _, start := range starts {
+		if dir, ok := findUp(start); ok {
+			return dir, nil
+		}
+	}
+	return "", fmt.Errorf("%w: no shared/datasets directory above %s or the executable (set %s)", ErrNoSharedData, wd, DataDirEnv)
+}
+
+// findUp walks up from start looking for shared/datasets.
+func findUp(start string) (string, bool) {
+	for dir := start; ; {
 		for _, cand := range []string{
 			filepath.Join(dir, "..", "shared", "datasets"),
 			filepath.Join(dir, "shared", "datasets"),
 		} {
 			if isDir(cand) {
-				return filepath.Clean(cand), nil
+				return filepath.Clean(cand), true
 			}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			break
+			return "", false
 		}
 		dir = parent
 	}
-	return "", fmt.Errorf("%w: no shared/datasets directory above %s (set %s)", ErrNoSharedData, wd, DataDirEnv)
 }
 
 func isDir(path string) bool {
