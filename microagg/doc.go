@@ -29,18 +29,23 @@
 // kept compact (a removed record is replaced by the last one, so a pass
 // reads only the rows that remain, contiguously); the k-1 nearest are
 // selected with a bounded heap, not a sort; the distance loop processes
-// two records per centre load and stops a candidate early once its
-// partial sum exceeds the k-1-th nearest distance (exact: the partial sum
-// of non-negative terms is a lower bound of the rounded full sum). The
+// four records per centre load (four independent sums, added in the same
+// order as for one record) and stops early once their partial sums all
+// exceed the k-1-th nearest distance (exact: the partial sum of
+// non-negative terms is a lower bound of the rounded full sum). The
 // farthest record from the centroid is found without a full pass most of
 // the time: the centroid moves little between steps, so the 256 records
 // farthest from the centroid c0 of the last full pass are kept; with
 // δ = ||c - c0|| and B the distance to c0 of the farthest record not in
 // the list, a listed record farther than B + δ from c (with a relative
 // margin of 1e-9 for rounding) is provably the farthest. Passes over more
-// than 20,000 records are split into two halves run on two goroutines;
-// the halves are fixed by the pool size and combined by (distance, index),
-// so results are identical to a sequential run.
+// than 20,000 records run on two goroutines. The nearest/farthest passes
+// are cut into chunks of 2048 records that the two goroutines claim in
+// turn (so neither waits for a late start of the other); each keeps its
+// own nearest set and farthest record, merged by (distance, index), a
+// total order, so the result does not depend on which goroutine saw which
+// record. The centroid passes, which also sum the rows, use two halves
+// fixed by the pool size. Results are identical to a sequential run.
 //
 // # V-MDAV
 //

@@ -5,12 +5,13 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // parallelMin is the number of remaining records from which a distance
-// pass over the pool is split between two goroutines. Below it the two
-// halves run one after the other: the work is the same, only the
-// goroutine overhead differs.
+// pass over the pool is split between two goroutines. Below it the pass
+// runs on the calling goroutine: the work is the same, only the goroutine
+// overhead differs.
 const parallelMin = 20000
 
 // pool is the compact set of records not yet assigned to a group, as used
@@ -37,8 +38,10 @@ type pool struct {
 
 	// parallel enables the two-goroutine passes; minPar is the pool size
 	// from which they are used. Results never depend on either: a pass
-	// always works on the same two halves [0, n/2) and [n/2, n) and
-	// combines their results the same way.
+	// that sums rows (halves) always works on the same two halves [0, n/2)
+	// and [n/2, n) and combines their results the same way; a nearest or
+	// farthest pass (chunked) computes a selection by (distance, index),
+	// which does not depend on how the records are split.
 	parallel bool
 	minPar   int
 }
@@ -129,6 +132,45 @@ func (p *pool) halves(f func(half, lo, hi int)) {
 	f(1, mid, p.n)
 }
 
+// chunkSize is the number of records in a chunk of a chunked pass.
+const chunkSize = 2048
+
+// chunked runs f over the positions [0, n) of the pool, in chunks of
+// chunkSize records that two workers (w = 0, the calling goroutine, and
+// w = 1, a helper goroutine when the pool is large enough) claim in turn
+// from a shared counter: a worker that starts late or is descheduled
+// simply takes fewer chunks, where fixed halves would make the other one
+// wait. Which worker sees which records depends on timing, so f must
+// compute a result that does not: per-worker selections of the nearest
+// or farthest records by (distance, original index), which is a total
+// order, merged afterwards (never floating-point sums, whose rounding
+// depends on the order). f must write only to the state of worker w.
+func (p *pool) chunked(f func(w, lo, hi int)) {
+	n := p.n
+	if !p.parallel || n < p.minPar || n <= chunkSize {
+		f(0, 0, n)
+		return
+	}
+	var next atomic.Int64
+	work := func(w int) {
+		for {
+			lo := int(next.Add(chunkSize)) - chunkSize
+			if lo >= n {
+				return
+			}
+			f(w, lo, min(lo+chunkSize, n))
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		work(1)
+	}()
+	work(0)
+	wg.Wait()
+}
+
 // sqDist is the squared Euclidean distance ||a - b||². Every pass uses it,
 // so a distance is the same number whichever pass computes it.
 //
@@ -216,7 +258,8 @@ func (h *nearestSet) offer(d float64, id int32, q int) {
 }
 
 // mergeNearest returns the positions of the m nearest records of the two
-// halves' sets (sentinels excluded), nearest first, in out's storage.
+// halves' (or workers') sets (sentinels excluded), nearest first, in
+// out's storage.
 func mergeNearest(a, b *nearestSet, out []int) []int {
 	m := len(a.dist)
 	out = out[:0]
@@ -283,17 +326,19 @@ type query struct {
 	far  bool      // also find the farthest record
 }
 
-// nearest runs the pass; near receives the per-half nearest sets (reset
+// nearest runs the pass; near receives the per-worker nearest sets (reset
 // here). It returns the farthest record when q.far.
 func (p *pool) nearest(q *query, near *[2]*nearestSet) extreme {
-	var res [2]extreme
-	p.halves(func(h, lo, hi int) {
-		near[h].reset()
+	res := [2]extreme{noExtreme(true), noExtreme(true)}
+	near[0].reset()
+	near[1].reset()
+	p.chunked(func(w, lo, hi int) {
 		if q.far {
-			res[h] = p.nearFarRange(q.c, q.skip, near[h], lo, hi)
+			if r := p.nearFarRange(q.c, q.skip, near[w], lo, hi); farther(r.dist, r.id, res[w].dist, res[w].id) {
+				res[w] = r
+			}
 		} else {
-			p.nearRange(q.c, q.skip, near[h], lo, hi)
-			res[h] = noExtreme(true)
+			p.nearRange(q.c, q.skip, near[w], lo, hi)
 		}
 	})
 	if farther(res[1].dist, res[1].id, res[0].dist, res[0].id) {
@@ -304,109 +349,117 @@ func (p *pool) nearest(q *query, near *[2]*nearestSet) extreme {
 
 // nearRange offers the records at positions [lo, hi) other than skip to
 // ns by their distance to c. Distances are only completed for records
-// that can enter ns.
+// that can enter ns. Records are taken four at a time (sqDist4Bound).
 func (p *pool) nearRange(c []float64, skip int, ns *nearestSet, lo, hi int) {
 	d := p.d
 	rows, ids := p.rows, p.id
-	q := lo
-	for ; q+1 < hi; q += 2 {
-		worst := ns.dist[0]
-		d0, d1 := sqDist2Bound(rows[q*d:q*d+d], rows[q*d+d:q*d+2*d], c, worst)
-		if q != skip && (d0 < worst || (d0 == worst && ids[q] < ns.id[0])) {
-			ns.offer(d0, ids[q], q)
-		}
-		if q+1 != skip && (d1 < ns.dist[0] || (d1 == ns.dist[0] && ids[q+1] < ns.id[0])) {
-			ns.offer(d1, ids[q+1], q+1)
-		}
-	}
-	if q < hi && q != skip {
-		dist := sqDist(rows[q*d:q*d+d], c)
-		if dist < ns.dist[0] || (dist == ns.dist[0] && ids[q] < ns.id[0]) {
+	// offer offers the record at position q, at distance dist, if it
+	// beats the worst kept record (the top of ns).
+	offer := func(q int, dist float64) {
+		if q != skip && (dist < ns.dist[0] || (dist == ns.dist[0] && ids[q] < ns.id[0])) {
 			ns.offer(dist, ids[q], q)
 		}
 	}
+	q := lo
+	for ; q+3 < hi; q += 4 {
+		d0, d1, d2, d3 := sqDist4Bound(rows[q*d:(q+4)*d], c, ns.dist[0])
+		offer(q, d0)
+		offer(q+1, d1)
+		offer(q+2, d2)
+		offer(q+3, d3)
+	}
+	for ; q < hi; q++ {
+		offer(q, sqDist(rows[q*d:q*d+d], c))
+	}
 }
 
-// sqDist2Bound is sqDist2, except that it may stop early and return
-// partial sums once both exceed bound (both results are then > bound).
-// The terms are added in the same order as in sqDist, so complete results
-// are the same numbers; a partial one is a lower bound of the full one,
-// since adding non-negative terms never decreases a rounded sum.
-//
-//go:noinline
-func sqDist2Bound(a0, a1, c []float64, bound float64) (float64, float64) {
-	a1 = a1[:len(a0)]
-	c = c[:len(a0)]
-	var s0, s1 float64
+// sqDist4Bound is sqDist4, except that it may stop early and return
+// partial sums once all four exceed bound (all results are then >
+// bound). The terms are added in the same order as in sqDist, so complete
+// results are the same numbers; a partial one is a lower bound of the
+// full one, since adding non-negative terms never decreases a rounded sum.
+func sqDist4Bound(r, c []float64, bound float64) (s0, s1, s2, s3 float64) {
+	d := len(c)
+	a0, a1, a2, a3 := r[:d], r[d:][:d], r[2*d:][:d], r[3*d:][:d]
 	j := 0
-	if len(c) >= 8 {
-		for ; j < 4; j++ {
-			cj := c[j]
-			t0 := a0[j] - cj
-			t1 := a1[j] - cj
+	if d >= 8 {
+		for i, cj := range c[:4] {
+			t0, t1, t2, t3 := a0[i]-cj, a1[i]-cj, a2[i]-cj, a3[i]-cj
 			s0 += t0 * t0
 			s1 += t1 * t1
+			s2 += t2 * t2
+			s3 += t3 * t3
 		}
-		if s0 > bound && s1 > bound {
-			return s0, s1
+		if s0 > bound && s1 > bound && s2 > bound && s3 > bound {
+			return
 		}
+		j = 4
 	}
-	for ; j < len(c); j++ {
-		cj := c[j]
-		t0 := a0[j] - cj
-		t1 := a1[j] - cj
+	c = c[j:]
+	a0, a1, a2, a3 = a0[j:], a1[j:], a2[j:], a3[j:]
+	for i, cj := range c {
+		t0, t1, t2, t3 := a0[i]-cj, a1[i]-cj, a2[i]-cj, a3[i]-cj
 		s0 += t0 * t0
 		s1 += t1 * t1
+		s2 += t2 * t2
+		s3 += t3 * t3
 	}
-	return s0, s1
+	return
 }
 
 // nearFarRange is nearRange that also returns the farthest record of the
-// range. It computes two distances per call of the kernel.
+// range. It computes four distances per call of the kernel.
 func (p *pool) nearFarRange(c []float64, skip int, ns *nearestSet, lo, hi int) extreme {
 	d := p.d
 	rows, ids := p.rows, p.id
 	best := noExtreme(true)
+	// Most records are neither among the nearest nor the farthest: one
+	// test of the distance against the worst kept nearest (worst) and the
+	// farthest so far (best.dist) dismisses them; equal distances go on
+	// to the comparison of indices.
+	worst := ns.dist[0]
 	visit := func(q int, dist float64) {
+		if dist > worst && dist < best.dist || q == skip {
+			return
+		}
 		id := ids[q]
-		if dist < ns.dist[0] || (dist == ns.dist[0] && id < ns.id[0]) {
+		if dist < worst || (dist == worst && id < ns.id[0]) {
 			ns.offer(dist, id, q)
+			worst = ns.dist[0]
 		}
 		if dist > best.dist || (dist == best.dist && id < best.id) {
 			best = extreme{q, id, dist}
 		}
 	}
 	q := lo
-	for ; q+1 < hi; q += 2 {
-		d0, d1 := sqDist2(rows[q*d:q*d+d], rows[q*d+d:q*d+2*d], c)
-		if q != skip {
-			visit(q, d0)
-		}
-		if q+1 != skip {
-			visit(q+1, d1)
-		}
+	for ; q+3 < hi; q += 4 {
+		d0, d1, d2, d3 := sqDist4(rows[q*d:(q+4)*d], c)
+		visit(q, d0)
+		visit(q+1, d1)
+		visit(q+2, d2)
+		visit(q+3, d3)
 	}
-	if q < hi && q != skip {
+	for ; q < hi; q++ {
 		visit(q, sqDist(rows[q*d:q*d+d], c))
 	}
 	return best
 }
 
-// sqDist2 returns sqDist(a0, c) and sqDist(a1, c), each the same number
-// sqDist gives, loading c once for both.
-//
-//go:noinline
-func sqDist2(a0, a1, c []float64) (float64, float64) {
-	a1 = a1[:len(a0)]
-	c = c[:len(a0)]
-	var s0, s1 float64
+// sqDist4 returns the squared distances to c of the four consecutive rows
+// of r (each len(c) long), each the same number sqDist gives (same terms,
+// same order), loading c once for the four: the four sums are
+// independent, so they proceed in parallel in the CPU pipeline.
+func sqDist4(r, c []float64) (s0, s1, s2, s3 float64) {
+	d := len(c)
+	a0, a1, a2, a3 := r[:d], r[d:][:d], r[2*d:][:d], r[3*d:][:d]
 	for j, cj := range c {
-		t0 := a0[j] - cj
-		t1 := a1[j] - cj
+		t0, t1, t2, t3 := a0[j]-cj, a1[j]-cj, a2[j]-cj, a3[j]-cj
 		s0 += t0 * t0
 		s1 += t1 * t1
+		s2 += t2 * t2
+		s3 += t3 * t3
 	}
-	return s0, s1
+	return
 }
 
 // farthestFrom returns the remaining record farthest from c (a full pass).
