@@ -238,11 +238,7 @@ func autoworkers(t testing.TB, vars []string, spec string) *model.MarginSet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs, err := model.ParseMarginSpec(tab.Vars, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := tab.Released(subs)
+	ms, err := tab.ReleaseSpec(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

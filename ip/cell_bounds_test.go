@@ -22,8 +22,10 @@ func TestTable3Integer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs, _ := model.ParseMarginSpec(tab.Vars, "AB,AC,AE,BC,BE,CE")
-	ms, _ := tab.Released(subs)
+	ms, err := tab.ReleaseSpec("AB,AC,AE,BC,BE,CE")
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := solvers.New("auto", true)
 	if err != nil {
 		t.Fatal(err)

@@ -412,3 +412,13 @@ func ParseMarginSpec(vars []Variable, spec string) ([][]int, error) {
 	}
 	return out, nil
 }
+
+// ReleaseSpec returns the marginals of t named by a margin specification
+// (see ParseMarginSpec): the intruder's view of t.
+func (t *Table) ReleaseSpec(spec string) (*MarginSet, error) {
+	subs, err := ParseMarginSpec(t.Vars, spec)
+	if err != nil {
+		return nil, err
+	}
+	return t.Released(subs)
+}

@@ -258,13 +258,9 @@ func runDobraTable(d *dobraTable, data string) (*dobraResult, error) {
 	if err != nil {
 		return nil, cli.BadInput("%v", err)
 	}
-	subs, err := model.ParseMarginSpec(t.Vars, d.margins)
+	ms, err := t.ReleaseSpec(d.margins)
 	if err != nil {
 		return nil, cli.BadInput("%s: %v", d.name, err)
-	}
-	ms, err := t.Released(subs)
-	if err != nil {
-		return nil, err
 	}
 	res, err := cellbounds.Compute(ms, cellbounds.Settings{Method: cellbounds.Auto,
 		Compare: []string{cellbounds.LP, cellbounds.IP, cellbounds.Shuttle}})

@@ -105,12 +105,8 @@ func loadBoundsInstance(s *boundsSettings) (*boundsInstance, error) {
 				return nil, cli.BadInput("%v", err)
 			}
 		}
-		subs, err := model.ParseMarginSpec(t.Vars, s.margins)
-		if err != nil {
+		if inst.ms, err = t.ReleaseSpec(s.margins); err != nil {
 			return nil, cli.BadInput("--margins: %v", err)
-		}
-		if inst.ms, err = t.Released(subs); err != nil {
-			return nil, cli.BadInput("%v", err)
 		}
 		inst.table = t
 	} else {

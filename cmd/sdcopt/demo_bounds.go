@@ -28,11 +28,7 @@ func demoBoundsTable() *model.Table {
 func runBoundsDemo(w io.Writer) error {
 	fmt.Fprintln(w, "\n== sdcopt demo: cell bounds given released 2-way margins (embedded 2x2x2x2 table)")
 	t := demoBoundsTable()
-	subs, err := model.ParseMarginSpec(t.Vars, "AB,AC,AD,BC,BD,CD")
-	if err != nil {
-		return err
-	}
-	ms, err := t.Released(subs)
+	ms, err := t.ReleaseSpec("AB,AC,AD,BC,BD,CD")
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,10 @@
 package frechet
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"sdcopt/datasets"
@@ -24,60 +21,14 @@ func autoworkers(t testing.TB) *model.Table {
 	if err != nil {
 		t.Skip(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "autoworkers.csv"))
+	tab, err := datasets.LoadTableCSV(filepath.Join(dir, "autoworkers.csv"), nil)
 	if errors.Is(err, os.ErrNotExist) {
 		t.Skip(err)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Scan()
-	header := strings.Split(strings.TrimSpace(sc.Text()), ",")
-	k := len(header) - 1
-	vars := make([]model.Variable, k)
-	for i := range vars {
-		vars[i].Name = header[i]
-	}
-	type row struct {
-		lv []int
-		c  int64
-	}
-	var rows []row
-	for sc.Scan() {
-		fields := strings.Split(strings.TrimSpace(sc.Text()), ",")
-		if len(fields) != k+1 {
-			t.Fatalf("autoworkers.csv: line %q", sc.Text())
-		}
-		r := row{lv: make([]int, k)}
-		for i := range k {
-			l := -1
-			for j, name := range vars[i].Levels {
-				if name == fields[i] {
-					l = j
-				}
-			}
-			if l < 0 {
-				l = len(vars[i].Levels)
-				vars[i].Levels = append(vars[i].Levels, fields[i])
-			}
-			r.lv[i] = l
-		}
-		if r.c, err = strconv.ParseInt(fields[k], 10, 64); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	dims := model.Dims(vars)
-	counts := make([]int64, model.NumCells(dims))
-	for _, r := range rows {
-		counts[model.CellIndex(dims, r.lv)] += r.c
-	}
-	tab, err := model.NewTable(vars, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Total from ../shared/datasets/README.md, section 3.
 	if tab.Total() != 1841 {
 		t.Fatalf("autoworkers total %d, want 1841", tab.Total())
 	}

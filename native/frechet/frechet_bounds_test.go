@@ -14,11 +14,7 @@ const boundsTol = 1e-9
 
 func marginSet(t testing.TB, tab *model.Table, spec string) *model.MarginSet {
 	t.Helper()
-	subs, err := model.ParseMarginSpec(tab.Vars, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := tab.Released(subs)
+	ms, err := tab.ReleaseSpec(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

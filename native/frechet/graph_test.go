@@ -14,11 +14,7 @@ import (
 func structure(t testing.TB, k int, spec string) *model.MarginSet {
 	t.Helper()
 	tab := randomTable(rand.New(rand.NewPCG(1, 1)), twos(k), 0)
-	subs, err := model.ParseMarginSpec(tab.Vars, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := tab.Released(subs)
+	ms, err := tab.ReleaseSpec(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

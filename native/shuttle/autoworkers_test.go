@@ -1,11 +1,9 @@
 package shuttle
 
 import (
-	"encoding/csv"
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"sdcopt/datasets"
@@ -25,54 +23,19 @@ func loadAutoworkers(t testing.TB) *model.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "autoworkers.csv"))
+	tab, err := datasets.LoadTableCSV(filepath.Join(dir, "autoworkers.csv"), nil)
 	if errors.Is(err, os.ErrNotExist) {
 		t.Skip(err)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	header := rows[0]
-	k := len(header) - 1
-	vars := make([]model.Variable, k)
-	for i := range vars {
-		vars[i].Name = header[i]
-	}
-	for _, row := range rows[1:] {
-		for i := 0; i < k; i++ {
-			if !contains(vars[i].Levels, row[i]) {
-				vars[i].Levels = append(vars[i].Levels, row[i])
-			}
-		}
-	}
-	counts := make([]int64, model.NumCells(model.Dims(vars)))
-	lv := make([]int, k)
-	for _, row := range rows[1:] {
-		for i := 0; i < k; i++ {
-			lv[i] = index(vars[i].Levels, row[i])
-		}
-		c, err := strconv.ParseInt(row[k], 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		counts[model.CellIndex(model.Dims(vars), lv)] += c
-	}
-	tab, err := model.NewTable(vars, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Total from ../shared/datasets/README.md, section 3.
 	if tab.Total() != 1841 {
 		t.Fatalf("autoworkers total %d, want 1841", tab.Total())
 	}
 	return tab
 }
-
-func contains(s []string, x string) bool { return index(s, x) >= 0 }
 
 func index(s []string, x string) int {
 	for i, v := range s {
