@@ -13,11 +13,12 @@ const (
 	MethodVMDAV      = "vmdav"
 	MethodUnivariate = "univariate"
 	MethodProjection = "projection"
+	MethodICSM       = "icsm"
 )
 
 // Methods lists the method names Run accepts.
 func Methods() []string {
-	return []string{MethodMDAV, MethodVMDAV, MethodUnivariate, MethodProjection}
+	return []string{MethodMDAV, MethodVMDAV, MethodUnivariate, MethodProjection, MethodICSM}
 }
 
 // Options holds the settings of the methods that have any. The zero value
@@ -25,6 +26,8 @@ func Methods() []string {
 type Options struct {
 	// Gamma is V-MDAV's extension parameter γ; 0 means DefaultGamma.
 	Gamma float64
+	// ICSM holds the settings of the icsm method.
+	ICSM ICSMOptions
 }
 
 // Run partitions z into groups of at least k records with the named
@@ -44,6 +47,12 @@ func Run(method string, z *model.Dataset, k int, opt Options) (*model.Clustering
 		return OptimalUnivariate(z, k)
 	case MethodProjection:
 		return Projection(z, k)
+	case MethodICSM:
+		res, err := ICSM(z, k, opt.ICSM)
+		if err != nil {
+			return nil, err
+		}
+		return res.Clustering, nil
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrMethod, method, strings.Join(Methods(), ", "))
 }
