@@ -3,11 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,7 +32,37 @@ type microaggSettings struct {
 	groups string // record,group file
 	format string
 	quiet  bool
+	icsm   icsmSettings
 }
+
+// icsmSettings are the flags of `sdcopt microagg --method icsm`.
+type icsmSettings struct {
+	maxIter   int
+	timeLimit float64 // seconds
+	restarts  int
+	seed      uint64
+	init      string
+	pool      int
+	sources   int
+	hood      int
+	check     bool
+}
+
+// icsmFlags are the flags that apply to --method icsm only.
+var icsmFlags = []string{"max-iter", "time-limit", "restarts", "seed", "init", "pool", "sources", "neighbourhood", "check"}
+
+// microaggMethods lists the accepted --method values: those of
+// microagg.Run, and icsm (called through microagg.ICSM) whether or not Run
+// knows it.
+func microaggMethods() []string {
+	m := microagg.Methods()
+	if !slices.Contains(m, methodICSM) {
+		m = append(m, methodICSM)
+	}
+	return m
+}
+
+const methodICSM = "icsm"
 
 func newMicroaggCmd() *cobra.Command {
 	var s microaggSettings
@@ -45,26 +78,168 @@ func newMicroaggCmd() *cobra.Command {
 			"or synthetic:NAME[:SEED] with NAME synthetic|sim1|sim2|sim3|gauss-N-D-C.\n" +
 			"Methods: mdav (fixed groups of k), vmdav (variable sizes, --gamma),\n" +
 			"univariate (optimal; one attribute: select it with --cols), projection (first\n" +
-			"principal component order, then the optimal partition of that order).",
+			"principal component order, then the optimal partition of that order),\n" +
+			"icsm (local search of Mortazavi & Jalili: 1-opt, 2-opt and n-opt moves from\n" +
+			"an initial clustering, --init, until no move lowers the SSE; --max-iter,\n" +
+			"--time-limit, --restarts, --seed, --pool, --sources, --neighbourhood, --check).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {
 				return cli.BadInput("--k is required (the minimum group size, at least 2)")
 			}
-			return runMicroagg(c.OutOrStdout(), &s, c.Flags().Changed("gamma"))
+			return runMicroagg(c.OutOrStdout(), &s, c.Flags().Changed)
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&s.data, "data", "", "data: CSV FILE, tarragona|census|eia, or synthetic:NAME[:SEED] (required)")
 	f.StringSliceVar(&s.cols, "cols", nil, "columns to microaggregate, by name (default: every numeric column)")
 	f.IntVar(&s.k, "k", 0, "minimum group size k >= 2 (required)")
-	f.StringVar(&s.method, "method", "mdav", "method: "+strings.Join(microagg.Methods(), "|"))
+	f.StringVar(&s.method, "method", "mdav", "method: "+strings.Join(microaggMethods(), "|"))
 	f.Float64Var(&s.gamma, "gamma", 0, fmt.Sprintf("V-MDAV extension parameter gamma >= 0 (vmdav only; default %g)", microagg.DefaultGamma))
 	f.StringVar(&s.out, "out", "", "write the protected data set (CSV, input columns and order) to this file")
 	f.StringVar(&s.groups, "groups", "", "write the groups (CSV record,group, both 1-based) to this file")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
+	f.IntVar(&s.icsm.maxIter, "max-iter", 0, "icsm: cap on the improving rounds of a run (0 = no cap)")
+	f.Float64Var(&s.icsm.timeLimit, "time-limit", 0, "icsm: time limit in seconds, restarts included; the best clustering so far is returned (0 = none)")
+	f.IntVar(&s.icsm.restarts, "restarts", 0, fmt.Sprintf("icsm: extra runs from perturbed copies of the initial clustering (%d records reassigned each); the best is kept", microagg.DefaultPerturb))
+	f.Uint64Var(&s.icsm.seed, "seed", 1, "icsm: seed of the restart perturbations")
+	f.StringVar(&s.icsm.init, "init", microagg.InitMDAV, "icsm: initial clustering: "+strings.Join(microagg.ICSMInits(), "|"))
+	f.IntVar(&s.icsm.pool, "pool", microagg.DefaultPoolSize, "icsm: pool size p_n, the best 1-opt/2-opt moves kept per round")
+	f.IntVar(&s.icsm.sources, "sources", 1, "icsm: groups, by increasing score, searched for negative cycles (-1 = all)")
+	f.IntVar(&s.icsm.hood, "neighbourhood", microagg.DefaultNeighbourhood, "icsm: groups of the restricted graph of the neighbourhood sweep, which extends the n-opt step to every group as a source (-1 = off: the paper's algorithm)")
+	f.BoolVar(&s.icsm.check, "check", false, "icsm: verify the incremental SSE after every move (debug, slow)")
 	return c
+}
+
+// checkICSMSettings validates the icsm flags; changed reports the flags
+// given on the command line.
+func checkICSMSettings(s *microaggSettings, changed func(string) bool) error {
+	if s.method != methodICSM {
+		for _, name := range icsmFlags {
+			if changed(name) {
+				return cli.BadInput("--%s applies to --method icsm only, not %s", name, s.method)
+			}
+		}
+		return nil
+	}
+	t := &s.icsm
+	switch {
+	case t.maxIter < 0:
+		return cli.BadInput("--max-iter must be >= 0 (0 = no cap), got %d", t.maxIter)
+	case t.restarts < 0:
+		return cli.BadInput("--restarts must be >= 0, got %d", t.restarts)
+	case t.pool < 1:
+		return cli.BadInput("--pool must be at least 1, got %d", t.pool)
+	case t.sources == 0 || t.sources < -1:
+		return cli.BadInput("--sources must be at least 1, or -1 for every group, got %d", t.sources)
+	case t.hood < 2 && t.hood != -1:
+		return cli.BadInput("--neighbourhood must be at least 2, or -1 to turn the sweep off, got %d", t.hood)
+	case !slices.Contains(microagg.ICSMInits(), t.init):
+		return cli.BadInput("unknown --init %q (want one of %s)", t.init, strings.Join(microagg.ICSMInits(), ", "))
+	}
+	return checkTimeLimit(t.timeLimit)
+}
+
+// maxTimeLimit is the largest --time-limit in seconds that a
+// time.Duration holds with room to spare (about 31 years).
+const maxTimeLimit = 1e9
+
+// checkTimeLimit rejects a negative, infinite or NaN --time-limit.
+func checkTimeLimit(secs float64) error {
+	if math.IsNaN(secs) || secs < 0 || secs > maxTimeLimit {
+		return cli.BadInput("--time-limit must be between 0 (none) and %g seconds, got %g", float64(maxTimeLimit), secs)
+	}
+	return nil
+}
+
+// secondsDuration converts a checked --time-limit.
+func secondsDuration(secs float64) time.Duration {
+	return time.Duration(secs * float64(time.Second))
+}
+
+// icsmProgressInterval is the least time between two ICSM progress lines.
+const icsmProgressInterval = 500 * time.Millisecond
+
+// icsmReporter passes ICSM progress to print, at most once per interval;
+// flush prints the last report when it was held back, so that the final
+// state is always shown. It is safe for concurrent use.
+type icsmReporter struct {
+	interval time.Duration
+	print    func(microagg.ICSMProgress)
+	now      func() time.Time
+
+	mu      sync.Mutex
+	printed bool
+	last    time.Time
+	pending *microagg.ICSMProgress
+}
+
+func newICSMReporter(quiet bool, interval time.Duration, prefix string) *icsmReporter {
+	return &icsmReporter{
+		interval: interval,
+		now:      time.Now,
+		print: func(p microagg.ICSMProgress) {
+			progress(quiet, "%sicsm run %d iteration %d: IL %.4f %% (best %.4f %%), %.1fs",
+				prefix, p.Run, p.Iteration, p.IL, p.BestIL, p.Elapsed.Seconds())
+		},
+	}
+}
+
+func (r *icsmReporter) report(p microagg.ICSMProgress) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	if r.printed && now.Sub(r.last) < r.interval {
+		r.pending = &p
+		return
+	}
+	r.print(p)
+	r.printed, r.last, r.pending = true, now, nil
+}
+
+func (r *icsmReporter) flush() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pending != nil {
+		r.print(*r.pending)
+		r.last, r.pending = r.now(), nil
+	}
+}
+
+// icsmStopped names why ICSM stopped: converged, time-limit or
+// max-iterations.
+func icsmStopped(st *microagg.ICSMStats) string {
+	switch {
+	case st.StoppedByTime:
+		return "time-limit"
+	case st.StoppedByIter:
+		return "max-iterations"
+	}
+	return "converged"
+}
+
+// icsmSSETolerance is the relative difference allowed between the SSE
+// ICSM reports and model.SSE of its clustering (summation order only).
+const icsmSSETolerance = 1e-9
+
+// checkICSMResult verifies the SSE that ICSM reports against model.SSE of
+// its clustering.
+func checkICSMResult(z *model.Dataset, res *microagg.ICSMResult) error {
+	sse := model.SSE(z, res.Clustering)
+	if math.Abs(sse-res.SSE) > icsmSSETolerance*math.Max(1, sse) {
+		return fmt.Errorf("icsm reports SSE %.12g, its clustering has %.12g", res.SSE, sse)
+	}
+	return nil
+}
+
+// icsmError maps an ICSM error: a failed self-check is an engine
+// failure, anything else bad input.
+func icsmError(prefix string, err error) error {
+	if errors.Is(err, microagg.ErrICSMCheck) {
+		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("%s: %w", prefix, err)}
+	}
+	return cli.BadInput("%s: %v", prefix, err)
 }
 
 // microaggResult is the JSON document of `sdcopt microagg`.
@@ -87,6 +262,28 @@ type microaggResult struct {
 	Seconds         float64  `json:"seconds"`
 	Out             string   `json:"out,omitempty"`
 	GroupsFile      string   `json:"groups_file,omitempty"`
+	*icsmReport
+}
+
+// icsmReport is what `sdcopt microagg --method icsm` adds to the result.
+type icsmReport struct {
+	Init          string  `json:"init"`
+	InitialIL     float64 `json:"initial_il"`
+	Iterations    int     `json:"iterations"` // improving rounds, summed over runs
+	Runs          int     `json:"runs"`
+	Restarts      int     `json:"restarts"`
+	Seed          *uint64 `json:"seed,omitempty"` // when restarts > 0
+	BestRun       int     `json:"best_run"`
+	MaxIterations int     `json:"max_iterations"` // 0 = no cap
+	TimeLimit     float64 `json:"time_limit"`     // seconds, 0 = none
+	Pool          int     `json:"pool"`
+	Sources       int     `json:"sources"`       // -1 = every group
+	Neighbourhood int     `json:"neighbourhood"` // -1 = no sweep
+	Migrations    int     `json:"migrations"`
+	Exchanges     int     `json:"exchanges"`
+	Cycles        int     `json:"cycles"`       // negative cycles of the paper's ComplexHeuristic
+	SweepCycles   int     `json:"sweep_cycles"` // negative cycles of the neighbourhood sweep
+	Stopped       string  `json:"stopped"`      // converged | time-limit | max-iterations
 }
 
 // progress reports on stderr when it is a terminal and --quiet is off.
@@ -100,18 +297,24 @@ func progress(quiet bool, format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "sdcopt: "+format+"\n", args...)
 }
 
-func runMicroagg(w io.Writer, s *microaggSettings, gammaSet bool) error {
+// runMicroagg runs `sdcopt microagg`; changed reports the flags given on
+// the command line.
+func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) error {
 	if err := cli.CheckFormat(s.format, "text", "json"); err != nil {
 		return err
 	}
-	if !slices.Contains(microagg.Methods(), s.method) {
-		return cli.BadInput("unknown --method %q (want one of %s)", s.method, strings.Join(microagg.Methods(), ", "))
+	if !slices.Contains(microaggMethods(), s.method) {
+		return cli.BadInput("unknown --method %q (want one of %s)", s.method, strings.Join(microaggMethods(), ", "))
 	}
 	if s.k < 2 {
 		return cli.BadInput("--k must be at least 2, got %d", s.k)
 	}
+	gammaSet := changed("gamma")
 	if gammaSet && s.method != "vmdav" {
 		return cli.BadInput("--gamma applies to --method vmdav only, not %s", s.method)
+	}
+	if err := checkICSMSettings(s, changed); err != nil {
+		return err
 	}
 	if s.data == "" {
 		return cli.BadInput("--data is required (a CSV file, tarragona|census|eia, or synthetic:NAME[:SEED])")
@@ -144,15 +347,32 @@ func runMicroagg(w io.Writer, s *microaggSettings, gammaSet bool) error {
 	progress(s.quiet, "%s on %d x %d records, k = %d", s.method, raw.N, raw.D, s.k)
 	start := time.Now()
 	var cl *model.Clustering
-	if gammaSet {
+	var icsm *microagg.ICSMResult
+	switch {
+	case s.method == methodICSM:
+		t := &s.icsm
+		rep := newICSMReporter(s.quiet, icsmProgressInterval, "")
+		icsm, err = microagg.ICSM(z, s.k, microagg.ICSMOptions{
+			Init: t.init, MaxIterations: t.maxIter, TimeLimit: secondsDuration(t.timeLimit),
+			Restarts: t.restarts, Seed: t.seed, PoolSize: t.pool, Sources: t.sources, Neighbourhood: t.hood,
+			Check: t.check, Progress: rep.report,
+		})
+		rep.flush()
+		if err == nil {
+			cl = icsm.Clustering
+		}
+	case gammaSet:
 		// Explicitly, so that --gamma 0 means γ = 0 (fixed groups), not
 		// the default that Options{Gamma: 0} stands for.
 		cl, err = microagg.VMDAV(z, s.k, s.gamma)
-	} else {
+	default:
 		cl, err = microagg.Run(s.method, z, s.k, microagg.Options{})
 	}
 	secs := time.Since(start).Seconds()
 	if err != nil {
+		if s.method == methodICSM {
+			return icsmError(spec.String(), err)
+		}
 		return cli.BadInput("%s: %v", spec, err)
 	}
 	large, err := cl.CheckK(raw.N, s.k)
@@ -168,6 +388,13 @@ func runMicroagg(w io.Writer, s *microaggSettings, gammaSet bool) error {
 	}
 	if res.SST > 0 {
 		res.IL = 100 * res.SSE / res.SST
+	}
+	if icsm != nil {
+		if err := checkICSMResult(z, icsm); err != nil {
+			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
+		}
+		res.SSE, res.SST, res.IL = icsm.SSE, icsm.SST, icsm.IL
+		res.icsmReport = newICSMReport(&s.icsm, icsm)
 	}
 	if s.method == microagg.MethodVMDAV {
 		g := microagg.DefaultGamma
@@ -228,6 +455,14 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 	fmt.Fprintf(w, "SSE       %.6g\n", r.SSE)
 	fmt.Fprintf(w, "SST       %.6g\n", r.SST)
 	fmt.Fprintf(w, "IL        %.4f %%\n", r.IL)
+	if c := r.icsmReport; c != nil {
+		fmt.Fprintf(w, "init      %s, IL %.4f %%\n", c.Init, c.InitialIL)
+		fmt.Fprintf(w, "search    %d improving rounds in %d run(s), best run %d, stopped: %s\n", c.Iterations, c.Runs, c.BestRun, c.Stopped)
+		fmt.Fprintf(w, "moves     %d migrations, %d exchanges, %d cycles, %d neighbourhood cycles\n", c.Migrations, c.Exchanges, c.Cycles, c.SweepCycles)
+		if c.Seed != nil {
+			fmt.Fprintf(w, "seed      %d (%d restarts)\n", *c.Seed, c.Restarts)
+		}
+	}
 	fmt.Fprintf(w, "seconds   %.3f\n", r.Seconds)
 	if len(r.ConstantColumns) > 0 {
 		fmt.Fprintf(w, "constant  %s (left as is)\n", strings.Join(r.ConstantColumns, ", "))
@@ -238,4 +473,21 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 	if r.GroupsFile != "" {
 		fmt.Fprintf(w, "groups to %s\n", r.GroupsFile)
 	}
+}
+
+func newICSMReport(t *icsmSettings, res *microagg.ICSMResult) *icsmReport {
+	st := &res.Stats
+	r := &icsmReport{
+		Init: t.init, Iterations: st.Iterations, Runs: st.Runs, Restarts: t.restarts, BestRun: st.BestRun,
+		MaxIterations: t.maxIter, TimeLimit: t.timeLimit, Pool: t.pool, Sources: t.sources, Neighbourhood: t.hood,
+		Migrations: st.Migrations, Exchanges: st.Exchanges, Cycles: st.Cycles, SweepCycles: st.SweepCycles, Stopped: icsmStopped(st),
+	}
+	if res.SST > 0 {
+		r.InitialIL = 100 * st.InitialSSE / res.SST
+	}
+	if t.restarts > 0 {
+		seed := t.seed
+		r.Seed = &seed
+	}
+	return r
 }

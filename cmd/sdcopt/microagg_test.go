@@ -8,11 +8,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"sdcopt/datasets"
+	"sdcopt/microagg"
 )
 
 type microaggDoc struct {
@@ -322,5 +325,151 @@ func TestDemoMicroagg(t *testing.T) {
 		if !strings.Contains(buf.String(), m) {
 			t.Errorf("demo output lacks %q:\n%s", m, buf.String())
 		}
+	}
+}
+
+// icsmDoc is the part of the `sdcopt microagg --method icsm` JSON that the
+// ICSM tests read.
+type icsmDoc struct {
+	microaggDoc
+	Init       *string  `json:"init"`
+	InitialIL  *float64 `json:"initial_il"`
+	Iterations *int     `json:"iterations"`
+	Runs       *int     `json:"runs"`
+	Restarts   int      `json:"restarts"`
+	Seed       *uint64  `json:"seed"`
+	Migrations *int     `json:"migrations"`
+	Exchanges  *int     `json:"exchanges"`
+	Cycles     *int     `json:"cycles"`
+	Stopped    string   `json:"stopped"`
+}
+
+func runICSMJSON(t *testing.T, args ...string) icsmDoc {
+	t.Helper()
+	out, msg, code := run(t, append([]string{"microagg", "--format", "json", "--method", "icsm"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, msg, out)
+	}
+	var doc icsmDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	if doc.IL == nil || doc.Init == nil || doc.InitialIL == nil || doc.Iterations == nil || doc.Runs == nil ||
+		doc.Migrations == nil || doc.Exchanges == nil || doc.Cycles == nil {
+		t.Fatalf("JSON lacks an icsm field:\n%s", out)
+	}
+	return doc
+}
+
+// ilTolerance absorbs the summation order of SSE in IL comparisons.
+const ilTolerance = 1e-9
+
+func TestMicroaggICSM(t *testing.T) {
+	for _, data := range []string{"synthetic:sim2:3", "synthetic:gauss-120-3-4:7"} {
+		for _, init := range []string{"mdav", "vmdav", "projection"} {
+			start := runMicroaggJSON(t, "--data", data, "--k", "3", "--method", init)
+			doc := runICSMJSON(t, "--data", data, "--k", "3", "--init", init)
+			// ICSM only applies moves that lower the SSE, so it never ends
+			// above its initial clustering.
+			if *doc.IL > *start.IL+ilTolerance || math.Abs(*doc.InitialIL-*start.IL) > ilTolerance {
+				t.Errorf("%s from %s: il %g, initial il %g, %s il %g", data, init, *doc.IL, *doc.InitialIL, init, *start.IL)
+			}
+			if doc.Method != "icsm" || *doc.Init != init || doc.N != start.N || doc.MinGroup < 3 || *doc.LargeGroups != 0 {
+				t.Errorf("%s from %s: %+v", data, init, doc)
+			}
+			if math.Abs(100*doc.SSE/doc.SST-*doc.IL) > ilTolerance {
+				t.Errorf("%s from %s: sse %g sst %g il %g", data, init, doc.SSE, doc.SST, *doc.IL)
+			}
+			if *doc.Runs != 1 || doc.Seed != nil || doc.Stopped != "converged" {
+				t.Errorf("%s from %s: runs %d seed %v stopped %q", data, init, *doc.Runs, doc.Seed, doc.Stopped)
+			}
+		}
+	}
+	// Restarts: the seed is reported, the result is no worse than a
+	// single run (run 0 is the single run), and equal seeds repeat it.
+	one := runICSMJSON(t, "--data", "synthetic:sim2:3", "--k", "3")
+	a := runICSMJSON(t, "--data", "synthetic:sim2:3", "--k", "3", "--restarts", "3", "--seed", "5", "--check", "--sources", "-1", "--pool", "10")
+	b := runICSMJSON(t, "--data", "synthetic:sim2:3", "--k", "3", "--restarts", "3", "--seed", "5", "--check", "--sources", "-1", "--pool", "10")
+	if a.Seed == nil || *a.Seed != 5 || a.Restarts != 3 || *a.Runs < 1 || *a.Runs > 4 {
+		t.Errorf("restarts: seed %v restarts %d runs %d", a.Seed, a.Restarts, *a.Runs)
+	}
+	if *a.IL > *one.IL+ilTolerance || *a.IL != *b.IL {
+		t.Errorf("restarts: il %g and %g, single run %g", *a.IL, *b.IL, *one.IL)
+	}
+	// An iteration cap of 1 allows at most one improving round.
+	c := runICSMJSON(t, "--data", "synthetic:sim2:3", "--k", "3", "--max-iter", "1")
+	if *c.Iterations > 1 || (c.Stopped != "converged" && c.Stopped != "max-iterations") {
+		t.Errorf("--max-iter 1: %d iterations, stopped %q", *c.Iterations, c.Stopped)
+	}
+	out, msg, code := run(t, "microagg", "--data", "synthetic:sim2:3", "--k", "3", "--method", "icsm", "--restarts", "1")
+	for _, want := range []string{"method    icsm", "init      mdav, IL", "stopped: ", "migrations", "seed      1 (1 restarts)"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q: exit %d %s\n%s", want, code, msg, out)
+		}
+	}
+	// The help lists icsm once, whether or not microagg.Methods has it.
+	help, _, _ := run(t, "microagg", "--help")
+	if n := strings.Count(help, "|icsm"); n != 1 {
+		t.Errorf("help names icsm %d times in --method:\n%s", n, help)
+	}
+}
+
+func TestMicroaggICSMBadInput(t *testing.T) {
+	data := []string{"--data", "synthetic:sim2:3", "--k", "3"}
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--max-iter", "5"}, []string{"--max-iter", "icsm only", "mdav"}},
+		{[]string{"--method", "vmdav", "--restarts", "2"}, []string{"--restarts", "icsm only", "vmdav"}},
+		{[]string{"--init", "mdav"}, []string{"--init", "icsm only"}},
+		{[]string{"--check"}, []string{"--check", "icsm only"}},
+		{[]string{"--seed", "3"}, []string{"--seed", "icsm only"}},
+		{[]string{"--method", "icsm", "--init", "bogus"}, []string{`unknown --init "bogus"`, "mdav, vmdav, projection"}},
+		{[]string{"--method", "icsm", "--restarts", "-1"}, []string{"--restarts", "-1"}},
+		{[]string{"--method", "icsm", "--time-limit", "-1"}, []string{"--time-limit", "-1"}},
+		{[]string{"--method", "icsm", "--time-limit", "NaN"}, []string{"--time-limit", "NaN"}},
+		{[]string{"--method", "icsm", "--max-iter", "-2"}, []string{"--max-iter", "-2"}},
+		{[]string{"--method", "icsm", "--pool", "0"}, []string{"--pool", "0"}},
+		{[]string{"--method", "icsm", "--sources", "-2"}, []string{"--sources", "-2"}},
+		{[]string{"--method", "icsm", "--sources", "0"}, []string{"--sources", "0"}},
+		{[]string{"--method", "icsm", "--seed", "-1"}, []string{"seed"}},
+		{[]string{"--method", "icsm", "--k", "101"}, []string{"--k 101 exceeds"}},
+	}
+	for _, tc := range cases {
+		name := strings.Join(tc.args, " ")
+		t.Run(name, func(t *testing.T) {
+			_, msg, code := run(t, append(append([]string{"microagg"}, data...), tc.args...)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (%s)", code, msg)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(msg, want) {
+					t.Errorf("message %q lacks %q", msg, want)
+				}
+			}
+		})
+	}
+}
+
+func TestICSMReporter(t *testing.T) {
+	var printed []int
+	clock := time.Unix(0, 0)
+	r := &icsmReporter{
+		interval: icsmProgressInterval,
+		now:      func() time.Time { return clock },
+		print:    func(p microagg.ICSMProgress) { printed = append(printed, p.Iteration) },
+	}
+	r.flush() // nothing held back yet
+	// Reports at 0, 0.1, ..., 1.2 s: the first one is printed, then one
+	// per interval; the last, held back, comes with flush.
+	for i := 0; i <= 12; i++ {
+		clock = time.Unix(0, 0).Add(time.Duration(i) * 100 * time.Millisecond)
+		r.report(microagg.ICSMProgress{Iteration: i})
+	}
+	r.flush()
+	r.flush() // printed once only
+	if want := []int{0, 5, 10, 12}; !slices.Equal(printed, want) {
+		t.Errorf("printed iterations %v, want %v", printed, want)
 	}
 }
