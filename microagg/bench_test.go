@@ -2,7 +2,11 @@ package microagg
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
+	"time"
+
+	"sdcopt/datasets"
 
 	"sdcopt/model"
 )
@@ -30,6 +34,9 @@ func BenchmarkMethods(b *testing.B) {
 				if n > 100_000 && (m == MethodMDAV || m == MethodVMDAV) {
 					b.Skip("O(n²): skipped at 10^6 records")
 				}
+				if m == MethodICSM {
+					b.Skip("a local search to convergence: see BenchmarkICSM")
+				}
 				for b.Loop() {
 					if _, err := Run(m, data, k, Options{}); err != nil {
 						b.Fatal(err)
@@ -39,4 +46,43 @@ func BenchmarkMethods(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkICSM times one ICSM run from MDAV (to convergence) on the
+// CASC data sets at k = 3, 5, 10 (skipped without the shared data), with
+// the cache of pair moves (the default) and with every pair evaluated in
+// every SimpleHeuristic call, and reports the IL and the pairs evaluated.
+func BenchmarkICSM(b *testing.B) {
+	for _, name := range []string{"tarragona", "census", "eia"} {
+		z := benchCASC(b, name)
+		for _, k := range []int{3, 5, 10} {
+			for _, noCache := range []bool{false, true} {
+				b.Run(fmt.Sprintf("%s/k=%d/cache=%v", name, k, !noCache), func(b *testing.B) {
+					var il float64
+					var pairs int64
+					for b.Loop() {
+						r := &icsmRunner{z: z, k: k, start: time.Now(), sst: model.SST(z), workers: runtime.GOMAXPROCS(0), noCache: noCache}
+						r.opt = ICSMOptions{PoolSize: DefaultPoolSize, Sources: 1, Neighbourhood: DefaultNeighbourhood}
+						c0, _ := MDAV(z, k)
+						c, _, err := r.run(0, c0)
+						if err != nil {
+							b.Fatal(err)
+						}
+						il, pairs = model.IL(z, c), r.pairs
+					}
+					b.ReportMetric(il, "IL%")
+					b.ReportMetric(float64(pairs), "pairs")
+				})
+			}
+		}
+	}
+}
+
+func benchCASC(b *testing.B, name string) *model.Dataset {
+	raw, err := datasets.LoadCASC(name)
+	if err != nil {
+		b.Skipf("shared data not available: %v", err)
+	}
+	z, _ := model.Standardize(raw)
+	return z
 }
