@@ -337,13 +337,7 @@ func (cs *cycleSearch) reset(gs int, order []int, workers int) {
 			cs.pred[i] = -1
 		}
 	} else {
-		for _, q := range cs.order {
-			cs.rank[q] = -1
-			cs.clearNode(s.n+q, ns)
-			for _, y := range s.members[q] {
-				cs.clearNode(int(y), ns)
-			}
-		}
+		cs.release()
 	}
 	cs.src, cs.nsrc, cs.nodeSrc, cs.order, cs.workers = gs, ns, s.size(gs), order, max(1, workers)
 	for r, p := range order {

@@ -174,7 +174,7 @@ func (s *icsmState) bestPairMove(p, q int, sc *pairScratch) (icsmMove, bool) {
 	cp, cq := s.centroid(p), s.centroid(q)
 	// Quick rejection: every move between p and q changes p or q by a
 	// record of the other group, whose squared distance to the receiving
-	// centroid is at least (||cp-cq|| - radius)². See pairBoundOK.
+	// centroid is at least (||cp-cq|| - radius)². See pairMayImprove.
 	if !s.pairMayImprove(p, q) {
 		return icsmMove{}, false
 	}

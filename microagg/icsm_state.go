@@ -2,6 +2,7 @@ package microagg
 
 import (
 	"math"
+	"slices"
 
 	"sdcopt/model"
 )
@@ -24,9 +25,10 @@ type icsmState struct {
 	b       []float64 // record: squared distance to its centroid
 	sse     float64   // sum of gsse
 
-	nextVer uint64
-	verSlot map[uint64]int32 // version -> slot of the current groups
-	workers int
+	nextVer   uint64
+	verSlot   map[uint64]int32 // version -> slot of the current groups
+	tourStart int32            // the record farthest from the data centroid
+	workers   int
 }
 
 func (s *icsmState) row(i int32) []float64 { return s.x[int(i)*s.d : (int(i)+1)*s.d] }
@@ -40,6 +42,7 @@ func (s *icsmState) numGroups() int { return len(s.members) }
 func newICSMState(z *model.Dataset, k int, c *model.Clustering, workers int) *icsmState {
 	s := &icsmState{x: z.X, n: z.N, d: z.D, k: k, workers: workers, b: make([]float64, z.N)}
 	s.load(c.Group, c.NumGroups)
+	s.tourStart = s.farthestFromMean()
 	return s
 }
 
@@ -121,7 +124,7 @@ func (s *icsmState) reassign(moved []int32, newSlot []int32) float64 {
 	for p := range touched {
 		m := s.members[p][:0]
 		for _, i := range s.members[p] {
-			if !contains(moved, i) {
+			if !slices.Contains(moved, i) {
 				m = append(m, i)
 			}
 		}
@@ -139,15 +142,6 @@ func (s *icsmState) reassign(moved []int32, newSlot []int32) float64 {
 	}
 	s.sse += delta
 	return delta
-}
-
-func contains(a []int32, v int32) bool {
-	for _, w := range a {
-		if w == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Move weights of Mortazavi & Jalili, Section 4.1, in the form used here:

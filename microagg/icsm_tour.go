@@ -15,22 +15,8 @@ import (
 // (||P - c_g|| - r_g)²₊ on a group's distances, so a step costs O(c·d)
 // plus the groups that cannot be ruled out.
 func (s *icsmState) tour() []int32 {
-	n, d, ng := s.n, s.d, s.numGroups()
-	mean := make([]float64, d)
-	for i := range n {
-		for t, v := range s.row(int32(i)) {
-			mean[t] += v
-		}
-	}
-	for t := range mean {
-		mean[t] /= float64(n)
-	}
-	cur, far := int32(0), -1.0
-	for i := range n {
-		if q := sqDist(s.row(int32(i)), mean); q > far {
-			cur, far = int32(i), q
-		}
-	}
+	n, ng := s.n, s.numGroups()
+	cur := s.tourStart
 	open := make([]int32, ng) // unvisited groups
 	for p := range open {
 		open[p] = int32(p)
@@ -224,4 +210,26 @@ func partitionRotation(seg []float64, n, k, rot int, cost []float64) (float64, [
 		}
 	}
 	return cost[n], last
+}
+
+// farthestFromMean returns the record farthest from the centroid of the
+// data (ties to the lower index): where every tour starts. The data do
+// not change, so it is computed once per state.
+func (s *icsmState) farthestFromMean() int32 {
+	mean := make([]float64, s.d)
+	for i := range s.n {
+		for t, v := range s.row(int32(i)) {
+			mean[t] += v
+		}
+	}
+	for t := range mean {
+		mean[t] /= float64(s.n)
+	}
+	start, far := int32(0), -1.0
+	for i := range s.n {
+		if q := sqDist(s.row(int32(i)), mean); q > far {
+			start, far = int32(i), q
+		}
+	}
+	return start
 }
