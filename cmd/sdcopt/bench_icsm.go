@@ -256,15 +256,7 @@ func (s *icsmBenchSettings) check() ([]icsmBenchCase, error) {
 			return nil, cli.BadInput("--k must be at least 2, got %d", k)
 		}
 	}
-	switch {
-	case s.restarts < 0:
-		return nil, cli.BadInput("--restarts must be >= 0, got %d", s.restarts)
-	case s.sources == 0 || s.sources < -1:
-		return nil, cli.BadInput("--sources must be at least 1, or -1 for every group, got %d", s.sources)
-	case s.hood < 2 && s.hood != -1:
-		return nil, cli.BadInput("--neighbourhood must be at least 2, or -1 to turn the sweep off, got %d", s.hood)
-	}
-	if err := checkTimeLimit(s.timeLimit); err != nil {
+	if err := checkICSMSearch(s.restarts, s.sources, s.hood, s.timeLimit); err != nil {
 		return nil, err
 	}
 	selected := func(data string, k int) bool {
@@ -311,15 +303,12 @@ func newBenchLoader() benchLoader {
 			}
 			z, _ := model.Standardize(raw)
 			zs = append(zs, z)
-		case name == "synthetic":
-			raw, err := datasets.Synthetic(name, 1)
-			if err != nil {
-				return nil, err
-			}
-			z, _ := model.Standardize(raw)
-			zs = append(zs, z)
 		default:
-			for seed := uint64(1); seed <= icsmSimSets; seed++ {
+			sets := uint64(icsmSimSets)
+			if name == "synthetic" {
+				sets = 1
+			}
+			for seed := uint64(1); seed <= sets; seed++ {
 				raw, err := datasets.Synthetic(name, seed)
 				if err != nil {
 					return nil, err

@@ -127,18 +127,26 @@ func checkICSMSettings(s *microaggSettings, changed func(string) bool) error {
 	switch {
 	case t.maxIter < 0:
 		return cli.BadInput("--max-iter must be >= 0 (0 = no cap), got %d", t.maxIter)
-	case t.restarts < 0:
-		return cli.BadInput("--restarts must be >= 0, got %d", t.restarts)
 	case t.pool < 1:
 		return cli.BadInput("--pool must be at least 1, got %d", t.pool)
-	case t.sources == 0 || t.sources < -1:
-		return cli.BadInput("--sources must be at least 1, or -1 for every group, got %d", t.sources)
-	case t.hood < 2 && t.hood != -1:
-		return cli.BadInput("--neighbourhood must be at least 2, or -1 to turn the sweep off, got %d", t.hood)
 	case !slices.Contains(microagg.ICSMInits(), t.init):
 		return cli.BadInput("unknown --init %q (want one of %s)", t.init, strings.Join(microagg.ICSMInits(), ", "))
 	}
-	return checkTimeLimit(t.timeLimit)
+	return checkICSMSearch(t.restarts, t.sources, t.hood, t.timeLimit)
+}
+
+// checkICSMSearch validates the ICSM flags that `sdcopt microagg` and
+// `sdcopt bench icsm` share.
+func checkICSMSearch(restarts, sources, hood int, timeLimit float64) error {
+	switch {
+	case restarts < 0:
+		return cli.BadInput("--restarts must be >= 0, got %d", restarts)
+	case sources == 0 || sources < -1:
+		return cli.BadInput("--sources must be at least 1, or -1 for every group, got %d", sources)
+	case hood < 2 && hood != -1:
+		return cli.BadInput("--neighbourhood must be at least 2, or -1 to turn the sweep off, got %d", hood)
+	}
+	return checkTimeLimit(timeLimit)
 }
 
 // maxTimeLimit is the largest --time-limit in seconds that a
