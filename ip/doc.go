@@ -29,4 +29,27 @@
 //
 // Inconsistent margins and margins that admit no integer table return
 // errors wrapping ErrInfeasible.
+//
+// # Exact pricing of the column generation for microaggregation
+//
+// PricingProblem writes the pricing subproblem of fixed group size η of
+// Gentile, Spagnolo-Arrizabalaga & Castro (Section 4.2, model (14)): one
+// binary z_ij per edge of the complete graph on the n records (column
+// "z_i_j", i < j), cost c_ij/η − (λ_i+λ_j)/(η−1), the fixed-size row
+// Σ z_e = η(η−1)/2 and the node-to-node rows
+// Σ_{e∈δ(i)∖{ij}} z_e ≥ (η−2) z_ij for every ordered pair (left out for
+// η = 2). By their Proposition 4.2 the binary feasible points are exactly
+// the cliques of size η, and a clique's objective is the group's reduced
+// cost w_C − Σ_{v∈C} λ_v. DecodePricing turns a binary z back into the
+// group and rejects anything else (ErrNotClique).
+//
+// SolveExactPricing solves the model with a MIP engine and returns the
+// minimizing group with its reduced cost recomputed from the distances;
+// the caller decides whether it prices out. Optionally a cutting-plane
+// loop first solves the LP relaxation (an LP engine, in one session), adds
+// the most violated triangle inequalities z_ir + z_rj − z_ij ≤ 1 (valid
+// for cliques, not implied by the relaxation of (14): the paper's remark
+// after Corollary 4.3) for a few rounds, and passes them to the MIP as
+// rows. The model has n(n−1)(2n−1)/2 nonzeros; beyond MaxPricingNonzeros
+// (n = 200 for η ≥ 3) both functions return ErrPricingTooLarge.
 package ip
