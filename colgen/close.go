@@ -1,0 +1,172 @@
+package colgen
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"sdcopt/lp"
+	"sdcopt/model"
+	"sdcopt/native/enumerate"
+	"sdcopt/solvers"
+)
+
+// Defaults of the gap-closing stage: the most groups its integer program
+// takes, and its time limit.
+const (
+	DefaultCloseColumns   = 20_000
+	DefaultCloseTimeLimit = 60 * time.Second
+)
+
+// closeOutcome reports the gap-closing stage.
+type closeOutcome struct {
+	columns  int
+	overflow bool
+	status   string
+	optimal  bool
+	bound    float64 // proven lower bound on the optimal SSE (NaN if none)
+	groups   [][]int // the integer program's solution, nil if none
+	sse      float64
+}
+
+// closeGap proves optimality after convergence (beyond the paper). With
+// the final duals λ (z = Σ_v λ_v = the master LP value, every reduced cost
+// ≥ 0), every partition x has SSE(x) = z + Σ_C rc_C·x_C, so a partition at
+// least as good as the incumbent (SSE ≤ ub) uses only groups with
+// rc_C ≤ ub − z. Complete enumeration lists all of them (sizes k..2k-1);
+// the set-partitioning integer program over that list then has the
+// optimal SSE as its optimum. It is skipped when more than maxCols groups
+// qualify.
+//
+// The incumbent is first improved by the same integer program over the
+// master's own columns (a few hundred; the restricted master IP), because
+// the number of groups within the gap falls fast as the gap narrows.
+func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64, z, ub float64, masterCols [][]int,
+	maxCols, workers int, mipSolver string, deadline time.Time) (*closeOutcome, error) {
+	out := &closeOutcome{bound: math.NaN()}
+	n := d.N
+	name := mipSolver
+	if name == "" {
+		name = "auto"
+	}
+	eng, err := solvers.New(name, true)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := solvePartitioning(eng, d, masterCols, deadline); err != nil {
+		return nil, err
+	} else if r != nil && r.groups != nil {
+		out.groups, out.sse = r.groups, r.sse
+		ub = min(ub, r.sse)
+		if ub-z <= 1e-7*math.Max(1, ub) {
+			// The master's columns already hold an optimal partition.
+			out.optimal, out.bound, out.status = true, ub, "optimal over the master's columns"
+			return out, nil
+		}
+	}
+	// A margin covers the LP's tolerances: a column just above the
+	// threshold in exact arithmetic is kept, which is harmless.
+	thr := ub - z + 1e-9*math.Max(1, math.Abs(ub))
+	var groups [][]int
+	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
+		res, err := prep.Solve(lambda, eta, &enumerate.Options{
+			All: true, Threshold: thr, MaxColumns: maxCols - len(groups) + 1, Workers: workers, Deadline: deadline,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if res.Overflow {
+			out.overflow = true
+			out.status = fmt.Sprintf("more than %d groups within the gap", maxCols)
+			return out, nil
+		}
+		if !res.Complete {
+			out.status = "time limit during enumeration"
+			return out, nil
+		}
+		for _, c := range res.Columns {
+			groups = append(groups, c.Members)
+		}
+	}
+	out.columns = len(groups)
+	if len(groups) == 0 {
+		out.status = "no group within the gap"
+		return out, nil
+	}
+	r, err := solvePartitioning(eng, d, groups, deadline)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		out.status = "time limit before the integer program"
+		return out, nil
+	}
+	out.status = r.status.String()
+	if r.groups != nil && (out.groups == nil || r.sse < out.sse) {
+		out.groups, out.sse = r.groups, r.sse
+	}
+	switch {
+	case r.status == solvers.Optimal && r.groups != nil:
+		out.optimal = true
+		out.bound = min(r.sse, r.bound)
+		if math.IsNaN(r.bound) {
+			out.bound = r.sse
+		}
+	case r.status == solvers.Infeasible:
+		// Cannot happen in exact arithmetic: some optimal partition has
+		// groups of k..2k-1 records only (splitting a larger group never
+		// raises the SSE), and its groups are within the gap.
+		return nil, fmt.Errorf("colgen: gap-closing integer program (%s) infeasible over %d groups", eng.Name(), len(groups))
+	case !math.IsNaN(r.bound) && !math.IsInf(r.bound, 0):
+		out.bound = r.bound
+	}
+	return out, nil
+}
+
+// spResult is a solved set-partitioning integer program.
+type spResult struct {
+	status solvers.Status
+	groups [][]int // nil without a solution
+	sse    float64
+	bound  float64
+}
+
+// solvePartitioning solves min Σ w_C x_C over partitions built from
+// groups, x binary. It returns nil when the deadline has passed.
+func solvePartitioning(eng solvers.Solver, d *model.SqDist, groups [][]int, deadline time.Time) (*spResult, error) {
+	p, err := lp.MasterProblem(d, groups)
+	if err != nil {
+		return nil, err
+	}
+	p.ColType = make([]solvers.VarType, len(p.Obj))
+	for j := range p.Obj {
+		p.ColUpper[j] = 1
+		p.ColType[j] = solvers.Binary
+	}
+	prm := &solvers.Params{MIPRelGap: 1e-9, MIPAbsGap: 1e-9}
+	if !deadline.IsZero() {
+		prm.TimeLimit = time.Until(deadline)
+		if prm.TimeLimit <= 0 {
+			return nil, nil
+		}
+	}
+	r, err := eng.Solve(p, prm)
+	if err != nil {
+		return nil, fmt.Errorf("colgen: set-partitioning integer program: %w", err)
+	}
+	out := &spResult{status: r.Status, bound: r.BestBound}
+	if r.HasSolution {
+		for j, v := range r.X {
+			if v > 0.5 {
+				out.groups = append(out.groups, groups[j])
+			}
+		}
+		for _, g := range out.groups {
+			out.sse += d.GroupCost(g)
+		}
+		if _, err := model.NewClustering(d.N, out.groups); err != nil {
+			return nil, fmt.Errorf("colgen: set-partitioning integer program (%s) returned no partition: %v", eng.Name(), err)
+		}
+	}
+	return out, nil
+}

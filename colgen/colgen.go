@@ -1,0 +1,503 @@
+package colgen
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"sdcopt/lp"
+	"sdcopt/microagg"
+	"sdcopt/model"
+	"sdcopt/native/enumerate"
+	"sdcopt/solvers"
+)
+
+// Options are the settings of Run. The zero value means the paper's scheme
+// with the default engines.
+type Options struct {
+	// LPSolver is the engine of the master LP ("" or "auto": the registry's
+	// LP default). It must support incremental sessions.
+	LPSolver string
+	// MIPSolver is the engine of the pricing ILP (14) and of the
+	// set-partitioning integer programs of the gap-closing stage. "" or
+	// "auto" picks, among the available engines, lp_solve then CBC then
+	// HiGHS for the pricing ILP and CBC then lp_solve then HiGHS for the
+	// set partitioning — the fastest first, as measured in bench/README.md
+	// (HiGHS-wasm is 10-30x slower on both).
+	MIPSolver string
+	// CloseTimeLimit bounds the gap-closing stage when TimeLimit leaves
+	// more (0 = DefaultCloseTimeLimit); when it passes, the integer
+	// program's incumbent and bound are kept.
+	CloseTimeLimit time.Duration
+	// Exact chooses the exact pricing when the heuristic finds no column:
+	// ExactCE (the default: complete enumeration for every size), ExactEP
+	// (the ILP (14) for every size) or ExactTable2 (the paper's rule).
+	// The paper's rule sends sizes ≥ 7 to the ILP; here complete
+	// enumeration proves those sizes in well under a millisecond where the
+	// ILP takes seconds (bench/README.md), so it is not the default.
+	Exact string
+	// NoClose skips the gap-closing stage after convergence (see
+	// closeGap): enumerate every group whose reduced cost is within the
+	// gap and solve the set-partitioning integer program over them.
+	NoClose bool
+	// CloseColumns caps the groups of that integer program (0 =
+	// DefaultCloseColumns); beyond it the stage is skipped.
+	CloseColumns int
+	// TriangleCuts adds violated triangle inequalities to the pricing ILP.
+	TriangleCuts bool
+	// NoHeuristicPricing skips SolveHeuristicPricing (exact pricing only).
+	NoHeuristicPricing bool
+	// CEColumns is the number of columns complete enumeration returns per
+	// call (the most negative ones); 0 means 1, as in the paper.
+	CEColumns int
+	// NoRoundedColumns keeps the groups of the rounded clusterings out of
+	// the master. By default they are added as columns (they are feasible
+	// groups, so the bound is unaffected; they give the master integer
+	// solutions to combine).
+	NoRoundedColumns bool
+	// Gamma is V-MDAV's γ (0 = microagg.DefaultGamma).
+	Gamma float64
+	// Initial holds more clusterings whose groups start the master (e.g.
+	// from ICSM); the best of them competes for the incumbent.
+	Initial []*model.Clustering
+	// TimeLimit bounds the run (0 = none). When it passes, Run returns the
+	// best clustering and the best lower bound proven so far.
+	TimeLimit time.Duration
+	// MaxIterations bounds the number of master solves (0 = none).
+	MaxIterations int
+	// Workers is the number of goroutines of complete enumeration (0 = all).
+	Workers int
+	// Progress, when set, is called after every iteration.
+	Progress func(Progress)
+}
+
+func (o *Options) maxCEColumns() int {
+	if o.CEColumns > 0 {
+		return o.CEColumns
+	}
+	return 1
+}
+
+// Progress is reported after every iteration.
+type Progress struct {
+	Iteration  int
+	Columns    int
+	Master     float64 // restricted master LP value
+	LowerBound float64 // best proven lower bound on the optimal SSE
+	BestSSE    float64
+	Elapsed    time.Duration
+}
+
+// Stats tell where the time went.
+type Stats struct {
+	MasterSeconds    float64
+	MasterSolves     int
+	RoundingSeconds  float64
+	HeuristicSeconds float64
+	HeuristicCalls   int
+	HeuristicColumns int
+	CESeconds        float64
+	CECalls          int
+	EPSeconds        float64
+	EPCalls          int
+	RoundedColumns   int
+	CloseSeconds     float64
+}
+
+// PricingSeconds is the time spent pricing.
+func (s Stats) PricingSeconds() float64 { return s.HeuristicSeconds + s.CESeconds + s.EPSeconds }
+
+// Stop reasons (Result.Stopped).
+const (
+	StopConverged = "converged"  // no column of negative reduced cost is left
+	StopTimeLimit = "time_limit" // Options.TimeLimit passed
+	StopIterLimit = "iteration_limit"
+)
+
+// Result is the outcome of Run.
+type Result struct {
+	// Clustering is the best clustering found (π*), SSE its SSE.
+	Clustering *model.Clustering
+	SSE        float64
+	// Source names the heuristic that found it: mdav, vmdav, initial,
+	// master (an integral master solution), srh, msth or close (the
+	// gap-closing integer program).
+	Source string
+	// LowerBound is a proven lower bound on the optimal SSE: the final
+	// master LP value when the run converged, otherwise the best Lagrangian
+	// bound of the iterations.
+	LowerBound float64
+	// Master is the last restricted master LP value; LPBound the master
+	// LP bound (Master when the run converged, else the best Lagrangian
+	// bound) — the SSE_MP of the paper's formula (15), before the
+	// gap-closing stage raises LowerBound.
+	Master  float64
+	LPBound float64
+	// Close reports the gap-closing stage: Closed when its integer program
+	// was solved to optimality (the clustering is then optimal),
+	// CloseColumns its groups, CloseStatus what happened.
+	Closed       bool
+	CloseColumns int
+	CloseStatus  string
+	// Converged: pricing proved that no group has a negative reduced cost.
+	Converged bool
+	// Integral: the last master LP solution is integral.
+	Integral bool
+	// Exact: the run converged and the best clustering's SSE equals the
+	// lower bound (within 1e-7 relative): it is optimal.
+	Exact bool
+	// GapPercent is 100·(SSE − LowerBound)/SSE (the paper's formula (15)).
+	GapPercent float64
+	// Best SSE per heuristic (+Inf when it never produced a clustering):
+	// MDAV and V-MDAV start the run, SRH and MSTH are the best roundings
+	// over all iterations (SimpleRoundingHeuristic, RoundingMSTHeuristic).
+	MDAV, VMDAV, SRH, MSTH float64
+	// HeuristicSSE is the SSE of π* when the column generation ended,
+	// before the gap-closing stage: the output of the paper's algorithm.
+	HeuristicSSE float64
+	// Duals are the row duals λ of the last master solve (one per record);
+	// at convergence no group of k..2k-1 records has a negative reduced
+	// cost under them.
+	Duals      []float64
+	Iterations int
+	Columns    int
+	Stopped    string
+	LPSolver   string
+	Stats      Stats
+	Seconds    float64
+}
+
+// Gap returns formula (15) for a heuristic SSE against the lower bound.
+func (r *Result) Gap(sse float64) float64 {
+	if math.IsInf(sse, 0) || sse <= 0 {
+		return math.NaN()
+	}
+	return 100 * (sse - r.LowerBound) / sse
+}
+
+// ErrInput reports unusable input (k out of range, too few records).
+var ErrInput = errors.New("colgen: bad input")
+
+// Run microaggregates z (records already standardized) into groups of at
+// least k records by the column generation of Gentile,
+// Spagnolo-Arrizabalaga & Castro (MicroaggregationHeuristicMP, Section
+// 5.2), and returns the best clustering with a lower bound on the optimal
+// SSE.
+func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	start := time.Now()
+	n := z.N
+	if k < 2 {
+		return nil, fmt.Errorf("%w: k = %d, column generation needs k ≥ 2", ErrInput, k)
+	}
+	if n < k {
+		return nil, fmt.Errorf("%w: k = %d is larger than the %d records", ErrInput, k, n)
+	}
+	if opt.CloseColumns < 0 {
+		return nil, fmt.Errorf("%w: CloseColumns %d", ErrInput, opt.CloseColumns)
+	}
+	if opt.Exact != "" && !slices.Contains(ExactMethods(), opt.Exact) {
+		return nil, fmt.Errorf("%w: unknown exact pricing %q (want one of %v)", ErrInput, opt.Exact, ExactMethods())
+	}
+	for i, c := range opt.Initial {
+		if c == nil || len(c.Group) != n {
+			return nil, fmt.Errorf("%w: initial clustering %d does not cover the %d records", ErrInput, i, n)
+		}
+		if _, err := c.CheckK(n, k); err != nil {
+			return nil, fmt.Errorf("%w: initial clustering %d: %v", ErrInput, i, err)
+		}
+	}
+	var deadline time.Time
+	if opt.TimeLimit > 0 {
+		deadline = start.Add(opt.TimeLimit)
+	}
+	d := model.NewSqDist(z)
+	res := &Result{MDAV: math.Inf(1), VMDAV: math.Inf(1), SRH: math.Inf(1), MSTH: math.Inf(1), LowerBound: math.Inf(-1)}
+
+	// Initial columns: MDAV, V-MDAV and the user's clusterings.
+	cs := newColumnSet(n)
+	best := &incumbent{sse: math.Inf(1)}
+	consider := func(groups [][]int, source string) float64 {
+		s := 0.0
+		for _, g := range groups {
+			s += d.GroupCost(g)
+		}
+		if s < best.sse-1e-12*math.Max(1, s) {
+			best.sse, best.groups, best.source = s, groups, source
+		}
+		return s
+	}
+	mdav, err := microagg.MDAV(z, k)
+	if err != nil {
+		return nil, err
+	}
+	gamma := opt.Gamma
+	if gamma == 0 {
+		gamma = microagg.DefaultGamma
+	}
+	vmdav, err := microagg.VMDAV(z, k, gamma)
+	if err != nil {
+		return nil, err
+	}
+	res.MDAV = consider(mdav.Groups(), "mdav")
+	res.VMDAV = consider(vmdav.Groups(), "vmdav")
+	var initCols [][]int
+	initCols = cs.addNew(initCols, mdav.Groups())
+	initCols = cs.addNew(initCols, vmdav.Groups())
+	for _, c := range opt.Initial {
+		consider(c.Groups(), "initial")
+		initCols = cs.addNew(initCols, c.Groups())
+	}
+
+	prob, err := lp.MasterProblem(d, initCols)
+	if err != nil {
+		return nil, err
+	}
+	lpName := opt.LPSolver
+	if lpName == "" {
+		lpName = "auto"
+	}
+	eng, err := solvers.New(lpName, false)
+	if err != nil {
+		return nil, err
+	}
+	res.LPSolver = eng.Name()
+	sess, err := eng.NewSession(prob, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+
+	rd := newRounder(z, d, k)
+	prep, err := enumerate.Prepare(d, min(2*k-1, n))
+	if err != nil {
+		return nil, err
+	}
+	pr := &pricer{d: d, k: k, opt: opt, prep: prep, stats: &res.Stats, deadline: deadline}
+	var x []float64
+	for {
+		if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
+			res.Stopped = StopIterLimit
+			break
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			res.Stopped = StopTimeLimit
+			break
+		}
+		t0 := time.Now()
+		mr, err := sess.Solve()
+		res.Stats.MasterSeconds += time.Since(t0).Seconds()
+		res.Stats.MasterSolves++
+		if err != nil {
+			return nil, fmt.Errorf("colgen: master LP: %w", err)
+		}
+		if mr.Status != solvers.Optimal || !mr.HasDuals {
+			return nil, fmt.Errorf("colgen: master LP ended %v without optimal duals (engine %s)", mr.Status, eng.Name())
+		}
+		res.Iterations++
+		res.Master = mr.Objective
+		res.Duals = mr.Duals
+		x = mr.X
+
+		// Master phase: integral solution or rounding.
+		t0 = time.Now()
+		var rounded [][][]int
+		if g, ok := integralGroups(x, cs.cols); ok {
+			consider(g, "master")
+			res.Integral = true
+		} else {
+			res.Integral = false
+			srh := rd.simpleRounding(x, mr.ReducedCosts, cs.cols)
+			res.SRH = min(res.SRH, consider(srh, "srh"))
+			msth, _ := rd.mstRounding(x, cs.cols)
+			res.MSTH = min(res.MSTH, consider(msth, "msth"))
+			rounded = [][][]int{srh, msth}
+		}
+		res.Stats.RoundingSeconds += time.Since(t0).Seconds()
+
+		// Pricing phase.
+		out, err := pr.price(mr.Duals)
+		if err != nil {
+			return nil, err
+		}
+		if out.complete {
+			res.LowerBound = max(res.LowerBound, mr.Objective)
+		} else {
+			res.LowerBound = max(res.LowerBound, mr.Objective+lagrangianTerm(n, k, out.lb))
+		}
+		var newCols [][]int
+		for _, c := range out.cols {
+			newCols = cs.addNew(newCols, [][]int{c.Members})
+		}
+		priced := len(newCols)
+		if !opt.NoRoundedColumns && priced > 0 {
+			for _, g := range rounded {
+				before := len(newCols)
+				newCols = cs.addNew(newCols, keepSizes(g, k))
+				res.Stats.RoundedColumns += len(newCols) - before
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(Progress{Iteration: res.Iterations, Columns: len(cs.cols), Master: mr.Objective,
+				LowerBound: res.LowerBound, BestSSE: best.sse, Elapsed: time.Since(start)})
+		}
+		if out.complete {
+			res.Converged = true
+			res.Stopped = StopConverged
+			break
+		}
+		if out.timedOut && priced == 0 {
+			res.Stopped = StopTimeLimit
+			break
+		}
+		if priced == 0 {
+			// Pricing found only columns the master already has: the LP's
+			// tolerances disagree with ours. Stop rather than cycle.
+			return nil, fmt.Errorf("colgen: pricing returned columns already in the master (engine %s tolerances); stopping", eng.Name())
+		}
+		obj, lo, up, st, rows, vals, err := lp.MasterColumns(d, newCols)
+		if err != nil {
+			return nil, err
+		}
+		if err := sess.AddCols(obj, lo, up, nil, st, rows, vals); err != nil {
+			return nil, fmt.Errorf("colgen: adding columns: %w", err)
+		}
+	}
+	res.Columns = len(cs.cols)
+	res.LPBound = max(res.LowerBound, 0)
+	res.HeuristicSSE = best.sse
+	if res.Converged && !opt.NoClose && best.sse-res.LowerBound > 1e-7*math.Max(1, best.sse) {
+		t0 := time.Now()
+		maxCols := opt.CloseColumns
+		if maxCols <= 0 {
+			maxCols = DefaultCloseColumns
+		}
+		closeLimit := opt.CloseTimeLimit
+		if closeLimit <= 0 {
+			closeLimit = DefaultCloseTimeLimit
+		}
+		closeDeadline := time.Now().Add(closeLimit)
+		if !deadline.IsZero() && deadline.Before(closeDeadline) {
+			closeDeadline = deadline
+		}
+		co, err := closeGap(d, prep, k, res.Duals, res.Master, best.sse, cs.cols, maxCols, opt.Workers,
+			pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline)
+		res.Stats.CloseSeconds = time.Since(t0).Seconds()
+		if err != nil {
+			return nil, err
+		}
+		res.CloseColumns, res.CloseStatus = co.columns, co.status
+		if co.groups != nil {
+			consider(co.groups, "close")
+		}
+		if !math.IsNaN(co.bound) {
+			res.LowerBound = max(res.LowerBound, co.bound)
+		}
+		res.Closed = co.optimal
+	}
+	cl, err := model.NewClustering(n, best.groups)
+	if err != nil {
+		return nil, fmt.Errorf("colgen: best clustering: %w", err)
+	}
+	res.Clustering = cl
+	res.SSE = best.sse
+	res.Source = best.source
+	if math.IsInf(res.LowerBound, -1) {
+		res.LowerBound = 0
+	}
+	res.LowerBound = max(res.LowerBound, 0)
+	// The engine's LP value carries its tolerances: a bound a hair above
+	// the incumbent is the incumbent.
+	if res.LowerBound > res.SSE {
+		res.LowerBound = res.SSE
+	}
+	res.Exact = res.Converged && res.SSE-res.LowerBound <= 1e-7*math.Max(1, res.SSE)
+	res.GapPercent = res.Gap(res.SSE)
+	if res.SSE == 0 {
+		res.GapPercent = 0
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// pickEngine returns name, or for "" and "auto" the first available of
+// prefer ("auto" when none is).
+func pickEngine(name string, prefer ...string) string {
+	if name != "" && name != "auto" {
+		return name
+	}
+	for _, p := range prefer {
+		if _, _, err := solvers.Lookup(p); err == nil {
+			return p
+		}
+	}
+	return "auto"
+}
+
+type incumbent struct {
+	sse    float64
+	groups [][]int
+	source string
+}
+
+// keepSizes returns the groups with k..2k-1 members (rounded clusterings
+// may hold larger groups after AddRemainingNodes; they are feasible but
+// outside the family C* the pricing searches).
+func keepSizes(groups [][]int, k int) [][]int {
+	var out [][]int
+	for _, g := range groups {
+		if len(g) >= k && len(g) <= 2*k-1 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// integralGroups returns the groups of an integral master solution.
+func integralGroups(x []float64, cols [][]int) ([][]int, bool) {
+	var g [][]int
+	for c, v := range x {
+		switch {
+		case v > 1-1e-6:
+			g = append(g, cols[c])
+		case v > 1e-6:
+			return nil, false
+		}
+	}
+	return g, true
+}
+
+// columnSet holds the master's columns, one per distinct group.
+type columnSet struct {
+	n    int
+	cols [][]int
+	keys map[string]int
+	buf  []byte
+}
+
+func newColumnSet(n int) *columnSet { return &columnSet{n: n, keys: map[string]int{}} }
+
+// addNew appends to dst the groups (sorted copies) that are not yet
+// columns, registering them.
+func (s *columnSet) addNew(dst [][]int, groups [][]int) [][]int {
+	for _, g := range groups {
+		m := slices.Clone(g)
+		slices.Sort(m)
+		s.buf = s.buf[:0]
+		for _, v := range m {
+			s.buf = binary.AppendUvarint(s.buf, uint64(v))
+		}
+		if _, ok := s.keys[string(s.buf)]; ok {
+			continue
+		}
+		s.keys[string(s.buf)] = len(s.cols)
+		s.cols = append(s.cols, m)
+		dst = append(dst, m)
+	}
+	return dst
+}

@@ -1,0 +1,241 @@
+package colgen
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"sdcopt/ip"
+	"sdcopt/model"
+	"sdcopt/native/enumerate"
+	"sdcopt/solvers"
+)
+
+// Exact pricing methods (Options.Exact).
+const (
+	ExactTable2 = "table2" // the paper's Table 2 rule
+	ExactCE     = "ce"     // complete enumeration for every size (default)
+	ExactEP     = "ep"     // the edge-only ILP (14) for every size
+)
+
+// ExactMethods lists the accepted values of Options.Exact.
+func ExactMethods() []string { return []string{ExactCE, ExactEP, ExactTable2} }
+
+// Table2 returns the paper's choice between complete enumeration ("ce")
+// and the pricing ILP ("ep") for n records and group size eta (Gentile,
+// Spagnolo-Arrizabalaga & Castro, Table 2): CE up to size 5, EP from size 7,
+// and for size 6 CE up to n = 100 and EP at n = 200 (we switch at n = 150,
+// midway between the published columns).
+func Table2(n, eta int) string {
+	switch {
+	case eta <= 5:
+		return ExactCE
+	case eta == 6 && n < 150:
+		return ExactCE
+	}
+	return ExactEP
+}
+
+// rcTol is the reduced cost a column must fall below to enter the master.
+const rcTol = -1e-9
+
+// heuristicPricing is SolveHeuristicPricing (Section 5.1): records by
+// descending dual; from the first unassigned record v, grow a group by the
+// unassigned record whose addition increases the reduced cost least, until
+// it has eta members; keep it (and remove its members) when its reduced
+// cost is negative; v leaves the candidates either way. The paper's
+// selection rule weighs the new record's dual by 1/(eta-1) (its share in
+// the edge form (14)); we use the exact increase Σ_{u∈C} c_uw/eta - λ_w,
+// which is what the group's reduced cost changes by.
+func heuristicPricing(d *model.SqDist, lambda []float64, eta int, order []int, inc []float64, used []bool) []model.Column {
+	n := d.N
+	for i := range used {
+		used[i] = false
+	}
+	var out []model.Column
+	left := n
+	members := make([]int, 0, eta)
+	for _, v := range order {
+		if left < eta {
+			break
+		}
+		if used[v] {
+			continue
+		}
+		used[v] = true
+		left--
+		members = append(members[:0], v)
+		// inc[w] = Σ_{u∈C} c_uw/eta - λ_w for the unassigned w.
+		rowV := d.D[v*n : (v+1)*n]
+		for w := 0; w < n; w++ {
+			inc[w] = rowV[w]/float64(eta) - lambda[w]
+		}
+		rc := -lambda[v]
+		var picked []int
+		for len(members) < eta {
+			best := -1
+			for w := 0; w < n; w++ {
+				if used[w] {
+					continue
+				}
+				if best < 0 || inc[w] < inc[best] {
+					best = w
+				}
+			}
+			if best < 0 {
+				break
+			}
+			rc += inc[best]
+			used[best] = true
+			picked = append(picked, best)
+			members = append(members, best)
+			rowB := d.D[best*n : (best+1)*n]
+			for w := 0; w < n; w++ {
+				inc[w] += rowB[w] / float64(eta)
+			}
+		}
+		if len(members) == eta && rc < rcTol {
+			g := slices.Clone(members)
+			slices.Sort(g)
+			// Recompute from the distances: the incremental sum drifts.
+			out = append(out, model.Column{Members: g, ReducedCost: d.ReducedCost(lambda, g)})
+			left -= len(picked)
+			continue
+		}
+		for _, w := range picked {
+			used[w] = false
+		}
+	}
+	// Keep only columns whose recomputed reduced cost is negative.
+	out = slices.DeleteFunc(out, func(c model.Column) bool { return !(c.ReducedCost < rcTol) })
+	return out
+}
+
+// pricer runs PricingProblem (Section 5.1) for one set of duals.
+type pricer struct {
+	d        *model.SqDist
+	k        int
+	opt      *Options
+	prep     *enumerate.Prepared
+	order    []int
+	inc      []float64
+	used     []bool
+	stats    *Stats
+	deadline time.Time
+}
+
+// priceOutcome is the result of one pricing round.
+type priceOutcome struct {
+	cols []model.Column
+	// lb[eta-k] is a valid lower bound on the smallest reduced cost of a
+	// group of size eta under these duals.
+	lb []float64
+	// complete: every size was priced exactly without finding a column
+	// (the master LP value is then the lower bound).
+	complete bool
+	// timedOut: the deadline passed during pricing.
+	timedOut bool
+}
+
+func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
+	n, k := p.d.N, p.k
+	out := &priceOutcome{lb: make([]float64, k)}
+	for eta := k; eta <= 2*k-1; eta++ {
+		out.lb[eta-k] = min(0, p.prep.RootBound(lambda, eta))
+	}
+	if p.order == nil {
+		p.order = make([]int, n)
+		p.inc = make([]float64, n)
+		p.used = make([]bool, n)
+	}
+	for i := range p.order {
+		p.order[i] = i
+	}
+	slices.SortStableFunc(p.order, func(a, b int) int { return cmp.Compare(lambda[b], lambda[a]) })
+	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
+		if !p.opt.NoHeuristicPricing {
+			t0 := time.Now()
+			cols := heuristicPricing(p.d, lambda, eta, p.order, p.inc, p.used)
+			p.stats.HeuristicSeconds += time.Since(t0).Seconds()
+			p.stats.HeuristicCalls++
+			if len(cols) > 0 {
+				p.stats.HeuristicColumns += len(cols)
+				out.cols = cols
+				return out, nil
+			}
+		}
+		if !p.deadline.IsZero() && time.Now().After(p.deadline) {
+			out.timedOut = true
+			return out, nil
+		}
+		method := p.opt.Exact
+		switch method {
+		case "":
+			method = ExactCE
+		case ExactTable2:
+			method = Table2(n, eta)
+		}
+		inst := &model.PricingInstance{Dist: p.d, Lambda: lambda, Eta: eta}
+		switch method {
+		case ExactCE:
+			t0 := time.Now()
+			res, err := p.prep.Solve(lambda, eta, &enumerate.Options{
+				Workers: p.opt.Workers, MaxColumns: p.opt.maxCEColumns(), Threshold: rcTol, Deadline: p.deadline,
+			})
+			p.stats.CESeconds += time.Since(t0).Seconds()
+			p.stats.CECalls++
+			if err != nil {
+				return nil, err
+			}
+			out.lb[eta-k] = max(out.lb[eta-k], min(0, res.LowerBound))
+			if !res.Complete {
+				out.timedOut = true
+				return out, nil
+			}
+			if len(res.Columns) > 0 {
+				out.cols = res.Columns
+				return out, nil
+			}
+		case ExactEP:
+			prm := &solvers.Params{}
+			if !p.deadline.IsZero() {
+				prm.TimeLimit = time.Until(p.deadline)
+				if prm.TimeLimit <= 0 {
+					out.timedOut = true
+					return out, nil
+				}
+			}
+			t0 := time.Now()
+			res, err := ip.SolveExactPricing(inst, &ip.PricingOptions{
+				Solver: pickEngine(p.opt.MIPSolver, "lpsolve", "cbc", "highs"), Params: prm, TriangleCuts: p.opt.TriangleCuts,
+			})
+			p.stats.EPSeconds += time.Since(t0).Seconds()
+			p.stats.EPCalls++
+			if err != nil {
+				return nil, fmt.Errorf("colgen: exact pricing, size %d: %w", eta, err)
+			}
+			if !res.Optimal {
+				if res.BestBound == res.BestBound { // not NaN
+					out.lb[eta-k] = max(out.lb[eta-k], min(0, res.BestBound))
+				}
+				if res.Found && res.Column.ReducedCost < rcTol {
+					out.cols = []model.Column{res.Column}
+				}
+				out.timedOut = true
+				return out, nil
+			}
+			// Optimal: the column's reduced cost is the minimum.
+			out.lb[eta-k] = max(out.lb[eta-k], min(0, res.Column.ReducedCost, res.BestBound))
+			if res.Column.ReducedCost < rcTol {
+				out.cols = []model.Column{res.Column}
+				return out, nil
+			}
+			out.lb[eta-k] = 0
+		default:
+			return nil, fmt.Errorf("colgen: unknown exact pricing %q (want one of %v)", method, ExactMethods())
+		}
+	}
+	out.complete = true
+	return out, nil
+}
