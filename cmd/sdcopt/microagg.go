@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sdcopt/colgen"
 	"sdcopt/datasets"
 	"sdcopt/internal/cli"
 	"sdcopt/microagg"
@@ -33,6 +34,7 @@ type microaggSettings struct {
 	format string
 	quiet  bool
 	icsm   icsmSettings
+	colgen colgenSettings
 }
 
 // icsmSettings are the flags of `sdcopt microagg --method icsm`.
@@ -59,7 +61,7 @@ func microaggMethods() []string {
 	if !slices.Contains(m, methodICSM) {
 		m = append(m, methodICSM)
 	}
-	return m
+	return append(m, methodColgen)
 }
 
 const methodICSM = "icsm"
@@ -81,7 +83,11 @@ func newMicroaggCmd() *cobra.Command {
 			"principal component order, then the optimal partition of that order),\n" +
 			"icsm (local search of Mortazavi & Jalili: 1-opt, 2-opt and n-opt moves from\n" +
 			"an initial clustering, --init, until no move lowers the SSE; --max-iter,\n" +
-			"--time-limit, --restarts, --seed, --pool, --sources, --neighbourhood, --check).",
+			"--time-limit, --restarts, --seed, --pool, --sources, --neighbourhood, --check),\n" +
+			"colgen (column generation of Gentile, Spagnolo-Arrizabalaga & Castro: the best\n" +
+			"of MDAV, V-MDAV and the rounded master LP solutions, with a proven lower bound\n" +
+			"on the optimal SSE and the gap; --solver, --pricing-solver, --exact,\n" +
+			"--triangle-cuts, --ce-columns, --from-icsm, --time-limit, --max-iter).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {
@@ -100,8 +106,8 @@ func newMicroaggCmd() *cobra.Command {
 	f.StringVar(&s.groups, "groups", "", "write the groups (CSV record,group, both 1-based) to this file")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
-	f.IntVar(&s.icsm.maxIter, "max-iter", 0, "icsm: cap on the improving rounds of a run (0 = no cap)")
-	f.Float64Var(&s.icsm.timeLimit, "time-limit", 0, "icsm: time limit in seconds, restarts included; the best clustering so far is returned (0 = none)")
+	f.IntVar(&s.icsm.maxIter, "max-iter", 0, "icsm: cap on the improving rounds of a run; colgen: cap on the master solves (0 = no cap)")
+	f.Float64Var(&s.icsm.timeLimit, "time-limit", 0, "icsm, colgen: time limit in seconds (icsm: restarts included); the best clustering so far is returned, colgen with the best bound proven so far (0 = none)")
 	f.IntVar(&s.icsm.restarts, "restarts", 0, fmt.Sprintf("icsm: extra runs from perturbed copies of the initial clustering (%d records reassigned each); the best is kept", microagg.DefaultPerturb))
 	f.Uint64Var(&s.icsm.seed, "seed", 1, "icsm: seed of the restart perturbations")
 	f.StringVar(&s.icsm.init, "init", microagg.InitMDAV, "icsm: initial clustering: "+strings.Join(microagg.ICSMInits(), "|"))
@@ -109,6 +115,7 @@ func newMicroaggCmd() *cobra.Command {
 	f.IntVar(&s.icsm.sources, "sources", 1, "icsm: groups, by increasing score, searched for negative cycles (-1 = all)")
 	f.IntVar(&s.icsm.hood, "neighbourhood", microagg.DefaultNeighbourhood, "icsm: groups of the restricted graph of the neighbourhood sweep, which extends the n-opt step to every group as a source (-1 = off: the paper's algorithm)")
 	f.BoolVar(&s.icsm.check, "check", false, "icsm: verify the incremental SSE after every move (debug, slow)")
+	addColgenFlags(f, &s.colgen)
 	return c
 }
 
@@ -117,6 +124,13 @@ func newMicroaggCmd() *cobra.Command {
 func checkICSMSettings(s *microaggSettings, changed func(string) bool) error {
 	if s.method != methodICSM {
 		for _, name := range icsmFlags {
+			shared := name == "time-limit" || name == "max-iter"
+			if s.method == methodColgen && shared {
+				continue
+			}
+			if changed(name) && shared {
+				return cli.BadInput("--%s applies to --method icsm or colgen only, not %s", name, s.method)
+			}
 			if changed(name) {
 				return cli.BadInput("--%s applies to --method icsm only, not %s", name, s.method)
 			}
@@ -324,6 +338,9 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if err := checkICSMSettings(s, changed); err != nil {
 		return err
 	}
+	if err := checkColgenSettings(s, changed); err != nil {
+		return err
+	}
 	if s.data == "" {
 		return cli.BadInput("--data is required (a CSV file, tarragona|census|eia, or synthetic:NAME[:SEED])")
 	}
@@ -356,7 +373,14 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	start := time.Now()
 	var cl *model.Clustering
 	var icsm *microagg.ICSMResult
+	var cg *colgen.Result
 	switch {
+	case s.method == methodColgen:
+		cg, err = runColgen(z, s)
+		if err != nil {
+			return err
+		}
+		cl = cg.Clustering
 	case s.method == methodICSM:
 		t := &s.icsm
 		rep := newICSMReporter(s.quiet, icsmProgressInterval, "")
@@ -404,6 +428,14 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		res.SSE, res.SST, res.IL = icsm.SSE, icsm.SST, icsm.IL
 		res.icsmReport = newICSMReport(&s.icsm, icsm)
 	}
+	var doc any = res
+	if cg != nil {
+		if err := checkColgenResult(z, cg); err != nil {
+			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
+		}
+		rep := newColgenReport(s, cg, res.SST)
+		doc = colgenMicroaggResult{microaggResult: res, colgenReport: rep, Attributes: res.Columns, MasterColumns: rep.Columns}
+	}
 	if s.method == microagg.MethodVMDAV {
 		g := microagg.DefaultGamma
 		if gammaSet {
@@ -435,9 +467,12 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if s.format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return enc.Encode(doc)
 	}
 	writeMicroaggText(w, &res)
+	if cg != nil {
+		writeColgenText(w, doc.(colgenMicroaggResult).colgenReport)
+	}
 	return nil
 }
 

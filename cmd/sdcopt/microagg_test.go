@@ -420,7 +420,7 @@ func TestMicroaggICSMBadInput(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--max-iter", "5"}, []string{"--max-iter", "icsm only", "mdav"}},
+		{[]string{"--max-iter", "5"}, []string{"--max-iter", "icsm or colgen only", "mdav"}},
 		{[]string{"--method", "vmdav", "--restarts", "2"}, []string{"--restarts", "icsm only", "vmdav"}},
 		{[]string{"--init", "mdav"}, []string{"--init", "icsm only"}},
 		{[]string{"--check"}, []string{"--check", "icsm only"}},

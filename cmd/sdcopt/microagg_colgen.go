@@ -1,0 +1,253 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"sdcopt/colgen"
+	"sdcopt/internal/cli"
+	"sdcopt/microagg"
+	"sdcopt/model"
+	"sdcopt/solvers"
+)
+
+const methodColgen = "colgen"
+
+// colgenSettings are the flags of `sdcopt microagg --method colgen`.
+type colgenSettings struct {
+	solver        string
+	pricingSolver string
+	exact         string
+	triangles     bool
+	ceColumns     int
+	fromICSM      bool
+	noClose       bool
+	closeColumns  int
+}
+
+// colgenFlags apply to --method colgen only (--time-limit and --max-iter
+// are shared with icsm).
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "from-icsm", "no-close", "close-columns"}
+
+func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
+	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
+	f.StringVar(&s.pricingSolver, "pricing-solver", "", "colgen: MIP engine of the pricing ILP (14) (auto|highs|cbc|lpsolve; default: --solver if it solves MIPs, else auto)")
+	f.StringVar(&s.exact, "exact", colgen.ExactCE, "colgen: exact pricing when the greedy pricing finds nothing: "+strings.Join(colgen.ExactMethods(), "|")+" (ce = complete enumeration, ep = the pricing ILP (14), table2 = the paper's Table 2 rule: enumeration up to size 5 or 6, the ILP above)")
+	f.BoolVar(&s.noClose, "no-close", false, "colgen: skip the gap-closing integer program over the groups within the gap after convergence")
+	f.IntVar(&s.closeColumns, "close-columns", 0, fmt.Sprintf("colgen: cap on the groups of the gap-closing integer program (0 = %d)", colgen.DefaultCloseColumns))
+	f.BoolVar(&s.triangles, "triangle-cuts", false, "colgen: add violated triangle inequalities to the pricing ILP")
+	f.IntVar(&s.ceColumns, "ce-columns", 0, "colgen: columns returned per complete enumeration (the most negative; 0 = 1 as in the paper)")
+	f.BoolVar(&s.fromICSM, "from-icsm", false, "colgen: also start the master from an ICSM clustering (its groups become columns)")
+}
+
+// checkColgenSettings validates the colgen flags; changed reports the
+// flags given on the command line.
+func checkColgenSettings(s *microaggSettings, changed func(string) bool) error {
+	if s.method != methodColgen {
+		for _, name := range colgenFlags {
+			if changed(name) {
+				return cli.BadInput("--%s applies to --method colgen only, not %s", name, s.method)
+			}
+		}
+		return nil
+	}
+	c := &s.colgen
+	switch {
+	case !slices.Contains(colgen.ExactMethods(), c.exact):
+		return cli.BadInput("unknown --exact %q (want one of %s)", c.exact, strings.Join(colgen.ExactMethods(), ", "))
+	case c.ceColumns < 0:
+		return cli.BadInput("--ce-columns must be >= 0, got %d", c.ceColumns)
+	case c.closeColumns < 0:
+		return cli.BadInput("--close-columns must be >= 0, got %d", c.closeColumns)
+	case s.icsm.maxIter < 0:
+		return cli.BadInput("--max-iter must be >= 0 (0 = no cap), got %d", s.icsm.maxIter)
+	}
+	if err := checkTimeLimit(s.icsm.timeLimit); err != nil {
+		return err
+	}
+	lpName, mipName, err := colgenEngines(c.solver, c.pricingSolver)
+	if err != nil {
+		return err
+	}
+	c.solver, c.pricingSolver = lpName, mipName
+	return nil
+}
+
+// colgenEngines resolves --solver and --pricing-solver: the master needs
+// an engine with incremental LP sessions and duals; the pricing ILP a MIP
+// engine. Unknown or unavailable names are bad input.
+func colgenEngines(lpName, mipName string) (string, string, error) {
+	if lpName == "" {
+		lpName = "auto"
+	}
+	if lpName != "auto" {
+		e, _, err := solvers.Lookup(lpName)
+		if err != nil {
+			return "", "", cli.BadInput("--solver: %v", err)
+		}
+		if !e.Caps.Incremental || !e.Caps.Duals {
+			return "", "", cli.BadInput("--solver %s cannot hold the master LP (needs incremental sessions and duals)", lpName)
+		}
+		if mipName == "" && e.Caps.Integer {
+			mipName = lpName
+		}
+	}
+	if mipName == "" {
+		mipName = "auto"
+	}
+	if mipName != "auto" {
+		e, _, err := solvers.Lookup(mipName)
+		if err != nil {
+			return "", "", cli.BadInput("--pricing-solver: %v", err)
+		}
+		if !e.Caps.Integer {
+			return "", "", cli.BadInput("--pricing-solver %s does not solve MIPs", mipName)
+		}
+	}
+	return lpName, mipName, nil
+}
+
+// colgenOptions builds the library options from the flags.
+func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Options {
+	return &colgen.Options{
+		LPSolver: c.solver, MIPSolver: c.pricingSolver, Exact: c.exact, TriangleCuts: c.triangles,
+		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
+		NoClose: c.noClose, CloseColumns: c.closeColumns,
+	}
+}
+
+// runColgen runs the column generation with progress on stderr.
+func runColgen(z *model.Dataset, s *microaggSettings) (*colgen.Result, error) {
+	opt := colgenOptions(&s.colgen, s.icsm.timeLimit, s.icsm.maxIter)
+	if s.colgen.fromICSM {
+		progress(s.quiet, "colgen: ICSM start")
+		r, err := microagg.ICSM(z, s.k, microagg.ICSMOptions{})
+		if err != nil {
+			return nil, icsmError("icsm start", err)
+		}
+		opt.Initial = []*model.Clustering{r.Clustering}
+	}
+	var last time.Time
+	opt.Progress = func(p colgen.Progress) {
+		if time.Since(last) < icsmProgressInterval {
+			return
+		}
+		last = time.Now()
+		progress(s.quiet, "colgen: iteration %d, %d columns, master %.6g, bound %.6g, best SSE %.6g, %.1fs",
+			p.Iteration, p.Columns, p.Master, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
+	}
+	res, err := colgen.Run(z, s.k, opt)
+	if err != nil {
+		if errors.Is(err, colgen.ErrInput) {
+			return nil, cli.BadInput("%v", err)
+		}
+		var se *solvers.Error
+		if errors.As(err, &se) {
+			return nil, err // cli.Code maps engine errors
+		}
+		return nil, &cli.ExitError{Code: cli.ExitEngine, Err: err}
+	}
+	return res, nil
+}
+
+// checkColgenResult verifies the reported SSE against model.SSE of the
+// clustering and that the bound does not exceed it.
+func checkColgenResult(z *model.Dataset, r *colgen.Result) error {
+	sse := model.SSE(z, r.Clustering)
+	if math.Abs(sse-r.SSE) > 1e-9*math.Max(1, sse) {
+		return fmt.Errorf("colgen reports SSE %.12g, its clustering has %.12g", r.SSE, sse)
+	}
+	if r.LowerBound > sse*(1+1e-9)+1e-12 {
+		return fmt.Errorf("colgen lower bound %.12g exceeds the SSE %.12g of its clustering", r.LowerBound, sse)
+	}
+	return nil
+}
+
+// colgenReport is what `sdcopt microagg --method colgen` adds to the JSON.
+type colgenReport struct {
+	Solver        string             `json:"solver"`
+	PricingSolver string             `json:"pricing_solver"`
+	ExactPricing  string             `json:"exact_pricing"`
+	LowerBound    float64            `json:"lower_bound"`
+	LPBound       float64            `json:"lp_bound"`
+	Closed        bool               `json:"closed"`
+	CloseColumns  int                `json:"close_columns"`
+	CloseStatus   string             `json:"close_status,omitempty"`
+	LowerBoundIL  float64            `json:"lower_bound_il"`
+	GapPercent    float64            `json:"gap_percent"`
+	Exact         bool               `json:"exact"`
+	Converged     bool               `json:"converged"`
+	Integral      bool               `json:"integral"`
+	Source        string             `json:"source"`
+	Iterations    int                `json:"iterations"`
+	Columns       int                `json:"-"` // in colgenMicroaggResult
+	Stopped       string             `json:"stopped"`
+	TimeLimit     float64            `json:"time_limit"`
+	Heuristics    map[string]float64 `json:"heuristic_sse"`
+	HeuristicGaps map[string]float64 `json:"heuristic_gap_percent"`
+	Seconds       map[string]float64 `json:"seconds_by_phase"`
+}
+
+// colgenMicroaggResult is the JSON document of --method colgen: the
+// common fields and the colgen report (whose "iterations" is the number of
+// master solves).
+//
+// "columns" is the number of master columns here, as the column
+// generation's own vocabulary has it; the attribute names, "columns" for
+// the other methods, move to "attributes".
+type colgenMicroaggResult struct {
+	microaggResult
+	*colgenReport
+	Attributes    []string `json:"attributes"`
+	MasterColumns int      `json:"columns"`
+}
+
+func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgenReport {
+	rep := &colgenReport{
+		Solver: r.LPSolver, PricingSolver: s.colgen.pricingSolver, ExactPricing: s.colgen.exact,
+		LowerBound: r.LowerBound, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus,
+		GapPercent: r.GapPercent, Exact: r.Exact, Converged: r.Converged,
+		Integral: r.Integral, Source: r.Source, Iterations: r.Iterations, Columns: r.Columns, Stopped: r.Stopped,
+		TimeLimit: s.icsm.timeLimit, Heuristics: map[string]float64{}, HeuristicGaps: map[string]float64{},
+		Seconds: map[string]float64{
+			"master": r.Stats.MasterSeconds, "rounding": r.Stats.RoundingSeconds, "heuristic_pricing": r.Stats.HeuristicSeconds,
+			"complete_enumeration": r.Stats.CESeconds, "exact_pricing_ilp": r.Stats.EPSeconds, "close": r.Stats.CloseSeconds,
+		},
+	}
+	if sst > 0 {
+		rep.LowerBoundIL = 100 * r.LowerBound / sst
+	}
+	for name, v := range map[string]float64{"mdav": r.MDAV, "vmdav": r.VMDAV, "srh": r.SRH, "msth": r.MSTH} {
+		if !math.IsInf(v, 0) {
+			rep.Heuristics[name] = v
+			rep.HeuristicGaps[name] = r.Gap(v)
+		}
+	}
+	return rep
+}
+
+func writeColgenText(w io.Writer, r *colgenReport) {
+	fmt.Fprintf(w, "bound     %.6g (IL %.4f %%), gap %.4f %%, exact: %v\n", r.LowerBound, r.LowerBoundIL, r.GapPercent, r.Exact)
+	fmt.Fprintf(w, "colgen    %d master solves, %d columns, stopped: %s, best from %s, master integral: %v\n",
+		r.Iterations, r.Columns, r.Stopped, r.Source, r.Integral)
+	if r.CloseStatus != "" {
+		fmt.Fprintf(w, "close     %d groups within the gap (LP bound %.6g), integer program: %s\n", r.CloseColumns, r.LPBound, r.CloseStatus)
+	}
+	fmt.Fprintf(w, "engines   master %s, pricing ILP %s, exact pricing %s\n", r.Solver, r.PricingSolver, r.ExactPricing)
+	var parts []string
+	for _, name := range []string{"mdav", "vmdav", "msth", "srh"} {
+		if v, ok := r.Heuristics[name]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.6g (gap %.2f %%)", name, v, r.HeuristicGaps[name]))
+		}
+	}
+	fmt.Fprintf(w, "heuristic %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "phases    master %.3fs, rounding %.3fs, pricing: greedy %.3fs, enumeration %.3fs, ILP %.3fs; close %.3fs\n",
+		r.Seconds["master"], r.Seconds["rounding"], r.Seconds["heuristic_pricing"], r.Seconds["complete_enumeration"], r.Seconds["exact_pricing_ilp"], r.Seconds["close"])
+}
