@@ -58,15 +58,17 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 	} else if r != nil && r.groups != nil {
 		out.groups, out.sse = r.groups, r.sse
 		ub = min(ub, r.sse)
-		if ub-z <= 1e-7*math.Max(1, ub) {
+		if ub-z <= exactTol*math.Max(1, ub) {
 			// The master's columns already hold an optimal partition.
 			out.optimal, out.bound, out.status = true, ub, "optimal over the master's columns"
 			return out, nil
 		}
 	}
-	// A margin covers the LP's tolerances: a column just above the
-	// threshold in exact arithmetic is kept, which is harmless.
-	thr := ub - z + 1e-9*math.Max(1, math.Abs(ub))
+	// z = Σ_v λ_v. Reduced costs may be as low as the pricing tolerance
+	// (negative), so the other groups of a partition can lower its sum by
+	// up to ⌊n/k⌋ times that: the margin keeps every group that can be in
+	// a partition with SSE ≤ ub (extra groups are harmless).
+	thr := ub - z + float64(n/k)*math.Abs(rcTolerance(lambda)) + 1e-9*math.Max(1, math.Abs(ub))
 	var groups [][]int
 	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
 		res, err := prep.Solve(lambda, eta, &enumerate.Options{

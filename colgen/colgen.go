@@ -142,8 +142,13 @@ type Result struct {
 	Closed       bool
 	CloseColumns int
 	CloseStatus  string
-	// Converged: pricing proved that no group has a negative reduced cost.
-	Converged bool
+	// Converged: pricing proved that no group has a negative reduced cost
+	// (below a tolerance of 1e-8 relative to the largest dual).
+	// NumericalStop: it stopped because pricing only re-found columns the
+	// master holds (the LP's tolerances); the bound then uses the exact
+	// minimum reduced cost of every size.
+	Converged     bool
+	NumericalStop bool
 	// Integral: the last master LP solution is integral.
 	Integral bool
 	// Exact: the run converged and the best clustering's SSE equals the
@@ -280,6 +285,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	}
 	pr := &pricer{d: d, k: k, opt: opt, prep: prep, stats: &res.Stats, deadline: deadline}
 	var x []float64
+	lastSumLambda := 0.0
 	for {
 		if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
 			res.Stopped = StopIterLimit
@@ -325,11 +331,15 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if out.complete {
-			res.LowerBound = max(res.LowerBound, mr.Objective)
-		} else {
-			res.LowerBound = max(res.LowerBound, mr.Objective+lagrangianTerm(n, k, out.lb))
+		// The Lagrangian bound Σ_v λ_v + min Σ_C rc_C·x_C holds for any λ,
+		// so it stays rigorous whatever the LP's tolerances; at
+		// convergence it is the master LP value up to them.
+		sumLambda := 0.0
+		for _, v := range mr.Duals {
+			sumLambda += v
 		}
+		res.LowerBound = max(res.LowerBound, sumLambda+lagrangianTerm(n, k, out.lb))
+		lastSumLambda = sumLambda
 		var newCols [][]int
 		for _, c := range out.cols {
 			newCols = cs.addNew(newCols, [][]int{c.Members})
@@ -356,9 +366,21 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			break
 		}
 		if priced == 0 {
-			// Pricing found only columns the master already has: the LP's
-			// tolerances disagree with ours. Stop rather than cycle.
-			return nil, fmt.Errorf("colgen: pricing returned columns already in the master (engine %s tolerances); stopping", eng.Name())
+			// Pricing found only columns the master already holds: the
+			// LP's tolerances and ours disagree, the master cannot improve
+			// further. Stop as converged, with the exact minimum reduced
+			// cost of every size in the bound.
+			lb, complete, err := pr.exactBounds(mr.Duals)
+			if err != nil {
+				return nil, err
+			}
+			res.LowerBound = max(res.LowerBound, sumLambda+lagrangianTerm(n, k, lb))
+			if !complete {
+				res.Stopped = StopTimeLimit
+				break
+			}
+			res.Converged, res.Stopped, res.NumericalStop = true, StopConverged, true
+			break
 		}
 		obj, lo, up, st, rows, vals, err := lp.MasterColumns(d, newCols)
 		if err != nil {
@@ -371,7 +393,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	res.Columns = len(cs.cols)
 	res.LPBound = max(res.LowerBound, 0)
 	res.HeuristicSSE = best.sse
-	if res.Converged && !opt.NoClose && best.sse-res.LowerBound > 1e-7*math.Max(1, best.sse) {
+	if res.Converged && !opt.NoClose && best.sse-res.LowerBound > exactTol*math.Max(1, best.sse) {
 		t0 := time.Now()
 		maxCols := opt.CloseColumns
 		if maxCols <= 0 {
@@ -385,7 +407,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		if !deadline.IsZero() && deadline.Before(closeDeadline) {
 			closeDeadline = deadline
 		}
-		co, err := closeGap(d, prep, k, res.Duals, res.Master, best.sse, cs.cols, maxCols, opt.Workers,
+		co, err := closeGap(d, prep, k, res.Duals, lastSumLambda, best.sse, cs.cols, maxCols, opt.Workers,
 			pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline)
 		res.Stats.CloseSeconds = time.Since(t0).Seconds()
 		if err != nil {
@@ -416,7 +438,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	if res.LowerBound > res.SSE {
 		res.LowerBound = res.SSE
 	}
-	res.Exact = res.Converged && res.SSE-res.LowerBound <= 1e-7*math.Max(1, res.SSE)
+	res.Exact = res.Converged && res.SSE-res.LowerBound <= exactTol*math.Max(1, res.SSE)
 	res.GapPercent = res.Gap(res.SSE)
 	if res.SSE == 0 {
 		res.GapPercent = 0
@@ -438,6 +460,11 @@ func pickEngine(name string, prefer ...string) string {
 	}
 	return "auto"
 }
+
+// exactTol is the relative gap below which a clustering counts as proven
+// optimal: the bound carries the LP engine's tolerances (about 1e-7 on
+// reduced costs, times ⌊n/k⌋ groups).
+const exactTol = 1e-6
 
 type incumbent struct {
 	sse    float64

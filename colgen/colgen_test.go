@@ -257,7 +257,7 @@ func TestPricingMethodsAgree(t *testing.T) {
 			}
 			return 0
 		})
-		for _, c := range heuristicPricing(d, lambda, eta, order, make([]float64, n), make([]bool, n)) {
+		for _, c := range heuristicPricing(d, lambda, eta, order, make([]float64, n), make([]bool, n), rcTolerance(lambda)) {
 			if len(c.Members) != eta || c.ReducedCost < want-1e-9 || c.ReducedCost >= 0 {
 				t.Fatalf("seed %d: greedy column %v rc %.12g (minimum %.12g)", seed, c.Members, c.ReducedCost, want)
 			}

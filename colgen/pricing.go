@@ -3,6 +3,7 @@ package colgen
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -37,8 +38,17 @@ func Table2(n, eta int) string {
 	return ExactEP
 }
 
-// rcTol is the reduced cost a column must fall below to enter the master.
-const rcTol = -1e-9
+// rcTolerance returns the reduced cost a column must fall below to enter
+// the master: -1e-8 relative to the largest dual. The LP engines accept
+// reduced costs down to about -1e-7 on their scaled models, so a tighter
+// threshold would re-find columns the master already holds.
+func rcTolerance(lambda []float64) float64 {
+	m := 1.0
+	for _, v := range lambda {
+		m = max(m, math.Abs(v))
+	}
+	return -1e-8 * m
+}
 
 // heuristicPricing is SolveHeuristicPricing (Section 5.1): records by
 // descending dual; from the first unassigned record v, grow a group by the
@@ -48,7 +58,7 @@ const rcTol = -1e-9
 // selection rule weighs the new record's dual by 1/(eta-1) (its share in
 // the edge form (14)); we use the exact increase Σ_{u∈C} c_uw/eta - λ_w,
 // which is what the group's reduced cost changes by.
-func heuristicPricing(d *model.SqDist, lambda []float64, eta int, order []int, inc []float64, used []bool) []model.Column {
+func heuristicPricing(d *model.SqDist, lambda []float64, eta int, order []int, inc []float64, used []bool, rcTol float64) []model.Column {
 	n := d.N
 	for i := range used {
 		used[i] = false
@@ -140,6 +150,7 @@ type priceOutcome struct {
 
 func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 	n, k := p.d.N, p.k
+	rcTol := rcTolerance(lambda)
 	out := &priceOutcome{lb: make([]float64, k)}
 	for eta := k; eta <= 2*k-1; eta++ {
 		out.lb[eta-k] = min(0, p.prep.RootBound(lambda, eta))
@@ -156,7 +167,7 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
 		if !p.opt.NoHeuristicPricing {
 			t0 := time.Now()
-			cols := heuristicPricing(p.d, lambda, eta, p.order, p.inc, p.used)
+			cols := heuristicPricing(p.d, lambda, eta, p.order, p.inc, p.used, rcTol)
 			p.stats.HeuristicSeconds += time.Since(t0).Seconds()
 			p.stats.HeuristicCalls++
 			if len(cols) > 0 {
@@ -225,17 +236,41 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 				out.timedOut = true
 				return out, nil
 			}
-			// Optimal: the column's reduced cost is the minimum.
-			out.lb[eta-k] = max(out.lb[eta-k], min(0, res.Column.ReducedCost, res.BestBound))
+			// Optimal: the column's reduced cost is the minimum (up to the
+			// engine's gap, which BestBound covers).
+			lb := res.Column.ReducedCost
+			if !math.IsNaN(res.BestBound) {
+				lb = min(lb, res.BestBound)
+			}
+			out.lb[eta-k] = max(out.lb[eta-k], min(0, lb))
 			if res.Column.ReducedCost < rcTol {
 				out.cols = []model.Column{res.Column}
 				return out, nil
 			}
-			out.lb[eta-k] = 0
 		default:
 			return nil, fmt.Errorf("colgen: unknown exact pricing %q (want one of %v)", method, ExactMethods())
 		}
 	}
 	out.complete = true
 	return out, nil
+}
+
+// exactBounds prices every size k..2k-1 by complete enumeration and
+// returns the minimum reduced cost per size (clipped at 0): the tightest
+// Lagrangian bound for these duals. It serves when the master and the
+// pricing disagree within tolerances (see Run).
+func (p *pricer) exactBounds(lambda []float64) ([]float64, bool, error) {
+	k := p.k
+	lb := make([]float64, k)
+	for eta := k; eta <= 2*k-1 && eta <= p.d.N; eta++ {
+		res, err := p.prep.Solve(lambda, eta, &enumerate.Options{Workers: p.opt.Workers, Threshold: 0, Deadline: p.deadline})
+		if err != nil {
+			return nil, false, err
+		}
+		lb[eta-k] = min(0, res.LowerBound)
+		if !res.Complete {
+			return lb, false, nil
+		}
+	}
+	return lb, true, nil
 }
