@@ -1,0 +1,340 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// Freeform generalization (k-anonymity, Doka et al.): every published
+// record T_j is a box built from the quasi-identifiers of the original
+// records matched to it; the bipartite "who could be whom" graph between
+// originals S_i and published records T_j is k-regular.
+
+// AttrKind says how a quasi-identifier generalizes.
+type AttrKind int8
+
+const (
+	// Numeric: the box is [min, max] of the matched values; NCP is
+	// (max - min) / (attribute range).
+	Numeric AttrKind = iota
+	// Categorical: the box is the set of matched values; NCP is 0 for one
+	// value, otherwise (values covered) / (cardinality). With a Hierarchy
+	// the box is the lowest common ancestor and NCP is
+	// (leaves under it) / (cardinality), 0 for a leaf.
+	Categorical
+)
+
+// Hierarchy is a generalization tree over the values of a categorical
+// attribute. Nodes 0..NumLeaves-1 are the leaves, in the attribute's
+// category order (node v is category code v); the others are inner nodes.
+type Hierarchy struct {
+	NumLeaves int
+	Parent    []int32  // Parent[v], -1 for the root
+	Names     []string // node names (leaves: the category values)
+	Leaves    []int32  // leaves under each node (1 for a leaf)
+	Depth     []int32  // root 0
+}
+
+// LCA returns the lowest common ancestor of nodes a and b.
+func (h *Hierarchy) LCA(a, b int32) int32 {
+	for h.Depth[a] > h.Depth[b] {
+		a = h.Parent[a]
+	}
+	for h.Depth[b] > h.Depth[a] {
+		b = h.Parent[b]
+	}
+	for a != b {
+		a, b = h.Parent[a], h.Parent[b]
+	}
+	return a
+}
+
+// QIAttr describes one quasi-identifier.
+type QIAttr struct {
+	Name string
+	Kind AttrKind
+	// Numeric: the attribute's range over the data set (NCP's denominator;
+	// a constant attribute has range 0 and NCP 0).
+	Min, Max float64
+	// Categorical: Categories[code] is the value of code; the cardinality
+	// is len(Categories).
+	Categories []string
+	// Hier is an optional generalization hierarchy (categorical only).
+	Hier *Hierarchy
+}
+
+// Cardinality is the number of categories (categorical attributes).
+func (a *QIAttr) Cardinality() int { return len(a.Categories) }
+
+// QITable holds the quasi-identifiers of N records, row-major: record i is
+// X[i*D : (i+1)*D] with D = len(Attrs); categorical values are codes
+// 0..Cardinality-1 stored as float64.
+type QITable struct {
+	Attrs []QIAttr
+	N     int
+	X     []float64
+}
+
+// D is the number of quasi-identifiers.
+func (t *QITable) D() int { return len(t.Attrs) }
+
+// Row returns record i.
+func (t *QITable) Row(i int) []float64 { d := len(t.Attrs); return t.X[i*d : (i+1)*d] }
+
+// Check validates codes and ranges.
+func (t *QITable) Check() error {
+	d := len(t.Attrs)
+	if len(t.X) != t.N*d {
+		return fmt.Errorf("model: QI table of %d x %d has %d values", t.N, d, len(t.X))
+	}
+	for a := range t.Attrs {
+		at := &t.Attrs[a]
+		if at.Kind == Categorical {
+			if at.Hier != nil && at.Hier.NumLeaves != len(at.Categories) {
+				return fmt.Errorf("model: attribute %s: hierarchy has %d leaves for %d categories", at.Name, at.Hier.NumLeaves, len(at.Categories))
+			}
+			for i := 0; i < t.N; i++ {
+				v := t.X[i*d+a]
+				if v != math.Trunc(v) || v < 0 || int(v) >= len(at.Categories) {
+					return fmt.Errorf("model: record %d, attribute %s: code %v outside 0..%d", i, at.Name, v, len(at.Categories)-1)
+				}
+			}
+		} else {
+			for i := 0; i < t.N; i++ {
+				v := t.X[i*d+a]
+				if math.IsNaN(v) || math.IsInf(v, 0) || v < at.Min || v > at.Max {
+					return fmt.Errorf("model: record %d, attribute %s: value %v outside [%v, %v]", i, at.Name, v, at.Min, at.Max)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Box is the generalized quasi-identifier of one published record. For
+// attribute a: numeric [Lo[a], Hi[a]]; categorical without hierarchy the
+// set of codes in Set[a] (a bitset); with a hierarchy the node Node[a].
+type Box struct {
+	Lo, Hi []float64
+	Set    [][]uint64
+	Node   []int32
+}
+
+// NewBox returns the box of record i alone.
+func (t *QITable) NewBox(i int) *Box {
+	d := len(t.Attrs)
+	b := &Box{Lo: make([]float64, d), Hi: make([]float64, d), Set: make([][]uint64, d), Node: make([]int32, d)}
+	r := t.Row(i)
+	for a := range t.Attrs {
+		at := &t.Attrs[a]
+		b.Lo[a], b.Hi[a] = r[a], r[a]
+		if at.Kind == Categorical {
+			c := int(r[a])
+			b.Node[a] = int32(c)
+			if at.Hier == nil {
+				b.Set[a] = make([]uint64, (len(at.Categories)+63)/64)
+				b.Set[a][c/64] |= 1 << (c % 64)
+			}
+		}
+	}
+	return b
+}
+
+// Add extends b by record i.
+func (t *QITable) Add(b *Box, i int) {
+	r := t.Row(i)
+	for a := range t.Attrs {
+		at := &t.Attrs[a]
+		v := r[a]
+		switch {
+		case at.Kind == Numeric:
+			b.Lo[a] = math.Min(b.Lo[a], v)
+			b.Hi[a] = math.Max(b.Hi[a], v)
+		case at.Hier != nil:
+			b.Node[a] = at.Hier.LCA(b.Node[a], int32(v))
+		default:
+			c := int(v)
+			b.Set[a][c/64] |= 1 << (c % 64)
+		}
+	}
+}
+
+// Contains reports whether record i lies inside box b.
+func (t *QITable) Contains(b *Box, i int) bool {
+	r := t.Row(i)
+	for a := range t.Attrs {
+		at := &t.Attrs[a]
+		v := r[a]
+		switch {
+		case at.Kind == Numeric:
+			if v < b.Lo[a] || v > b.Hi[a] {
+				return false
+			}
+		case at.Hier != nil:
+			if at.Hier.LCA(b.Node[a], int32(v)) != b.Node[a] {
+				return false
+			}
+		default:
+			c := int(v)
+			if b.Set[a][c/64]&(1<<(c%64)) == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// attrNCP is the NCP of attribute a of box b.
+func (t *QITable) attrNCP(b *Box, a int) float64 {
+	at := &t.Attrs[a]
+	switch {
+	case at.Kind == Numeric:
+		if at.Max > at.Min {
+			return (b.Hi[a] - b.Lo[a]) / (at.Max - at.Min)
+		}
+		return 0
+	case at.Hier != nil:
+		l := at.Hier.Leaves[b.Node[a]]
+		if l <= 1 {
+			return 0
+		}
+		return float64(l) / float64(len(at.Categories))
+	default:
+		c := 0
+		for _, w := range b.Set[a] {
+			c += bits.OnesCount64(w)
+		}
+		if c <= 1 {
+			return 0
+		}
+		return float64(c) / float64(len(at.Categories))
+	}
+}
+
+// NCPSum is the sum over the quasi-identifiers of the box's NCP.
+func (t *QITable) NCPSum(b *Box) float64 {
+	s := 0.0
+	for a := range t.Attrs {
+		s += t.attrNCP(b, a)
+	}
+	return s
+}
+
+// Increase returns NCPSum(b ∪ record i) - NCPSum(b) without changing b:
+// the weight w_ij of the edge (S_i, T_j) when b is T_j's current box.
+func (t *QITable) Increase(b *Box, i int) float64 {
+	r := t.Row(i)
+	s := 0.0
+	for a := range t.Attrs {
+		at := &t.Attrs[a]
+		v := r[a]
+		switch {
+		case at.Kind == Numeric:
+			if at.Max > at.Min && (v < b.Lo[a] || v > b.Hi[a]) {
+				lo, hi := math.Min(b.Lo[a], v), math.Max(b.Hi[a], v)
+				s += ((hi - lo) - (b.Hi[a] - b.Lo[a])) / (at.Max - at.Min)
+			}
+		case at.Hier != nil:
+			n := at.Hier.LCA(b.Node[a], int32(v))
+			if n != b.Node[a] {
+				card := float64(len(at.Categories))
+				old := at.Hier.Leaves[b.Node[a]]
+				o := 0.0
+				if old > 1 {
+					o = float64(old) / card
+				}
+				s += float64(at.Hier.Leaves[n])/card - o
+			}
+		default:
+			c := int(v)
+			if b.Set[a][c/64]&(1<<(c%64)) == 0 {
+				cnt := 0
+				for _, w := range b.Set[a] {
+					cnt += bits.OnesCount64(w)
+				}
+				card := float64(len(at.Categories))
+				if cnt == 1 {
+					s += 2 / card // from one value (NCP 0) to two
+				} else {
+					s += 1 / card
+				}
+			}
+		}
+	}
+	return s
+}
+
+// GenGraph is a generalization graph: Matched[j] lists the originals S_i
+// matched to published record T_j.
+type GenGraph struct {
+	N       int
+	Matched [][]int32
+}
+
+// Boxes builds the published boxes of the graph.
+func (t *QITable) Boxes(g *GenGraph) []*Box {
+	out := make([]*Box, g.N)
+	for j := range out {
+		out[j] = t.NewBox(j)
+		for _, i := range g.Matched[j] {
+			t.Add(out[j], int(i))
+		}
+	}
+	return out
+}
+
+// GCP is the global certainty penalty of the graph: Σ_j NCPSum(box_j) /
+// (N·D), in [0, 1].
+func (t *QITable) GCP(g *GenGraph) float64 {
+	if g.N == 0 || len(t.Attrs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, b := range t.Boxes(g) {
+		s += t.NCPSum(b)
+	}
+	return s / float64(g.N*len(t.Attrs))
+}
+
+// CheckRegular verifies that the graph is k-regular (every original and
+// every published record has exactly k distinct partners) and contains
+// the identity round (S_j is matched to T_j).
+func (g *GenGraph) CheckRegular(k int) error {
+	if len(g.Matched) != g.N {
+		return fmt.Errorf("model: graph has %d published records for n = %d", len(g.Matched), g.N)
+	}
+	deg := make([]int, g.N)
+	seen := make([]int, g.N)
+	for i := range seen {
+		seen[i] = -1
+	}
+	for j, m := range g.Matched {
+		if len(m) != k {
+			return fmt.Errorf("model: published record %d has degree %d, want %d", j, len(m), k)
+		}
+		self := false
+		for _, i := range m {
+			if i < 0 || int(i) >= g.N {
+				return fmt.Errorf("model: published record %d matched to original %d of %d", j, i, g.N)
+			}
+			if seen[i] == j {
+				return fmt.Errorf("model: published record %d matched twice to original %d", j, i)
+			}
+			seen[i] = j
+			deg[i]++
+			if int(i) == j {
+				self = true
+			}
+		}
+		if !self {
+			return fmt.Errorf("model: published record %d is not matched to its own original", j)
+		}
+	}
+	for i, d := range deg {
+		if d != k {
+			return fmt.Errorf("model: original %d has degree %d, want %d", i, d, k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package model
+
+import (
+	"math"
+	"testing"
+)
+
+// genTable: two records' worth of every attribute kind. Attributes: age
+// (numeric, range 20..60), sex (2 categories), country (4 categories under
+// a hierarchy: leaves a, b under X; c, d under Y; X, Y under the root).
+func genTable(t *testing.T) *QITable {
+	t.Helper()
+	h := &Hierarchy{
+		NumLeaves: 4,
+		Parent:    []int32{4, 4, 5, 5, 6, 6, -1},
+		Names:     []string{"a", "b", "c", "d", "X", "Y", "*"},
+		Leaves:    []int32{1, 1, 1, 1, 2, 2, 4},
+		Depth:     []int32{2, 2, 2, 2, 1, 1, 0},
+	}
+	tab := &QITable{
+		Attrs: []QIAttr{
+			{Name: "age", Kind: Numeric, Min: 20, Max: 60},
+			{Name: "sex", Kind: Categorical, Categories: []string{"F", "M"}},
+			{Name: "country", Kind: Categorical, Categories: []string{"a", "b", "c", "d"}, Hier: h},
+		},
+		N: 4,
+		X: []float64{
+			20, 0, 0,
+			30, 1, 1,
+			60, 0, 2,
+			40, 0, 0,
+		},
+	}
+	if err := tab.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+func TestNCPAndIncrease(t *testing.T) {
+	tab := genTable(t)
+	b := tab.NewBox(0)
+	if s := tab.NCPSum(b); s != 0 {
+		t.Fatalf("single record NCP %g", s)
+	}
+	// Adding record 1: age [20,30] -> 10/40; sex {F,M} -> 2/2; country
+	// LCA(a, b) = X with 2 leaves -> 2/4. Sum 0.25 + 1 + 0.5 = 1.75.
+	if inc := tab.Increase(b, 1); math.Abs(inc-1.75) > 1e-12 {
+		t.Fatalf("increase %g, want 1.75", inc)
+	}
+	tab.Add(b, 1)
+	if s := tab.NCPSum(b); math.Abs(s-1.75) > 1e-12 {
+		t.Fatalf("NCP sum %g, want 1.75", s)
+	}
+	// Adding record 2: age [20,60] -> 1 (+0.75); sex unchanged; country
+	// LCA(X, c) = root, 4 leaves -> 1 (+0.5).
+	if inc := tab.Increase(b, 2); math.Abs(inc-1.25) > 1e-12 {
+		t.Fatalf("increase %g, want 1.25", inc)
+	}
+	tab.Add(b, 2)
+	if !tab.Contains(b, 3) || !tab.Contains(b, 0) {
+		t.Fatal("box does not contain its records")
+	}
+	// Increase = the from-scratch difference for every record and box.
+	for j := 0; j < 4; j++ {
+		for i := 0; i < 4; i++ {
+			bj := tab.NewBox(j)
+			before := tab.NCPSum(bj)
+			inc := tab.Increase(bj, i)
+			tab.Add(bj, i)
+			if d := tab.NCPSum(bj) - before; math.Abs(d-inc) > 1e-12 {
+				t.Fatalf("j=%d i=%d: increase %g, difference %g", j, i, inc, d)
+			}
+		}
+	}
+}
+
+func TestGCPAndRegularity(t *testing.T) {
+	tab := genTable(t)
+	g := &GenGraph{N: 4, Matched: [][]int32{{0, 1}, {1, 0}, {2, 3}, {3, 2}}}
+	if err := g.CheckRegular(2); err != nil {
+		t.Fatal(err)
+	}
+	// Boxes {0,1} twice (1.75 each); {2,3}: age [40,60] 0.5, sex F 0,
+	// country LCA(c, a) = root 1 -> 1.5 each. GCP = (3.5 + 3) / (4·3).
+	if gcp := tab.GCP(g); math.Abs(gcp-6.5/12) > 1e-12 {
+		t.Fatalf("GCP %g, want %g", gcp, 6.5/12)
+	}
+	for _, bad := range []*GenGraph{
+		{N: 4, Matched: [][]int32{{0, 1}, {1, 0}, {2, 3}}},
+		{N: 4, Matched: [][]int32{{0, 1}, {1, 0}, {2, 3}, {3, 3}}},
+		{N: 4, Matched: [][]int32{{1, 2}, {0, 1}, {2, 3}, {3, 0}}},
+		{N: 4, Matched: [][]int32{{0, 1}, {1, 2}, {2, 1}, {3, 0}}},
+	} {
+		if bad.CheckRegular(2) == nil {
+			t.Errorf("CheckRegular accepts %v", bad.Matched)
+		}
+	}
+	tab.X[1] = 7 // sex code out of range
+	if tab.Check() == nil {
+		t.Error("Check accepts a bad code")
+	}
+}
