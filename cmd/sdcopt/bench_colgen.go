@@ -51,6 +51,7 @@ type colgenBenchInstance struct {
 	Closed     bool     `json:"closed"`
 	CloseCols  int      `json:"close_columns"`
 	CloseSecs  float64  `json:"close_seconds"`
+	CloseStat  string   `json:"close_status,omitempty"`
 	MDAV       float64  `json:"sse_mdav"`
 	VMDAV      float64  `json:"sse_vmdav"`
 	MSTH       *float64 `json:"sse_msth"` // null when the master was integral from the start
@@ -243,7 +244,7 @@ func colgenBenchOne(s *colgenBenchSettings, raw *model.Dataset, n, k int, cr str
 	}
 	inst := &colgenBenchInstance{
 		Seed: seed, Records: idx, SSE: res.SSE, PiStar: res.HeuristicSSE, LowerBound: res.LowerBound, LPBound: res.LPBound,
-		Closed: res.Closed, CloseCols: res.CloseColumns, CloseSecs: res.Stats.CloseSeconds, MDAV: res.MDAV, VMDAV: res.VMDAV,
+		Closed: res.Closed, CloseCols: res.CloseColumns, CloseSecs: res.Stats.CloseSeconds, CloseStat: res.CloseStatus, MDAV: res.MDAV, VMDAV: res.VMDAV,
 		Exact: res.Exact, Integral: res.Integral, Converged: res.Converged, Stopped: res.Stopped,
 		Iterations: res.Iterations, Columns: res.Columns, Seconds: res.Seconds,
 		MasterSecs: res.Stats.MasterSeconds, PriceSecs: res.Stats.PricingSeconds(),

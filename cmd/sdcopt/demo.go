@@ -75,6 +75,9 @@ func runDemo(w io.Writer) error {
 	if err := runMicroaggDemo(w); err != nil {
 		return err
 	}
+	if err := runColgenDemo(w); err != nil {
+		return err
+	}
 	return runBoundsDemo(w)
 }
 
