@@ -1,0 +1,552 @@
+package datasets
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sdcopt/model"
+)
+
+// Quasi-identifier data for k-anonymity by freeform generalization.
+//
+// LoadQI reads a CSV file with mixed numeric and categorical columns and
+// builds the model.QITable of the selected quasi-identifiers; the other
+// columns are kept as text so that a published file can carry them.
+// Categorical values are coded in sorted (byte-wise) order of the values,
+// so that the codes do not depend on the record order; a numeric
+// attribute's Min and Max are the range of its values over the kept
+// records.
+
+// QIData is a CSV file read for k-anonymization.
+type QIData struct {
+	Table   *model.QITable
+	Rows    []int      // Rows[i]: index into Records (0-based data row of the file) of table record i
+	Header  []string   // column names, in file order
+	Records [][]string // every data row of the file (cells trimmed), dropped rows included
+	QICols  []int      // QICols[a]: index into Header of quasi-identifier a (the order of the qi argument)
+	Dropped int        // data rows dropped for a missing quasi-identifier value
+}
+
+// MissingQI is the category that a missing categorical value becomes when
+// missing values are kept.
+const MissingQI = "?"
+
+// missingQI reports whether a trimmed quasi-identifier cell is missing:
+// empty or "?".
+func missingQI(cell string) bool { return cell == "" || cell == MissingQI }
+
+// LoadQI reads the CSV file at path (one header row; cells are trimmed of
+// spaces) and selects the quasi-identifier columns qi, in the given order.
+// The names in categorical (each must be in qi) are categorical; every
+// other quasi-identifier must hold numbers. A missing value ("" or "?") in
+// a quasi-identifier drops the row when keepMissing is false; when it is
+// true, a missing categorical value is kept as the category "?" and a
+// missing numeric value is an error. Errors (*DataError, naming file, line
+// and column, except I/O failures): empty file, header only, empty or
+// duplicate column names, ragged rows, unknown or repeated names in qi or
+// categorical, non-numeric or non-finite numeric values (also in dropped
+// rows), and no record left after dropping.
+func LoadQI(path string, qi, categorical []string, keepMissing bool) (*QIData, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadQI(bufio.NewReaderSize(f, 1<<16), path, qi, categorical, keepMissing)
+}
+
+// ReadQI is LoadQI reading from r; name is used in error messages.
+func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool) (*QIData, error) {
+	cr, header, err := readHeader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	cols, isCat, err := selectQI(header, qi, categorical)
+	if err != nil {
+		return nil, &DataError{File: name, Msg: err.Error()}
+	}
+	d := len(cols)
+	out := &QIData{Header: header, QICols: cols}
+	var nums []float64          // kept records' values (categorical slots unused)
+	cats := make([][]string, d) // kept records' categorical values
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, &DataError{File: name, Line: line,
+				Msg: fmt.Sprintf("%d fields, the header has %d (ragged row)", len(rec), len(header))}
+		}
+		for j := range rec {
+			rec[j] = strings.TrimSpace(rec[j])
+		}
+		drop := false
+		for a, j := range cols {
+			c := rec[j]
+			if missingQI(c) {
+				if !keepMissing {
+					drop = true
+				} else if !isCat[a] {
+					return nil, &DataError{File: name, Line: line, Column: header[j],
+						Msg: fmt.Sprintf("missing value %q in a numeric quasi-identifier (drop the row: do not keep missing values; or declare the column categorical)", c)}
+				}
+				continue
+			}
+			if !isCat[a] {
+				v, err := strconv.ParseFloat(c, 64)
+				if err != nil && !errors.Is(err, strconv.ErrRange) {
+					return nil, &DataError{File: name, Line: line, Column: header[j],
+						Msg: fmt.Sprintf("non-numeric value %q in a numeric quasi-identifier (declare the column categorical?)", c)}
+				}
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, &DataError{File: name, Line: line, Column: header[j],
+						Msg: fmt.Sprintf("value %q is not a finite number", c)}
+				}
+			}
+		}
+		out.Records = append(out.Records, rec)
+		if drop {
+			out.Dropped++
+			continue
+		}
+		out.Rows = append(out.Rows, len(out.Records)-1)
+		for a, j := range cols {
+			if isCat[a] {
+				c := rec[j]
+				if missingQI(c) {
+					c = MissingQI // kept: "" and "?" are one category
+				}
+				cats[a] = append(cats[a], c)
+				nums = append(nums, 0)
+			} else {
+				v, _ := strconv.ParseFloat(rec[j], 64) // checked above
+				nums = append(nums, v)
+			}
+		}
+	}
+	if len(out.Records) == 0 {
+		return nil, &DataError{File: name, Line: 1, Msg: "header only, no records"}
+	}
+	n := len(out.Rows)
+	if n == 0 {
+		return nil, &DataError{File: name,
+			Msg: fmt.Sprintf("all %d records have a missing quasi-identifier value and were dropped (keep missing values as a category?)", out.Dropped)}
+	}
+	t := &model.QITable{Attrs: make([]model.QIAttr, d), N: n, X: nums}
+	for a, j := range cols {
+		at := &t.Attrs[a]
+		at.Name = header[j]
+		if !isCat[a] {
+			at.Kind = model.Numeric
+			at.Min, at.Max = math.Inf(1), math.Inf(-1)
+			for i := 0; i < n; i++ {
+				v := nums[i*d+a]
+				at.Min, at.Max = math.Min(at.Min, v), math.Max(at.Max, v)
+			}
+			continue
+		}
+		at.Kind = model.Categorical
+		at.Categories = slices.Clone(cats[a])
+		slices.Sort(at.Categories)
+		at.Categories = slices.Compact(at.Categories)
+		code := make(map[string]int, len(at.Categories))
+		for c, v := range at.Categories {
+			code[v] = c
+		}
+		for i, v := range cats[a] {
+			nums[i*d+a] = float64(code[v])
+		}
+	}
+	if err := t.Check(); err != nil {
+		// Cannot happen: ranges and codes come from the data.
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	out.Table = t
+	return out, nil
+}
+
+// selectQI maps the quasi-identifier names to header indices (in the
+// order of qi) and marks the categorical ones.
+func selectQI(header, qi, categorical []string) ([]int, []bool, error) {
+	if len(qi) == 0 {
+		return nil, nil, errors.New("no quasi-identifiers selected")
+	}
+	index := make(map[string]int, len(header))
+	for j, h := range header {
+		index[h] = j
+	}
+	cols := make([]int, len(qi))
+	pos := map[string]int{}
+	for a, q := range qi {
+		q = strings.TrimSpace(q)
+		j, ok := index[q]
+		if !ok {
+			return nil, nil, fmt.Errorf("unknown quasi-identifier %q (available columns: %s)", q, strings.Join(header, ", "))
+		}
+		if _, dup := pos[q]; dup {
+			return nil, nil, fmt.Errorf("quasi-identifier %q selected twice", q)
+		}
+		pos[q] = a
+		cols[a] = j
+	}
+	isCat := make([]bool, len(qi))
+	for _, c := range categorical {
+		c = strings.TrimSpace(c)
+		a, ok := pos[c]
+		switch {
+		case !ok && slices.Contains(header, c):
+			return nil, nil, fmt.Errorf("categorical column %q is not among the quasi-identifiers (%s)", c, strings.Join(qi, ", "))
+		case !ok:
+			return nil, nil, fmt.Errorf("unknown categorical column %q (available columns: %s)", c, strings.Join(header, ", "))
+		case isCat[a]:
+			return nil, nil, fmt.Errorf("categorical column %q listed twice", c)
+		}
+		isCat[a] = true
+	}
+	return cols, isCat, nil
+}
+
+// The UCI Adult training data in the shared data directory (see its
+// README: 32561 rows, 15 columns, '?' for missing values).
+const (
+	adultFile   = "adult.csv"
+	adultSHA256 = "f2c62076f19504d99a38b22badf445a7f42530ade6b827acf78dd143fbce38bb"
+)
+
+// AdultQI returns the 8 quasi-identifiers of Adult that mirror the CENSUS
+// data of Doka et al.: age and education-num (numeric), then sex,
+// marital-status, race, workclass, native-country and occupation
+// (categorical).
+func AdultQI() []string {
+	return []string{"age", "education-num", "sex", "marital-status", "race", "workclass", "native-country", "occupation"}
+}
+
+// AdultCategorical returns the categorical quasi-identifiers of AdultQI.
+func AdultCategorical() []string {
+	return []string{"sex", "marital-status", "race", "workclass", "native-country", "occupation"}
+}
+
+// AdultPath returns the path of adult.csv in the shared data directory
+// (wrapping ErrNoSharedData when the directory is not found).
+func AdultPath() (string, error) {
+	dir, err := SharedDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, adultFile), nil
+}
+
+// LoadAdult reads adult.csv from the shared data directory, checks its
+// SHA-256 against the README's value and selects AdultQI (categorical:
+// AdultCategorical). With keepMissing false the rows with a '?' in a
+// quasi-identifier are dropped (2399 of 32561 rows).
+func LoadAdult(keepMissing bool) (*QIData, error) {
+	path, err := AdultPath()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != adultSHA256 {
+		return nil, fmt.Errorf("datasets: %s: SHA-256 %s, want %s (file changed or corrupt)", path, got, adultSHA256)
+	}
+	return ReadQI(bytes.NewReader(data), path, AdultQI(), AdultCategorical(), keepMissing)
+}
+
+// LoadHierarchy reads a generalization hierarchy for the categorical
+// attribute attr from a CSV file without header: each line is
+// value,ancestor1,ancestor2,...(most general last), cells trimmed. A line
+// may stop below the root when another line continues from its last node
+// (for example "Divorced,Alone" and "Alone,Any"), so the file is the union
+// of the parent links its lines give. Every category of attr must appear;
+// the categories become the leaves (node v = category code v), inner nodes
+// are numbered after them in order of first reach from the leaves in code
+// order. Values that are not categories of attr, and nodes above none of
+// them, are ignored (a hierarchy may cover values that the data lack).
+// Errors (*DataError naming file and line): an empty cell, a node given
+// two different parents, a cycle, a category that is an inner node, a
+// category missing from the file, and links that do not end in a single
+// root.
+func LoadHierarchy(path string, attr *model.QIAttr) (*model.Hierarchy, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadHierarchy(bufio.NewReader(f), path, attr)
+}
+
+// ReadHierarchy is LoadHierarchy reading from r; name is used in error
+// messages.
+func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarchy, error) {
+	if attr == nil || attr.Kind != model.Categorical || len(attr.Categories) == 0 {
+		an := "<nil>"
+		if attr != nil {
+			an = attr.Name
+		}
+		return nil, &DataError{File: name, Msg: fmt.Sprintf("attribute %s is not a categorical attribute with categories: a hierarchy needs one", an)}
+	}
+	type link struct {
+		parent string
+		line   int
+	}
+	parent := map[string]link{}
+	firstLine := map[string]int{}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	lines := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		lines++
+		if lines == 1 && len(rec) > 0 {
+			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
+		}
+		for t := range rec {
+			rec[t] = strings.TrimSpace(rec[t])
+			if rec[t] == "" {
+				return nil, &DataError{File: name, Line: line, Msg: fmt.Sprintf("empty node name in field %d", t+1)}
+			}
+			if _, ok := firstLine[rec[t]]; !ok {
+				firstLine[rec[t]] = line
+			}
+		}
+		for t := 0; t+1 < len(rec); t++ {
+			child, par := rec[t], rec[t+1]
+			if child == par {
+				return nil, &DataError{File: name, Line: line, Msg: fmt.Sprintf("cycle: %q is its own parent", child)}
+			}
+			if old, ok := parent[child]; ok && old.parent != par {
+				return nil, &DataError{File: name, Line: line,
+					Msg: fmt.Sprintf("%q has parent %q here and %q on line %d", child, par, old.parent, old.line)}
+			}
+			parent[child] = link{par, line}
+		}
+	}
+	if lines == 0 {
+		return nil, &DataError{File: name, Msg: "empty hierarchy file"}
+	}
+	nl := len(attr.Categories)
+	id := make(map[string]int32, nl)
+	for c, v := range attr.Categories {
+		id[v] = int32(c)
+	}
+	var missing []string
+	for _, v := range attr.Categories {
+		if _, ok := firstLine[v]; !ok {
+			missing = append(missing, strconv.Quote(v))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &DataError{File: name,
+			Msg: fmt.Sprintf("attribute %s: %d categories missing from the hierarchy: %s", attr.Name, len(missing), strings.Join(missing, ", "))}
+	}
+	for child, l := range parent {
+		if _, isLeaf := id[l.parent]; isLeaf {
+			return nil, &DataError{File: name, Line: l.line,
+				Msg: fmt.Sprintf("category %q of attribute %s is an inner node (parent of %q); categories must be leaves", l.parent, attr.Name, child)}
+		}
+	}
+	h := &model.Hierarchy{NumLeaves: nl}
+	for _, v := range attr.Categories {
+		h.Names = append(h.Names, v)
+		h.Parent = append(h.Parent, -1)
+	}
+	root := int32(-1)
+	rootLeaf := ""
+	for c := 0; c < nl; c++ {
+		// Walk up from leaf c, numbering the new nodes, until a node
+		// already placed or the root.
+		v, cur := int32(c), attr.Categories[c]
+		onPath := map[string]bool{cur: true}
+		for {
+			l, ok := parent[cur]
+			if !ok {
+				if root >= 0 && root != v {
+					return nil, &DataError{File: name, Line: firstLine[cur],
+						Msg: fmt.Sprintf("more than one root: %q (above %q) and %q (above %q); every value must lead to the same most general node",
+							h.Names[root], rootLeaf, cur, attr.Categories[c])}
+				}
+				root, rootLeaf = v, attr.Categories[c]
+				break
+			}
+			if onPath[l.parent] {
+				return nil, &DataError{File: name, Line: l.line, Msg: fmt.Sprintf("cycle: %q leads back to %q", cur, l.parent)}
+			}
+			onPath[l.parent] = true
+			p, known := id[l.parent]
+			if !known {
+				p = int32(len(h.Names))
+				id[l.parent] = p
+				h.Names = append(h.Names, l.parent)
+				h.Parent = append(h.Parent, -1)
+			}
+			h.Parent[v] = p
+			if known {
+				break // the rest of the path is placed (and checked) already
+			}
+			v, cur = p, l.parent
+		}
+	}
+	m := len(h.Names)
+	h.Leaves = make([]int32, m)
+	h.Depth = make([]int32, m)
+	for c := 0; c < nl; c++ {
+		for v := int32(c); v >= 0; v = h.Parent[v] {
+			h.Leaves[v]++
+		}
+	}
+	// Depths: parents of inner nodes have larger or smaller ids in any
+	// order, so compute each by walking up (the tree is small).
+	for v := 0; v < m; v++ {
+		d := int32(0)
+		for u := h.Parent[v]; u >= 0; u = h.Parent[u] {
+			d++
+		}
+		h.Depth[v] = d
+	}
+	return h, nil
+}
+
+// Synthetic quasi-identifiers with the cardinalities of Adult.
+const streamSyntheticQI = 0x5dc0_9a55_0101
+
+// synthCat describes a categorical attribute of SyntheticQI: its
+// cardinality (that of Adult with the '?' category counted, as in the
+// file) and the Zipf exponent s of the frequencies, P(code c) ∝ (c+1)^-s,
+// fitted so that the most frequent category has about Adult's share
+// (sex 0.67, marital-status 0.46, race 0.85, workclass 0.70,
+// native-country 0.90, occupation 0.13; measured on adult.csv).
+type synthCat struct {
+	name string
+	card int
+	s    float64
+}
+
+var synthCats = []synthCat{
+	{"sex", 2, 1.02},
+	{"marital-status", 7, 1.25},
+	{"race", 5, 3.1},
+	{"workclass", 9, 2.2},
+	{"native-country", 42, 3.6},
+	{"occupation", 15, 0.37},
+}
+
+// synthEduWeights are the relative frequencies (per 10,000) of
+// education-num 1..16 in adult.csv.
+var synthEduWeights = []float64{16, 52, 102, 198, 158, 287, 361, 133, 3225, 2239, 424, 328, 1645, 529, 177, 127}
+
+// Synthetic age: 17 + round(exp(N(ln 20, 0.55²))), capped at 90 (Adult's
+// top code): median 37, mean about 40, close to Adult's 37 and 38.6.
+const (
+	synthAgeMin   = 17
+	synthAgeMax   = 90
+	synthAgeMu    = 2.995732273553991 // ln 20
+	synthAgeSigma = 0.55
+)
+
+// SyntheticQI generates n records with the 8 quasi-identifiers of AdultQI
+// (same names, kinds and order): age (17..90, right-skewed), education-num
+// (1..16 with Adult's frequencies) and six categorical attributes with
+// Adult's cardinalities counting '?' (sex 2, marital-status 7, race 5,
+// workclass 9, native-country 42, occupation 15) and Zipf-like
+// frequencies. Categories are named NAME-01, NAME-02, ... in order of
+// decreasing frequency; every attribute lists all its categories, even
+// those that a small sample lacks. Numeric Min/Max are the generated
+// range. The records are independent draws; the same n and seed give the
+// same table. n <= 0 gives an empty table.
+func SyntheticQI(n int, seed uint64) *model.QITable {
+	n = max(n, 0)
+	r := rand.New(rand.NewPCG(seed, streamSyntheticQI))
+	d := 2 + len(synthCats)
+	t := &model.QITable{Attrs: make([]model.QIAttr, d), N: n, X: make([]float64, n*d)}
+	t.Attrs[0] = model.QIAttr{Name: "age", Kind: model.Numeric}
+	t.Attrs[1] = model.QIAttr{Name: "education-num", Kind: model.Numeric}
+	cum := make([][]float64, d)
+	cum[1] = cumulative(synthEduWeights)
+	for k, sc := range synthCats {
+		a := 2 + k
+		at := &t.Attrs[a]
+		at.Name, at.Kind = sc.name, model.Categorical
+		w := make([]float64, sc.card)
+		for c := range w {
+			at.Categories = append(at.Categories, fmt.Sprintf("%s-%02d", sc.name, c+1))
+			w[c] = math.Pow(float64(c+1), -sc.s)
+		}
+		cum[a] = cumulative(w)
+	}
+	for i := 0; i < n; i++ {
+		row := t.X[i*d : (i+1)*d]
+		age := synthAgeMin + math.Round(math.Exp(synthAgeMu+synthAgeSigma*r.NormFloat64()))
+		row[0] = math.Min(age, synthAgeMax)
+		row[1] = float64(1 + draw(r, cum[1]))
+		for a := 2; a < d; a++ {
+			row[a] = float64(draw(r, cum[a]))
+		}
+	}
+	for a := 0; a < 2; a++ {
+		at := &t.Attrs[a]
+		if n == 0 {
+			at.Min, at.Max = 0, 0
+			continue
+		}
+		at.Min, at.Max = math.Inf(1), math.Inf(-1)
+		for i := 0; i < n; i++ {
+			v := t.X[i*d+a]
+			at.Min, at.Max = math.Min(at.Min, v), math.Max(at.Max, v)
+		}
+	}
+	return t
+}
+
+// cumulative returns the normalized cumulative sums of w (last = 1).
+func cumulative(w []float64) []float64 {
+	c := make([]float64, len(w))
+	s := 0.0
+	for i, v := range w {
+		s += v
+		c[i] = s
+	}
+	for i := range c {
+		c[i] /= s
+	}
+	c[len(c)-1] = 1
+	return c
+}
+
+// draw returns the index of a uniform draw in the cumulative distribution.
+func draw(r *rand.Rand, cum []float64) int {
+	u := r.Float64()
+	i, _ := slices.BinarySearch(cum, u)
+	if u == cum[min(i, len(cum)-1)] {
+		i++ // cum[i] == u: the draw lies in (cum[i], cum[i+1]]
+	}
+	return min(i, len(cum)-1)
+}
