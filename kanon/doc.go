@@ -1,0 +1,91 @@
+// Package kanon builds k-anonymous freeform generalizations (Doka,
+// Terrovitis, Mamoulis, Karras et al., "k-Anonymization by Freeform
+// Generalization", Sections 5-8): every published record T_j is the box
+// (numeric [min, max], categorical set of values or, with a hierarchy,
+// lowest common ancestor) of the originals S_i matched to it, and the
+// bipartite graph of matches is k-regular and contains the identity
+// (S_j–T_j), so an adversary who knows the algorithm links no record with
+// probability above 1/k. The quality is the GCP (model.QITable.GCP): the
+// mean NCP over records and quasi-identifiers, in [0, 1].
+//
+// # The k-round framework (greedy, sortgreedy, hungarian)
+//
+// Round 1 matches every S_i to its own T_i. Each later round adds one
+// perfect matching on unused edges ((S_i, T_j) is unused while i is not in
+// Matched[j]), with weights w_ij = model.QITable.Increase(box_j, i) — the
+// increase of T_j's NCP sum if S_i joins it — recomputed from the current
+// boxes between rounds. After k rounds the graph is k-regular. The
+// weights are tabulated per round (per published record and categorical
+// attribute, the increase for every code), which gives values identical to
+// Increase (same operations in the same order) at a fraction of its cost.
+//
+//   - greedy (Section 5): the originals are scanned in lexicographic order
+//     of their quasi-identifier tuples (numeric by value, categorical by
+//     code, attributes in table order, ties by index); each takes the
+//     lightest T_j that is free in this round and unused for it (ties:
+//     lowest j). O(n²d) per round, O(n) extra memory.
+//   - sortgreedy (Section 6, Algorithm 2): all unused edges sorted by
+//     weight (float32-rounded weight, then edge index; two-pass radix
+//     sort) are scanned once and taken when both ends are free. O(n²) per
+//     round, two n² uint64 arrays.
+//   - hungarian (Section 7): an exact minimum-weight perfect matching per
+//     round (native/hungarian, O(n³); used edges +Inf). Still a heuristic
+//     for the whole problem: it optimizes round by round.
+//
+// Dead ends. In greedy an original may find every free T_j already
+// adjacent to it; in sortgreedy originals may be left unmatched after the
+// pass. Both are resolved by the backtracking of Section 5: an S_y matched
+// in this round to a T_j that is unused for S_i hands T_j to S_i and takes
+// a free T_m unused for it. Here every such swap is considered and the
+// one of least weight change w_ij + w_ym − w_yj is applied (ties: S_y
+// nearest to S_i in the lexicographic order, then lowest j, m) — the paper
+// takes the first one found. The paper proves that a swap exists for k
+// well below n/2; when none exists (tiny n, k near n) the round is
+// completed by a shortest augmenting path over unused edges (Kuhn's
+// method), which always exists because after r rounds the unused edges
+// form an (n−r)-regular bipartite graph, which has a perfect matching. So
+// every round completes for every 1 <= k <= n.
+//
+// # flow
+//
+// The off-the-shelf baseline of Section 8 ("minCostFlow"): a
+// (k−1)-regular bipartite graph on the off-diagonal edges minimizing the
+// sum of the pairwise distances dist(i, j) = NCP sum of the box of records
+// i and j (not GCP), by native/mincostflow.KRegular (successive shortest
+// paths); the identity round is added.
+//
+// # mip
+//
+// The exact GCP-optimal k-regular graph containing the identity, by
+// ip.SolveKAnonMIP (Options.MIPSolver, Options.TimeLimit per partition).
+// Result.MIPBound is the record-weighted mean of the partitions' bounds (a
+// lower bound on the optimal GCP of the partitioned problem) and
+// Result.MIPOptimal says every partition was proved optimal. Small
+// partitions only (the model has n(n−1) binaries).
+//
+// # Partitioning (Section 8.1)
+//
+// With Options.Partition = P > 0 the records are sorted lexicographically
+// and cut into consecutive partitions of P records; a last partition of
+// fewer than k records is merged into the previous one (P < k is an
+// error). The partitions are solved independently, Options.Workers at a
+// time, with the quasi-identifier ranges and cardinalities of the whole
+// table (so NCPs are global), and their graphs are put together in global
+// record indices: no edge leaves its partition. The dense methods accept
+// partitions of at most MaxDense records.
+//
+// # Assignment extraction and publishing
+//
+// Extract decomposes the k-regular graph into k perfect matchings
+// (Hopcroft-Karp on the remaining, still regular, graph, after a seeded
+// shuffle of the adjacency lists) and returns one drawn uniformly with the
+// seed: Result.Assignment[j] is the original whose non-quasi-identifier
+// attributes are published with box j. Result.PublishOrder is a seeded
+// permutation in which the published records are listed. The result
+// depends on the table, k, the options and the seed only, never on
+// Options.Workers or scheduling.
+//
+// Verify checks a published generalization from scratch: degrees, the
+// identity round, every edge's original inside its box and the reported
+// GCP.
+package kanon

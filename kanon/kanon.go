@@ -1,0 +1,270 @@
+package kanon
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"sdcopt/model"
+)
+
+// Method names.
+const (
+	MethodGreedy     = "greedy"
+	MethodSortGreedy = "sortgreedy"
+	MethodHungarian  = "hungarian"
+	MethodFlow       = "flow"
+	MethodMIP        = "mip"
+)
+
+// Methods lists the method names Anonymize accepts.
+func Methods() []string {
+	return []string{MethodGreedy, MethodSortGreedy, MethodHungarian, MethodFlow, MethodMIP}
+}
+
+// Errors returned (wrapped) by Anonymize and the helpers.
+var (
+	ErrK         = errors.New("kanon: bad k")
+	ErrMethod    = errors.New("kanon: unknown method")
+	ErrPartition = errors.New("kanon: bad partition size")
+	ErrTooLarge  = errors.New("kanon: partition too large for a dense n x n method")
+)
+
+// MaxDense is the largest partition (records) the dense methods (every
+// method but greedy) accept: they hold an n x n weight matrix (8n² bytes,
+// 2 GiB at 16384) and SortGreedy also an n² sort key array.
+const MaxDense = 16384
+
+// Second PCG words for the seeded streams.
+const (
+	streamExtract = 0x6b61_6e6f_6e01
+	streamPublish = 0x6b61_6e6f_6e02
+)
+
+// Options configure Anonymize. A nil *Options means the zero value; an
+// empty Method means MethodSortGreedy.
+type Options struct {
+	Method    string
+	Partition int           // records per partition after the lexicographic sort (0 = one partition = whole data)
+	Workers   int           // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
+	Seed      uint64        // randomized assignment extraction and publish order; same seed => same output
+	MIPSolver string        // engine of the exact MIP ("" = auto)
+	TimeLimit time.Duration // MIP time limit per partition (0 = none)
+}
+
+// Result is a k-anonymous freeform generalization.
+type Result struct {
+	Graph      *model.GenGraph // k-regular, global record indices, identity round included
+	GCP        float64
+	Partitions int
+	// Assignment[j] = the original whose non-QI attributes are published
+	// with box j (a perfect matching of Graph drawn with Options.Seed).
+	Assignment []int
+	// PublishOrder is the seeded shuffled order in which the published
+	// records are listed.
+	PublishOrder []int
+	MIPBound     float64 // MIP only: lower bound on the optimal GCP (the partition-weighted sum of the partitions' bounds); NaN otherwise
+	MIPOptimal   bool    // MIP only: every partition solved to optimality
+	Seconds      float64
+}
+
+// partResult is the solution of one partition in local indices.
+type partResult struct {
+	matched [][]int32
+	bound   float64 // MIP: bound on the partition's GCP
+	optimal bool
+}
+
+// Anonymize builds a k-regular generalization graph of t with the chosen
+// method (see the package documentation), extracts a seeded assignment
+// and a seeded publish order, and returns the graph's GCP.
+func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
+	start := time.Now()
+	o := Options{}
+	if opt != nil {
+		o = *opt
+	}
+	if o.Method == "" {
+		o.Method = MethodSortGreedy
+	}
+	if t == nil {
+		return nil, errors.New("kanon: nil table")
+	}
+	if err := t.Check(); err != nil {
+		return nil, fmt.Errorf("kanon: %w", err)
+	}
+	if t.N == 0 {
+		return nil, errors.New("kanon: empty table")
+	}
+	if !slices.Contains(Methods(), o.Method) {
+		return nil, fmt.Errorf("%w %q (want one of %v)", ErrMethod, o.Method, Methods())
+	}
+	if k < 1 || k > t.N {
+		return nil, fmt.Errorf("%w: k = %d for %d records (want 1 <= k <= n)", ErrK, k, t.N)
+	}
+	if o.Partition < 0 || (o.Partition > 0 && o.Partition < k) {
+		return nil, fmt.Errorf("%w: %d (want 0 or at least k = %d)", ErrPartition, o.Partition, k)
+	}
+	if o.TimeLimit < 0 {
+		return nil, fmt.Errorf("kanon: negative time limit %v", o.TimeLimit)
+	}
+	parts := Partitions(t, k, o.Partition)
+	if o.Method != MethodGreedy {
+		for _, p := range parts {
+			if len(p) > MaxDense {
+				return nil, fmt.Errorf("%w: %d records with method %s (at most %d; set Options.Partition)", ErrTooLarge, len(p), o.Method, MaxDense)
+			}
+		}
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(parts))
+
+	results := make([]partResult, len(parts))
+	errs := make([]error, len(parts))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				p := next
+				next++
+				failed := false
+				for _, e := range errs {
+					failed = failed || e != nil
+				}
+				mu.Unlock()
+				if p >= len(parts) || failed {
+					return
+				}
+				sub := subTable(t, parts[p])
+				r, err := solvePartition(sub, k, &o)
+				mu.Lock()
+				results[p], errs[p] = r, err
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for p, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("kanon: partition %d of %d (%d records): %w", p, len(parts), len(parts[p]), err)
+		}
+	}
+
+	g := &model.GenGraph{N: t.N, Matched: make([][]int32, t.N)}
+	bound, optimal := 0.0, true
+	for p, idx := range parts {
+		for lj, m := range results[p].matched {
+			gm := make([]int32, len(m))
+			for x, li := range m {
+				gm[x] = int32(idx[li])
+			}
+			slices.Sort(gm)
+			g.Matched[idx[lj]] = gm
+		}
+		bound += results[p].bound * float64(len(idx))
+		optimal = optimal && results[p].optimal
+	}
+	if err := g.CheckRegular(k); err != nil {
+		return nil, fmt.Errorf("kanon: internal error: %w", err)
+	}
+	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), MIPBound: math.NaN()}
+	if o.Method == MethodMIP {
+		res.MIPBound, res.MIPOptimal = bound/float64(t.N), optimal
+	}
+	var err error
+	if res.Assignment, err = Extract(g, k, o.Seed); err != nil {
+		return nil, fmt.Errorf("kanon: internal error: %w", err)
+	}
+	res.PublishOrder = rand.New(rand.NewPCG(o.Seed, streamPublish)).Perm(t.N)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+func solvePartition(t *model.QITable, k int, o *Options) (partResult, error) {
+	switch o.Method {
+	case MethodGreedy:
+		m, err := runRounds(t, k, roundGreedy)
+		return partResult{matched: m, bound: math.NaN()}, err
+	case MethodSortGreedy:
+		m, err := runRounds(t, k, roundSortGreedy)
+		return partResult{matched: m, bound: math.NaN()}, err
+	case MethodHungarian:
+		m, err := runRounds(t, k, roundHungarian)
+		return partResult{matched: m, bound: math.NaN()}, err
+	case MethodFlow:
+		m, err := solveFlow(t, k)
+		return partResult{matched: m, bound: math.NaN()}, err
+	case MethodMIP:
+		return solveMIP(t, k, o)
+	}
+	return partResult{}, fmt.Errorf("%w %q", ErrMethod, o.Method)
+}
+
+// LexOrder returns the record indices of t sorted lexicographically by
+// their quasi-identifier tuples (numeric attributes by value, categorical
+// ones by code, in attribute order; ties by index).
+func LexOrder(t *model.QITable) []int {
+	ord := make([]int, t.N)
+	for i := range ord {
+		ord[i] = i
+	}
+	d := t.D()
+	slices.SortFunc(ord, func(a, b int) int {
+		ra, rb := t.X[a*d:(a+1)*d], t.X[b*d:(b+1)*d]
+		for x := range ra {
+			if ra[x] < rb[x] {
+				return -1
+			}
+			if ra[x] > rb[x] {
+				return 1
+			}
+		}
+		return a - b
+	})
+	return ord
+}
+
+// Partitions cuts the lexicographic order of t's records into consecutive
+// partitions of size p (p = 0: one partition); a last partition of fewer
+// than k records is merged into the previous one. Every partition has at
+// least k records when t.N >= k and p is 0 or at least k.
+func Partitions(t *model.QITable, k, p int) [][]int {
+	ord := LexOrder(t)
+	if p <= 0 || p >= t.N {
+		return [][]int{ord}
+	}
+	var parts [][]int
+	for s := 0; s < t.N; s += p {
+		parts = append(parts, ord[s:min(s+p, t.N)])
+	}
+	if last := parts[len(parts)-1]; len(parts) > 1 && len(last) < k {
+		prev := parts[len(parts)-2]
+		parts[len(parts)-2] = ord[len(ord)-len(prev)-len(last):]
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+// subTable returns the records idx of t as a table that shares t's
+// attributes (so NCP denominators stay global).
+func subTable(t *model.QITable, idx []int) *model.QITable {
+	d := t.D()
+	s := &model.QITable{Attrs: t.Attrs, N: len(idx), X: make([]float64, len(idx)*d)}
+	for x, i := range idx {
+		copy(s.X[x*d:(x+1)*d], t.Row(i))
+	}
+	return s
+}
