@@ -35,7 +35,7 @@ func newBenchCmd() *cobra.Command {
 			return c.Help()
 		},
 	}
-	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd())
+	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchKanonCmd())
 	return c
 }
 

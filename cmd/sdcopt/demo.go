@@ -78,7 +78,10 @@ func runDemo(w io.Writer) error {
 	if err := runColgenDemo(w); err != nil {
 		return err
 	}
-	return runBoundsDemo(w)
+	if err := runBoundsDemo(w); err != nil {
+		return err
+	}
+	return runKanonDemo(w)
 }
 
 // Demo microaggregation data: the Synthetic set of Mortazavi & Jalili

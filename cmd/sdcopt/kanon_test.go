@@ -1,0 +1,358 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sdcopt/kanon"
+)
+
+// kanonCSV has a numeric quasi-identifier with negative values, two
+// categorical ones (one with a missing value), and a non-QI column.
+const kanonCSV = `id,bal,sex,city,income
+1,-5,M,Rome,10
+2,3.5,F,Oslo,20
+3,-3.5,?,Rome,30
+4,12,F,Bern,40
+5,0,M,Bern,50
+6,-1,F,Rome,60
+7,7,M,Oslo,70
+8,2,F,Oslo,80
+9,-2,M,Rome,90
+10,4,F,Bern,100
+`
+
+// kanonHierCSV generalizes city: Bern and Oslo are North, Rome South.
+const kanonHierCSV = "Bern,North,Europe\nOslo,North,Europe\nRome,South,Europe\n"
+
+type kanonDoc struct {
+	Data       string   `json:"data"`
+	QI         []string `json:"qi"`
+	N          int      `json:"n"`
+	K          int      `json:"k"`
+	Method     string   `json:"method"`
+	GCP        *float64 `json:"gcp"`
+	Partitions int      `json:"partitions"`
+	Seconds    *float64 `json:"seconds"`
+	Dropped    *int     `json:"dropped"`
+	Verified   bool     `json:"verified"`
+	Seed       uint64   `json:"seed"`
+}
+
+func runKanonJSON(t *testing.T, args ...string) kanonDoc {
+	t.Helper()
+	out, msg, code := run(t, append([]string{"kanon", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, msg, out)
+	}
+	var doc kanonDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	if doc.GCP == nil || doc.Seconds == nil || doc.Dropped == nil {
+		t.Fatalf("JSON lacks gcp, seconds or dropped:\n%s", out)
+	}
+	return doc
+}
+
+// kanonFiles writes the data and hierarchy files and returns the data
+// flags and the directory.
+func kanonFiles(t *testing.T) ([]string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.csv")
+	hier := filepath.Join(dir, "city.csv")
+	for path, text := range map[string]string{data: kanonCSV, hier: kanonHierCSV} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return []string{"--data", data, "--qi", "bal,sex,city", "--categorical", "sex,city"}, dir
+}
+
+func TestKanonMethodsVerified(t *testing.T) {
+	flags, dir := kanonFiles(t)
+	hier := []string{"--hierarchy", "city=" + filepath.Join(dir, "city.csv")}
+	for _, method := range kanon.Methods() {
+		for _, h := range [][]string{nil, hier} {
+			for _, k := range []int{2, 3} {
+				name := method
+				if h != nil {
+					name += "_hier"
+				}
+				name += "_k" + strconv.Itoa(k)
+				t.Run(name, func(t *testing.T) {
+					pub := filepath.Join(dir, name+"_pub.csv")
+					graph := filepath.Join(dir, name+"_graph.csv")
+					args := append(append(append([]string{}, flags...), h...), "--k", strconv.Itoa(k), "--method", method, "--out", pub, "--graph-out", graph)
+					parts := 1
+					if method == kanon.MethodMIP {
+						// Two partitions (5 + 4 records) keep the MIPs small.
+						args, parts = append(args, "--partition", "5"), 2
+					}
+					doc := runKanonJSON(t, args...)
+					if doc.N != 9 || *doc.Dropped != 1 || doc.K != k || doc.Method != method || !doc.Verified || doc.Partitions != parts {
+						t.Errorf("%s k=%d: %+v", name, k, doc)
+					}
+					if *doc.GCP < 0 || *doc.GCP > 1 {
+						t.Errorf("%s k=%d: GCP %v outside [0, 1]", name, k, *doc.GCP)
+					}
+					vargs := append(append(append([]string{"kanon", "verify"}, flags...), h...), "--k", strconv.Itoa(k), "--published", pub, "--graph", graph,
+						"--gcp", strconv.FormatFloat(*doc.GCP, 'g', -1, 64))
+					out, msg, code := run(t, vargs...)
+					if code != 0 || !strings.HasPrefix(out, "ok: 9 published records") {
+						t.Errorf("%s k=%d: verify exit %d: %s %s", name, k, code, msg, out)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestKanonPublishedFormat(t *testing.T) {
+	flags, dir := kanonFiles(t)
+	pub := filepath.Join(dir, "pub.csv")
+	graph := filepath.Join(dir, "graph.csv")
+	runKanonJSON(t, append(flags, "--k", "3", "--method", "hungarian", "--out", pub, "--graph-out", graph)...)
+	text, err := os.ReadFile(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
+	if lines[0] != "bal,sex,city,id,income" || len(lines) != 10 {
+		t.Fatalf("published file:\n%s", text)
+	}
+	// Every published row carries the non-QI cells of one kept record, each
+	// exactly once; data row 3 (the '?') is dropped.
+	ids := map[string]bool{}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if len(f) != 5 {
+			t.Fatalf("row %q", l)
+		}
+		if !strings.HasPrefix(f[0], "[") && strings.Contains(f[0], "-") && !strings.HasPrefix(f[0], "-") {
+			t.Errorf("numeric cell %q", f[0])
+		}
+		ids[f[3]] = true
+	}
+	if len(ids) != 9 || ids["3"] {
+		t.Errorf("ids %v", ids)
+	}
+	g, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gl := strings.Split(strings.TrimSpace(string(g)), "\n")
+	if gl[0] != "original,published,own,assigned" || len(gl) != 1+9*3 {
+		t.Fatalf("graph file:\n%s", g)
+	}
+	if strings.Contains(string(g), "\n3,") {
+		t.Error("graph names the dropped data row 3")
+	}
+	// Same seed, same files; another seed, another order.
+	pub2 := filepath.Join(dir, "pub2.csv")
+	runKanonJSON(t, append(flags, "--k", "3", "--method", "hungarian", "--out", pub2)...)
+	if b, _ := os.ReadFile(pub2); string(b) != string(text) {
+		t.Error("same seed, different published file")
+	}
+	pub3 := filepath.Join(dir, "pub3.csv")
+	runKanonJSON(t, append(flags, "--k", "3", "--method", "hungarian", "--out", pub3, "--seed", "99")...)
+	if b, _ := os.ReadFile(pub3); string(b) == string(text) {
+		t.Error("seeds 1 and 99 give the same published file")
+	}
+}
+
+// TestKanonVerifyViolations tampers with a verified publication.
+func TestKanonVerifyViolations(t *testing.T) {
+	flags, dir := kanonFiles(t)
+	pub := filepath.Join(dir, "pub.csv")
+	graph := filepath.Join(dir, "graph.csv")
+	runKanonJSON(t, append(flags, "--k", "3", "--method", "sortgreedy", "--out", pub, "--graph-out", graph)...)
+	pubText, _ := os.ReadFile(pub)
+	graphText, _ := os.ReadFile(graph)
+	pubLines := strings.Split(string(pubText), "\n")
+	graphLines := strings.Split(string(graphText), "\n")
+	write := func(name string, lines []string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	edit := func(lines []string, i int, f func(string) string) []string {
+		out := append([]string(nil), lines...)
+		out[i] = f(out[i])
+		return out
+	}
+	// Row 1's numeric cell narrowed to a single value that excludes some
+	// of its originals (the box is [lo-hi] with lo < hi for k = 3 here).
+	narrow := edit(pubLines, 1, func(l string) string {
+		f := strings.SplitN(l, ",", 2)
+		return "99," + f[1]
+	})
+	otherCell := edit(pubLines, 1, func(l string) string { return l + "0" })
+	noOwn := edit(graphLines, 1, func(l string) string {
+		f := strings.Split(l, ",")
+		f[2] = map[string]string{"0": "1", "1": "0"}[f[2]]
+		return strings.Join(f, ",")
+	})
+	dropEdge := append(append([]string(nil), graphLines[:1]...), graphLines[2:]...)
+	badInt := edit(graphLines, 1, func(l string) string { return "x" + l })
+	badHeader := edit(pubLines, 0, func(string) string { return "a,b,c,d,e" })
+	badCell := edit(pubLines, 1, func(l string) string {
+		f := strings.SplitN(l, ",", 2)
+		return "[1-2," + f[1]
+	})
+	cases := []struct {
+		name      string
+		pub, grph string
+		extra     []string
+		code      int
+		want      string
+	}{
+		{"narrowed box", write("p1.csv", narrow), graph, nil, 1, "does not contain its original"},
+		{"other cell", write("p2.csv", otherCell), graph, nil, 1, `column "income"`},
+		{"own edge", pub, write("g1.csv", noOwn), nil, 1, "own"},
+		{"missing edge", pub, write("g2.csv", dropEdge), nil, 1, "edges, want k = 3"},
+		{"wrong k", pub, graph, []string{"--k", "2"}, 1, "edges, want k = 2"},
+		{"wrong gcp", pub, graph, []string{"--gcp", "0.5"}, 1, "reported GCP 0.5"},
+		{"graph not an integer", pub, write("g3.csv", badInt), nil, 2, "is not an integer"},
+		{"published header", write("p3.csv", badHeader), graph, nil, 2, "header"},
+		{"published cell", write("p4.csv", badCell), graph, nil, 2, "lacks its closing ']'"},
+		{"missing file", filepath.Join(dir, "none.csv"), graph, nil, 2, "no such file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(append([]string{"kanon", "verify"}, flags...), "--published", c.pub, "--graph", c.grph)
+			if len(c.extra) == 0 || c.extra[0] != "--k" {
+				args = append(args, "--k", "3")
+			}
+			args = append(args, c.extra...)
+			out, msg, code := run(t, args...)
+			if code != c.code || !strings.Contains(msg, c.want) {
+				t.Errorf("exit %d %q, want %d and a message containing %q\n%s", code, msg, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+func TestKanonBadInput(t *testing.T) {
+	flags, dir := kanonFiles(t)
+	notAll := filepath.Join(dir, "h2.csv")
+	if err := os.WriteFile(notAll, []byte("Bern,North\nOslo,North\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown QI", []string{"--data", flags[1], "--qi", "bal,zip", "--k", "2"}, `unknown quasi-identifier "zip"`},
+		{"k > n", append(flags, "--k", "10"), "--k 10 exceeds the number of records"},
+		{"k = 0", append(flags, "--k", "0"), "--k must be at least 1"},
+		{"unknown method", append(flags, "--k", "2", "--method", "magic"), `unknown --method "magic"`},
+		{"missing k", flags, "--k is required"},
+		{"missing data", []string{"--k", "2"}, "--data is required"},
+		{"missing qi", []string{"--data", flags[1], "--k", "2"}, "--qi is required"},
+		{"hierarchy no =", append(flags, "--k", "2", "--hierarchy", "city"), `bad --hierarchy "city": want ATTR=FILE`},
+		{"hierarchy numeric", append(flags, "--k", "2", "--hierarchy", "bal=x.csv"), `"bal" is numeric`},
+		{"hierarchy not QI", append(flags, "--k", "2", "--hierarchy", "income=x.csv"), `"income" is not a quasi-identifier`},
+		{"hierarchy incomplete", append(flags, "--k", "2", "--hierarchy", "city="+notAll), `categories missing from the hierarchy: "Rome"`},
+		{"hierarchy file", append(flags, "--k", "2", "--hierarchy", "city="+filepath.Join(dir, "none.csv")), "no such file"},
+		{"solver without mip", append(flags, "--k", "2", "--solver", "highs"), "--solver applies to --method mip only"},
+		{"partition < k", append(flags, "--k", "3", "--partition", "2"), "--partition 2 is smaller than k = 3"},
+		{"numeric text", []string{"--data", flags[1], "--qi", "bal,sex", "--k", "2"}, `non-numeric value "M"`},
+		{"same outputs", append(flags, "--k", "2", "--out", "a.csv", "--graph-out", "a.csv"), "name the same file"},
+		{"bad format", append(flags, "--k", "2", "--format", "xml"), "unknown --format"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, msg, code := run(t, append([]string{"kanon"}, c.args...)...)
+			if code != 2 || !strings.Contains(msg, c.want) {
+				t.Errorf("exit %d %q, want 2 and a message containing %q\n%s", code, msg, c.want, out)
+			}
+		})
+	}
+}
+
+func TestParseInterval(t *testing.T) {
+	for _, c := range []struct {
+		cell   string
+		lo, hi float64
+		bad    bool
+	}{
+		{"[-5--3]", -5, -3, false}, {"[1e-05-2]", 1e-5, 2, false}, {"7", 7, 7, false}, {"-2.5", -2.5, -2.5, false},
+		{"[1.-2]", 1, 2, false}, {"[3-]", 0, 0, true}, {"[3-4", 0, 0, true}, {"[34]", 0, 0, true}, {"abc", 0, 0, true}, {"[1-Inf]", 0, 0, true},
+	} {
+		lo, hi, err := parseInterval(c.cell)
+		if (err != nil) != c.bad || (!c.bad && (lo != c.lo || hi != c.hi)) {
+			t.Errorf("parseInterval(%q) = %v, %v, %v", c.cell, lo, hi, err)
+		}
+	}
+}
+
+// TestKanonAdult is the issue's acceptance run: Adult, k = 5, Hungarian
+// with partitions, verified.
+func TestKanonAdult(t *testing.T) {
+	skipWithoutShared(t)
+	if testing.Short() {
+		t.Skip("Adult run")
+	}
+	// The issue's command, without --partition (default 500).
+	doc := runKanonJSON(t, "--data", "adult", "--k", "5", "--method", "hungarian")
+	// The shared README: 30162 complete rows, 2399 with a '?'.
+	if doc.N != 30162 || *doc.Dropped != 2399 || !doc.Verified || len(doc.QI) != 8 || doc.Partitions != 61 {
+		t.Errorf("%+v", doc)
+	}
+	t.Logf("Adult k=5 hungarian P=500: GCP %.4f, %d partitions, %.1f s", *doc.GCP, doc.Partitions, *doc.Seconds)
+}
+
+func TestBenchKanonSmall(t *testing.T) {
+	skipWithoutShared(t)
+	if testing.Short() {
+		t.Skip("Adult bench")
+	}
+	out, msg, code := run(t, "bench", "kanon", "--k", "2", "--methods", "sortgreedy,hungarian", "--partition", "1000",
+		"--mip-n", "6", "--mip-k", "2", "--samples", "1", "--scale-n", "2000", "--format", "json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, msg, out)
+	}
+	var doc benchKanonDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	if len(doc.VsK) != 2 || len(doc.MIP) != 1 || len(doc.Scale) != 1 || doc.N != 30162 {
+		t.Fatalf("rows: %+v", doc)
+	}
+	m := doc.MIP[0]
+	for _, h := range []string{"sortgreedy", "hungarian"} {
+		// The MIP optimum is a lower bound on every heuristic (when proven).
+		if m.Optimal && m.GCP[h] < m.Optimum-1e-9 {
+			t.Errorf("%s GCP %v below the proven optimum %v", h, m.GCP[h], m.Optimum)
+		}
+	}
+	if doc.Scale[0].N != 2000 || !doc.Scale[0].Verified {
+		t.Errorf("scale row %+v", doc.Scale[0])
+	}
+}
+
+func TestBenchKanonBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--methods", "magic"}, `unknown method "magic"`},
+		{[]string{"--k", "5..2"}, "want A..B"},
+		{[]string{"--mip-n", "4", "--mip-k", "5"}, "--mip-k 5 exceeds the sample size 4"},
+		{[]string{"--samples", "0"}, "--samples must be at least 1"},
+	} {
+		out, msg, code := run(t, append([]string{"bench", "kanon"}, c.args...)...)
+		if code != 2 || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: exit %d %q, want 2 and %q\n%s", c.args, code, msg, c.want, out)
+		}
+	}
+}
