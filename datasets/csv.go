@@ -128,19 +128,8 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 	firstBad := make([]badCell, nc)
 	text := make([]bool, nc)
 	hasValue := make([]bool, nc)
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != nc {
-			return nil, &DataError{File: name, Line: line,
-				Msg: fmt.Sprintf("%d fields, the header has %d (ragged row)", len(rec), nc)}
-		}
+	rows := &rowReader{cr: cr, name: name, width: nc}
+	for rec, line := range rows.all() {
 		for j, cell := range rec {
 			c := strings.TrimSpace(cell)
 			v, msg := math.NaN(), ""
@@ -172,6 +161,9 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 			}
 		}
 		t.Rows = append(t.Rows, rec)
+	}
+	if rows.err != nil {
+		return nil, rows.err
 	}
 	if len(t.Rows) == 0 {
 		return nil, &DataError{File: name, Line: 1, Msg: "header only, no records"}

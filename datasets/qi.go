@@ -82,19 +82,8 @@ func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool
 	out := &QIData{Header: header, QICols: cols}
 	var nums []float64          // kept records' values (categorical slots unused)
 	cats := make([][]string, d) // kept records' categorical values
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return nil, &DataError{File: name, Line: line,
-				Msg: fmt.Sprintf("%d fields, the header has %d (ragged row)", len(rec), len(header))}
-		}
+	rows := &rowReader{cr: cr, name: name, width: len(header)}
+	for rec, line := range rows.all() {
 		for j := range rec {
 			rec[j] = strings.TrimSpace(rec[j])
 		}
@@ -141,6 +130,9 @@ func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool
 				nums = append(nums, v)
 			}
 		}
+	}
+	if rows.err != nil {
+		return nil, rows.err
 	}
 	if len(out.Records) == 0 {
 		return nil, &DataError{File: name, Line: 1, Msg: "header only, no records"}
@@ -316,15 +308,8 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	lines := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	rows := &rowReader{cr: cr, name: name}
+	for rec, line := range rows.all() {
 		lines++
 		if lines == 1 && len(rec) > 0 {
 			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
@@ -349,6 +334,9 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 			}
 			parent[child] = link{par, line}
 		}
+	}
+	if rows.err != nil {
+		return nil, rows.err
 	}
 	if lines == 0 {
 		return nil, &DataError{File: name, Msg: "empty hierarchy file"}

@@ -307,19 +307,8 @@ func readLongTable(r io.Reader, name string) (*longTable, error) {
 		line  int
 	}
 	var cells []cell
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return nil, &DataError{File: name, Line: line,
-				Msg: fmt.Sprintf("%d fields, the header has %d (ragged row)", len(rec), len(header))}
-		}
+	rows := &rowReader{cr: cr, name: name, width: len(header)}
+	for rec, line := range rows.all() {
 		lv := make([]int, k)
 		for i, j := range varCols {
 			l := strings.TrimSpace(rec[j])
@@ -339,6 +328,9 @@ func readLongTable(r io.Reader, name string) (*longTable, error) {
 			return nil, &DataError{File: name, Line: line, Column: header[countCol], Msg: msg}
 		}
 		cells = append(cells, cell{lv, c, line})
+	}
+	if rows.err != nil {
+		return nil, rows.err
 	}
 	if len(cells) == 0 {
 		return nil, &DataError{File: name, Line: 1, Msg: "header only, no cells (empty table)"}
