@@ -16,6 +16,7 @@ import (
 const (
 	DefaultCloseColumns   = 20_000
 	DefaultCloseTimeLimit = 60 * time.Second
+	rmipMaxTime           = 30 * time.Second
 )
 
 // closeOutcome reports the gap-closing stage.
@@ -53,7 +54,16 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 	if err != nil {
 		return nil, err
 	}
-	if r, err := solvePartitioning(eng, d, masterCols, deadline); err != nil {
+	// The restricted master IP is a heuristic step: it gets a third of the
+	// remaining time, at most rmipMaxTime, because CBC checks its limit
+	// only between nodes and can overrun it by as much again in the root.
+	rmipDeadline := time.Now().Add(rmipMaxTime)
+	if !deadline.IsZero() {
+		if third := time.Now().Add(time.Until(deadline) / 3); third.Before(rmipDeadline) {
+			rmipDeadline = third
+		}
+	}
+	if r, err := solvePartitioning(eng, d, masterCols, rmipDeadline); err != nil {
 		return nil, err
 	} else if r != nil && r.groups != nil {
 		out.groups, out.sse = r.groups, r.sse
@@ -68,6 +78,10 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 	// (negative), so the other groups of a partition can lower its sum by
 	// up to ⌊n/k⌋ times that: the margin keeps every group that can be in
 	// a partition with SSE ≤ ub (extra groups are harmless).
+	if !deadline.IsZero() && time.Now().After(deadline) {
+		out.status = "time limit after the restricted master integer program"
+		return out, nil
+	}
 	thr := ub - z + float64(n/k)*math.Abs(rcTolerance(lambda)) + 1e-9*math.Max(1, math.Abs(ub))
 	var groups [][]int
 	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
