@@ -70,6 +70,7 @@ type Result struct {
 	PublishOrder []int
 	MIPBound     float64 // MIP only: lower bound on the optimal GCP (the partition-weighted sum of the partitions' bounds); NaN otherwise
 	MIPOptimal   bool    // MIP only: every partition solved to optimality
+	Solver       string  // MIP only: the engine's registry name
 	Seconds      float64
 }
 
@@ -78,6 +79,7 @@ type partResult struct {
 	matched [][]int32
 	bound   float64 // MIP: bound on the partition's GCP
 	optimal bool
+	solver  string // MIP: the engine
 }
 
 // Anonymize builds a k-regular generalization graph of t with the chosen
@@ -164,7 +166,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	}
 
 	g := &model.GenGraph{N: t.N, Matched: make([][]int32, t.N)}
-	bound, optimal := 0.0, true
+	bound, optimal, solver := 0.0, true, ""
 	for p, idx := range parts {
 		for lj, m := range results[p].matched {
 			gm := make([]int32, len(m))
@@ -176,13 +178,16 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		}
 		bound += results[p].bound * float64(len(idx))
 		optimal = optimal && results[p].optimal
+		if results[p].solver != "" {
+			solver = results[p].solver
+		}
 	}
 	if err := g.CheckRegular(k); err != nil {
 		return nil, fmt.Errorf("kanon: internal error: %w", err)
 	}
 	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), MIPBound: math.NaN()}
 	if o.Method == MethodMIP {
-		res.MIPBound, res.MIPOptimal = bound/float64(t.N), optimal
+		res.MIPBound, res.MIPOptimal, res.Solver = bound/float64(t.N), optimal, solver
 	}
 	var err error
 	if res.Assignment, err = Extract(g, k, o.Seed); err != nil {

@@ -24,5 +24,5 @@ func solveMIP(t *model.QITable, k int, o *Options) (partResult, error) {
 	if err != nil {
 		return partResult{}, err
 	}
-	return partResult{matched: r.Graph.Matched, bound: r.Bound, optimal: r.Optimal}, nil
+	return partResult{matched: r.Graph.Matched, bound: r.Bound, optimal: r.Optimal, solver: r.Solver}, nil
 }

@@ -153,6 +153,7 @@ type kanonResult struct {
 	Seed        uint64   `json:"seed"`
 	MIPBound    *float64 `json:"mip_bound,omitempty"`
 	MIPOptimal  *bool    `json:"mip_optimal,omitempty"`
+	Solver      string   `json:"solver,omitempty"`
 	Out         string   `json:"out,omitempty"`
 	GraphOut    string   `json:"graph_out,omitempty"`
 }
@@ -336,6 +337,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 			r.MIPBound = &b
 		}
 		r.MIPOptimal = &o
+		r.Solver = res.Solver
 	}
 	if s.format == "json" {
 		enc := json.NewEncoder(w)

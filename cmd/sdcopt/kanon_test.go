@@ -41,6 +41,7 @@ type kanonDoc struct {
 	Dropped    *int     `json:"dropped"`
 	Verified   bool     `json:"verified"`
 	Seed       uint64   `json:"seed"`
+	Solver     string   `json:"solver"`
 }
 
 func runKanonJSON(t *testing.T, args ...string) kanonDoc {
@@ -97,6 +98,9 @@ func TestKanonMethodsVerified(t *testing.T) {
 					doc := runKanonJSON(t, args...)
 					if doc.N != 9 || *doc.Dropped != 1 || doc.K != k || doc.Method != method || !doc.Verified || doc.Partitions != parts {
 						t.Errorf("%s k=%d: %+v", name, k, doc)
+					}
+					if (method == kanon.MethodMIP) != (doc.Solver != "") {
+						t.Errorf("%s k=%d: solver %q for method %s", name, k, doc.Solver, method)
 					}
 					if *doc.GCP < 0 || *doc.GCP > 1 {
 						t.Errorf("%s k=%d: GCP %v outside [0, 1]", name, k, *doc.GCP)
