@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sdcopt/internal/costtest"
 	"testing"
 
 	"sdcopt/solvers"
@@ -13,114 +14,15 @@ import (
 
 var krInf = math.Inf(1)
 
-// krEngines lists the available engines that solve LPs.
-func krEngines(t *testing.T) []string {
-	t.Helper()
-	var out []string
-	for _, info := range solvers.List() {
-		if info.Available && info.Capabilities.LP {
-			out = append(out, info.Name)
-		}
-	}
-	if len(out) == 0 {
-		t.Skip("no LP engine available")
-	}
-	return out
-}
+func krEngines(t *testing.T) []string { t.Helper(); return costtest.LPEngines(t) }
 
-// krRandom returns a seeded n×n cost matrix with forbidden entries
-// (probability pInf) and integer costs in [lo, lo+levels) (ties) or
-// uniform floats in [lo, lo+100) when levels = 0.
-func krRandom(rng *rand.Rand, n int, pInf float64, levels int, lo float64) []float64 {
-	c := make([]float64, n*n)
-	for k := range c {
-		switch {
-		case rng.Float64() < pInf:
-			c[k] = krInf
-		case levels > 0:
-			c[k] = lo + float64(rng.IntN(levels))
-		default:
-			c[k] = lo + 100*rng.Float64()
-		}
-	}
-	return c
-}
+var krRandom = costtest.RandomCost
 
-// krBrute enumerates the b-regular selections row by row (a b-subset of
-// columns per row, no column used more than b times) and returns the
-// minimum total (+Inf: none).
-func krBrute(n, b int, cost []float64) float64 {
-	var subs [][]int
-	var gen func(start int, cur []int)
-	gen = func(start int, cur []int) {
-		if len(cur) == b {
-			subs = append(subs, append([]int(nil), cur...))
-			return
-		}
-		for j := start; j < n; j++ {
-			gen(j+1, append(cur, j))
-		}
-	}
-	gen(0, nil)
-	cnt := make([]int, n)
-	best := krInf
-	var rec func(i int, sum float64)
-	rec = func(i int, sum float64) {
-		if i == n {
-			best = math.Min(best, sum)
-			return
-		}
-	next:
-		for _, sub := range subs {
-			s := sum
-			for _, j := range sub {
-				if cnt[j] == b || math.IsInf(cost[i*n+j], 1) {
-					continue next
-				}
-				s += cost[i*n+j]
-			}
-			for _, j := range sub {
-				cnt[j]++
-			}
-			rec(i+1, s)
-			for _, j := range sub {
-				cnt[j]--
-			}
-		}
-	}
-	rec(0, 0)
-	return best
-}
+var krBrute = costtest.BruteKRegular
 
-// krCheck verifies a b-regular selection of finite entries, rows
-// ascending, with cost sum total.
 func krCheck(t *testing.T, n, b int, cost []float64, chosen [][]int32, total float64) {
 	t.Helper()
-	if len(chosen) != n {
-		t.Fatalf("len(chosen) = %d, want %d", len(chosen), n)
-	}
-	cnt := make([]int, n)
-	sum := 0.0
-	for i, cols := range chosen {
-		if len(cols) != b {
-			t.Fatalf("row %d: %d columns, want %d", i, len(cols), b)
-		}
-		for k, j := range cols {
-			if j < 0 || int(j) >= n || (k > 0 && cols[k-1] >= j) || math.IsInf(cost[i*n+int(j)], 1) {
-				t.Fatalf("row %d: bad columns %v", i, cols)
-			}
-			cnt[j]++
-			sum += cost[i*n+int(j)]
-		}
-	}
-	for j, c := range cnt {
-		if c != b {
-			t.Fatalf("column %d chosen %d times, want %d", j, c, b)
-		}
-	}
-	if math.Abs(sum-total) > 1e-9*math.Max(1, math.Abs(sum)) {
-		t.Fatalf("total %v, sum of chosen costs %v", total, sum)
-	}
+	costtest.CheckKRegular(t, n, b, cost, chosen, total)
 }
 
 func TestKRegularProblem(t *testing.T) {

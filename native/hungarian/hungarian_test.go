@@ -4,33 +4,17 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sdcopt/internal/costtest"
 	"testing"
 
 	"sdcopt/lp"
 	"sdcopt/native/hungarian"
-	"sdcopt/solvers"
 	_ "sdcopt/solvers/all"
 )
 
 var inf = math.Inf(1)
 
-// randomCost returns a seeded n×n matrix: with probability pInf an entry is
-// forbidden (+Inf); otherwise an integer in [lo, lo+levels) when levels > 0
-// (many ties) or a uniform float in [lo, lo+1000).
-func randomCost(rng *rand.Rand, n int, pInf float64, levels int, lo float64) []float64 {
-	c := make([]float64, n*n)
-	for k := range c {
-		switch {
-		case rng.Float64() < pInf:
-			c[k] = inf
-		case levels > 0:
-			c[k] = lo + float64(rng.IntN(levels))
-		default:
-			c[k] = lo + 1000*rng.Float64()
-		}
-	}
-	return c
-}
+var randomCost = costtest.RandomCost
 
 // bruteForce returns the minimum total over all permutations (+Inf when
 // every permutation uses a forbidden edge), by Heap's algorithm.
@@ -140,20 +124,7 @@ func TestBruteForce(t *testing.T) {
 	}
 }
 
-// lpEngines lists the available engines that solve LPs.
-func lpEngines(t *testing.T) []string {
-	t.Helper()
-	var out []string
-	for _, info := range solvers.List() {
-		if info.Available && info.Capabilities.LP {
-			out = append(out, info.Name)
-		}
-	}
-	if len(out) == 0 {
-		t.Skip("no LP engine available")
-	}
-	return out
-}
+func lpEngines(t *testing.T) []string { t.Helper(); return costtest.LPEngines(t) }
 
 // TestAgainstLP compares with the assignment LP (lp.SolveKRegular, b = 1)
 // solved by every available LP engine: the LP has integral vertices, so its
