@@ -171,3 +171,28 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+// badInputCase is a command line (after a common prefix) that must exit 2
+// with a message containing every string of want.
+type badInputCase struct {
+	args []string
+	want []string
+}
+
+// expectBadInput runs prefix + args of every case as a subtest.
+func expectBadInput(t *testing.T, prefix []string, cases []badInputCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, msg, code := run(t, append(append([]string{}, prefix...), tc.args...)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (%s)", code, msg)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(msg, want) {
+					t.Errorf("message %q lacks %q", msg, want)
+				}
+			}
+		})
+	}
+}

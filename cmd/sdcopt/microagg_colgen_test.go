@@ -91,10 +91,7 @@ func TestMicroaggColgen(t *testing.T) {
 
 func TestMicroaggColgenBadInput(t *testing.T) {
 	data := []string{"--data", "synthetic:gauss-60-3-4:7", "--k", "3"}
-	cases := []struct {
-		args []string
-		want []string
-	}{
+	cases := []badInputCase{
 		{[]string{"--exact", "ce"}, []string{"--exact", "colgen only", "mdav"}},
 		{[]string{"--method", "icsm", "--solver", "clp"}, []string{"--solver", "colgen only", "icsm"}},
 		{[]string{"--method", "colgen", "--exact", "bogus"}, []string{`unknown --exact "bogus"`}},
@@ -106,20 +103,7 @@ func TestMicroaggColgenBadInput(t *testing.T) {
 		{[]string{"--method", "colgen", "--max-iter", "-1"}, []string{"--max-iter", "-1"}},
 		{[]string{"--method", "colgen", "--k", "61"}, []string{"--k 61 exceeds"}},
 	}
-	for _, tc := range cases {
-		name := strings.Join(tc.args, " ")
-		t.Run(name, func(t *testing.T) {
-			_, msg, code := run(t, append(append([]string{"microagg"}, data...), tc.args...)...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2 (%s)", code, msg)
-			}
-			for _, want := range tc.want {
-				if !strings.Contains(msg, want) {
-					t.Errorf("message %q lacks %q", msg, want)
-				}
-			}
-		})
-	}
+	expectBadInput(t, append([]string{"microagg"}, data...), cases)
 }
 
 func TestBenchColgen(t *testing.T) {

@@ -416,10 +416,7 @@ func TestMicroaggICSM(t *testing.T) {
 
 func TestMicroaggICSMBadInput(t *testing.T) {
 	data := []string{"--data", "synthetic:sim2:3", "--k", "3"}
-	cases := []struct {
-		args []string
-		want []string
-	}{
+	cases := []badInputCase{
 		{[]string{"--max-iter", "5"}, []string{"--max-iter", "icsm or colgen only", "mdav"}},
 		{[]string{"--method", "vmdav", "--restarts", "2"}, []string{"--restarts", "icsm only", "vmdav"}},
 		{[]string{"--init", "mdav"}, []string{"--init", "icsm only"}},
@@ -436,20 +433,7 @@ func TestMicroaggICSMBadInput(t *testing.T) {
 		{[]string{"--method", "icsm", "--seed", "-1"}, []string{"seed"}},
 		{[]string{"--method", "icsm", "--k", "101"}, []string{"--k 101 exceeds"}},
 	}
-	for _, tc := range cases {
-		name := strings.Join(tc.args, " ")
-		t.Run(name, func(t *testing.T) {
-			_, msg, code := run(t, append(append([]string{"microagg"}, data...), tc.args...)...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2 (%s)", code, msg)
-			}
-			for _, want := range tc.want {
-				if !strings.Contains(msg, want) {
-					t.Errorf("message %q lacks %q", msg, want)
-				}
-			}
-		})
-	}
+	expectBadInput(t, append([]string{"microagg"}, data...), cases)
 }
 
 func TestICSMReporter(t *testing.T) {
