@@ -2,10 +2,7 @@ package datasets
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -57,13 +54,9 @@ func LoadCASCTable(name string, cols []string) (*Table, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, cf.file)
-	data, err := os.ReadFile(path)
+	data, err := readVerified(path, cf.sha256)
 	if err != nil {
 		return nil, err
-	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != cf.sha256 {
-		return nil, fmt.Errorf("datasets: %s: SHA-256 %s, want %s (file changed or corrupt)", path, got, cf.sha256)
 	}
 	t, err := ReadCSV(bytes.NewReader(data), path, cols)
 	if err != nil {

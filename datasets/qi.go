@@ -3,9 +3,7 @@ package datasets
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"encoding/csv"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -255,13 +253,9 @@ func LoadAdult(keepMissing bool) (*QIData, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := readVerified(path, adultSHA256)
 	if err != nil {
 		return nil, err
-	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != adultSHA256 {
-		return nil, fmt.Errorf("datasets: %s: SHA-256 %s, want %s (file changed or corrupt)", path, got, adultSHA256)
 	}
 	return ReadQI(bytes.NewReader(data), path, AdultQI(), AdultCategorical(), keepMissing)
 }

@@ -1,6 +1,8 @@
 package datasets
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -66,4 +68,18 @@ func findUp(start string) (string, bool) {
 func isDir(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
+}
+
+// readVerified reads a file of the shared data directory and checks its
+// SHA-256 against the value listed in the data README.
+func readVerified(path, wantSHA256 string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != wantSHA256 {
+		return nil, fmt.Errorf("datasets: %s: SHA-256 %s, want %s (file changed or corrupt)", path, got, wantSHA256)
+	}
+	return data, nil
 }
