@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -172,24 +171,7 @@ func (s *colgenBenchSettings) check(changed func(string) bool) error {
 	if s.instances < 1 {
 		return cli.BadInput("--instances must be at least 1, got %d", s.instances)
 	}
-	if s.maxIter < 0 {
-		return cli.BadInput("--max-iter must be >= 0, got %d", s.maxIter)
-	}
-	if err := checkTimeLimit(s.timeLimit); err != nil {
-		return err
-	}
-	if !slices.Contains(colgen.ExactMethods(), s.cg.exact) {
-		return cli.BadInput("unknown --exact %q (want one of %s)", s.cg.exact, strings.Join(colgen.ExactMethods(), ", "))
-	}
-	if s.cg.ceColumns < 0 {
-		return cli.BadInput("--ce-columns must be >= 0, got %d", s.cg.ceColumns)
-	}
-	lpName, mipName, err := colgenEngines(s.cg.solver, s.cg.pricingSolver)
-	if err != nil {
-		return err
-	}
-	s.cg.solver, s.cg.pricingSolver = lpName, mipName
-	return nil
+	return s.cg.check(s.timeLimit, s.maxIter)
 }
 
 func benchColgen(s *colgenBenchSettings) ([]colgenBenchRow, error) {

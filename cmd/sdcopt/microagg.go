@@ -87,7 +87,8 @@ func newMicroaggCmd() *cobra.Command {
 			"colgen (column generation of Gentile, Spagnolo-Arrizabalaga & Castro: the best\n" +
 			"of MDAV, V-MDAV and the rounded master LP solutions, with a proven lower bound\n" +
 			"on the optimal SSE and the gap; --solver, --pricing-solver, --exact,\n" +
-			"--triangle-cuts, --ce-columns, --from-icsm, --time-limit, --max-iter).",
+			"--triangle-cuts, --ce-columns, --no-close, --close-columns, --from-icsm,\n" +
+			"--time-limit, --max-iter).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {

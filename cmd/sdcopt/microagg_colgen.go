@@ -58,7 +58,13 @@ func checkColgenSettings(s *microaggSettings, changed func(string) bool) error {
 		}
 		return nil
 	}
-	c := &s.colgen
+	return s.colgen.check(s.icsm.timeLimit, s.icsm.maxIter)
+}
+
+// check validates the colgen flags (with the run's --time-limit and
+// --max-iter, which `microagg` shares with icsm) and resolves the engine
+// names; `microagg --method colgen` and `bench colgen` both call it.
+func (c *colgenSettings) check(timeLimit float64, maxIter int) error {
 	switch {
 	case !slices.Contains(colgen.ExactMethods(), c.exact):
 		return cli.BadInput("unknown --exact %q (want one of %s)", c.exact, strings.Join(colgen.ExactMethods(), ", "))
@@ -66,10 +72,10 @@ func checkColgenSettings(s *microaggSettings, changed func(string) bool) error {
 		return cli.BadInput("--ce-columns must be >= 0, got %d", c.ceColumns)
 	case c.closeColumns < 0:
 		return cli.BadInput("--close-columns must be >= 0, got %d", c.closeColumns)
-	case s.icsm.maxIter < 0:
-		return cli.BadInput("--max-iter must be >= 0 (0 = no cap), got %d", s.icsm.maxIter)
+	case maxIter < 0:
+		return cli.BadInput("--max-iter must be >= 0 (0 = no cap), got %d", maxIter)
 	}
-	if err := checkTimeLimit(s.icsm.timeLimit); err != nil {
+	if err := checkTimeLimit(timeLimit); err != nil {
 		return err
 	}
 	lpName, mipName, err := colgenEngines(c.solver, c.pricingSolver)
