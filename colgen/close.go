@@ -177,9 +177,7 @@ func solvePartitioning(eng solvers.Solver, d *model.SqDist, groups [][]int, dead
 				out.groups = append(out.groups, groups[j])
 			}
 		}
-		for _, g := range out.groups {
-			out.sse += d.GroupCost(g)
-		}
+		out.sse = d.PartitionCost(out.groups)
 		if _, err := model.NewClustering(d.N, out.groups); err != nil {
 			return nil, fmt.Errorf("colgen: set-partitioning integer program (%s) returned no partition: %v", eng.Name(), err)
 		}

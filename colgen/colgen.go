@@ -176,11 +176,18 @@ type Result struct {
 }
 
 // Gap returns formula (15) for a heuristic SSE against the lower bound.
-func (r *Result) Gap(sse float64) float64 {
-	if math.IsInf(sse, 0) || sse <= 0 {
+func (r *Result) Gap(sse float64) float64 { return GapPercent(sse, r.LowerBound) }
+
+// GapPercent is the paper's formula (15), 100·(sse − bound)/sse: NaN for
+// a missing (infinite or NaN) SSE, 0 for a zero SSE (nothing to gain).
+func GapPercent(sse, bound float64) float64 {
+	switch {
+	case math.IsInf(sse, 0) || math.IsNaN(sse):
 		return math.NaN()
+	case sse <= 0:
+		return 0
 	}
-	return 100 * (sse - r.LowerBound) / sse
+	return 100 * (sse - bound) / sse
 }
 
 // ErrInput reports unusable input (k out of range, too few records).
@@ -228,10 +235,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	cs := newColumnSet(n)
 	best := &incumbent{sse: math.Inf(1)}
 	consider := func(groups [][]int, source string) float64 {
-		s := 0.0
-		for _, g := range groups {
-			s += d.GroupCost(g)
-		}
+		s := d.PartitionCost(groups)
 		if s < best.sse-1e-12*math.Max(1, s) {
 			best.sse, best.groups, best.source = s, groups, source
 		}
@@ -320,7 +324,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			res.Integral = false
 			srh := rd.simpleRounding(x, mr.ReducedCosts, cs.cols)
 			res.SRH = min(res.SRH, consider(srh, "srh"))
-			msth, _ := rd.mstRounding(x, cs.cols)
+			msth := rd.mstRounding(x, cs.cols)
 			res.MSTH = min(res.MSTH, consider(msth, "msth"))
 			rounded = [][][]int{srh, msth}
 		}
@@ -440,9 +444,6 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	}
 	res.Exact = res.Converged && res.SSE-res.LowerBound <= exactTol*math.Max(1, res.SSE)
 	res.GapPercent = res.Gap(res.SSE)
-	if res.SSE == 0 {
-		res.GapPercent = 0
-	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }

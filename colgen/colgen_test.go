@@ -371,7 +371,7 @@ func TestRoundingGivesValidClusterings(t *testing.T) {
 		for i := range rc {
 			rc[i] = r.Float64()
 		}
-		for name, g := range map[string][][]int{"srh": rd.simpleRounding(x, rc, cols), "msth": first(rd.mstRounding(x, cols))} {
+		for name, g := range map[string][][]int{"srh": rd.simpleRounding(x, rc, cols), "msth": rd.mstRounding(x, cols)} {
 			cl, err := model.NewClustering(n, g)
 			if err != nil {
 				t.Fatalf("seed %d %s: %v", seed, name, err)
@@ -382,8 +382,6 @@ func TestRoundingGivesValidClusterings(t *testing.T) {
 		}
 	}
 }
-
-func first[A, B any](a A, _ B) A { return a }
 
 // TestLimitsKeepAValidBound: a time limit or an iteration cap stops the
 // run with a bound that is still below the optimum.
@@ -499,5 +497,19 @@ func TestCensusSubsets(t *testing.T) {
 				t.Fatalf("%s k=%d: best gap %.2f above MDAV's %.2f", crit, k, r.Gap(r.SSE), r.Gap(r.MDAV))
 			}
 		}
+	}
+}
+
+// TestGapPercent: formula (15) of Gentile, Spagnolo-Arrizabalaga & Castro,
+// 100·(SSE_H − SSE_MP)/SSE_H, with its edge cases.
+func TestGapPercent(t *testing.T) {
+	if g := GapPercent(10, 9); math.Abs(g-10) > 1e-12 {
+		t.Errorf("GapPercent(10, 9) = %g, want 10", g)
+	}
+	if g := GapPercent(0, 0); g != 0 {
+		t.Errorf("zero SSE: %g, want 0", g)
+	}
+	if g := GapPercent(math.Inf(1), 1); !math.IsNaN(g) {
+		t.Errorf("missing SSE: %g, want NaN", g)
 	}
 }

@@ -149,7 +149,7 @@ type pairValue struct {
 // k are dissolved and their records placed by AddRemainingNodes. The paper
 // runs maxCl = k+1..2k-1; we also try maxCl = k. It returns the clustering
 // with the smallest SSE over the maxCl values.
-func (r *rounder) mstRounding(x []float64, cols [][]int) ([][]int, float64) {
+func (r *rounder) mstRounding(x []float64, cols [][]int) [][]int {
 	acc := map[int64]float64{}
 	n := r.z.N
 	for _, c := range support(x, 1e-9) {
@@ -221,19 +221,10 @@ func (r *rounder) mstRounding(x []float64, cols [][]int) ([][]int, float64) {
 			r.assn[v] = g
 		}
 		groups = r.finish(groups)
-		s := r.sse(groups)
+		s := r.d.PartitionCost(groups)
 		if best == nil || s < bestSSE {
 			best, bestSSE = groups, s
 		}
 	}
-	return best, bestSSE
-}
-
-// sse is the SSE of a clustering given as groups.
-func (r *rounder) sse(groups [][]int) float64 {
-	s := 0.0
-	for _, g := range groups {
-		s += r.d.GroupCost(g)
-	}
-	return s
+	return best
 }

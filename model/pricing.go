@@ -51,6 +51,16 @@ func (m *SqDist) GroupCost(members []int) float64 {
 	return s / float64(len(members))
 }
 
+// PartitionCost returns Σ_C w_C over groups: the SSE of a clustering given
+// as its groups.
+func (m *SqDist) PartitionCost(groups [][]int) float64 {
+	s := 0.0
+	for _, g := range groups {
+		s += m.GroupCost(g)
+	}
+	return s
+}
+
 // ReducedCost returns w_C - Σ_{v ∈ C} λ_v, the reduced cost of group C in
 // the set-partitioning master problem with duals lambda (Equation (10)).
 func (m *SqDist) ReducedCost(lambda []float64, members []int) float64 {

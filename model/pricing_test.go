@@ -38,6 +38,11 @@ func TestGroupCostIsSSE(t *testing.T) {
 			t.Errorf("group %v: cost %g, SSE %g", g, got, want)
 		}
 	}
+	// A clustering's SSE is the sum of its groups' costs.
+	two := &Clustering{Group: []int{0, 0, 1, 1, 1}, NumGroups: 2}
+	if got, want := d.PartitionCost(two.Groups()), SSE(ds, two); math.Abs(got-want) > 1e-12 {
+		t.Errorf("PartitionCost %g, SSE %g", got, want)
+	}
 	if d.At(1, 3) != d.At(3, 1) || d.At(0, 1) != 5 {
 		t.Errorf("distances: %g %g %g", d.At(1, 3), d.At(3, 1), d.At(0, 1))
 	}

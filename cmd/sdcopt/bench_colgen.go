@@ -247,13 +247,10 @@ func colgenBenchOne(s *colgenBenchSettings, raw *model.Dataset, n, k int, cr str
 
 // gap15 is formula (15) in percent; NaN when sse is missing.
 func gap15(sse *float64, lb float64) float64 {
-	if sse == nil || *sse <= 0 {
-		if sse != nil {
-			return 0
-		}
+	if sse == nil {
 		return math.NaN()
 	}
-	return 100 * (*sse - lb) / *sse
+	return colgen.GapPercent(*sse, lb)
 }
 
 func (r *colgenBenchRow) summarize() {

@@ -48,7 +48,7 @@ func runColgenDemo(w io.Writer) error {
 			fmt.Fprintf(tw, "%s\t-\t-\t-\n", name)
 			return
 		}
-		fmt.Fprintf(tw, "%s\t%.6g\t%.4f\t%.2f\n", name, sse, 100*sse/sst, 100*(sse-r.LPBound)/sse)
+		fmt.Fprintf(tw, "%s\t%.6g\t%.4f\t%.2f\n", name, sse, 100*sse/sst, colgen.GapPercent(sse, r.LPBound))
 	}
 	row("mdav", r.MDAV)
 	row("vmdav", r.VMDAV)
