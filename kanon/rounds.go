@@ -3,7 +3,6 @@ package kanon
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"sdcopt/model"
 )
@@ -216,36 +215,11 @@ func (wt *weigher) refresh(boxes []*model.Box) {
 			if k != kindCat {
 				continue
 			}
-			at := &wt.t.Attrs[a]
+			// The increase for every code c, as model.QITable.Increase
+			// computes it for a record with that code.
 			tab := wt.tab[wt.off[a]*n+j:]
-			card := float64(len(at.Categories))
-			if h := at.Hier; h != nil {
-				node := b.Node[a]
-				o := 0.0
-				if old := h.Leaves[node]; old > 1 {
-					o = float64(old) / card
-				}
-				for c := range at.Categories {
-					tab[c*n] = 0
-					if anc := h.LCA(node, int32(c)); anc != node {
-						tab[c*n] = float64(h.Leaves[anc])/card - o
-					}
-				}
-				continue
-			}
-			cnt := 0
-			for _, w := range b.Set[a] {
-				cnt += bits.OnesCount64(w)
-			}
-			inc := 1 / card
-			if cnt == 1 {
-				inc = 2 / card
-			}
-			for c := range at.Categories {
-				tab[c*n] = inc
-				if b.Set[a][c/64]&(1<<(c%64)) != 0 {
-					tab[c*n] = 0
-				}
+			for c := range wt.t.Attrs[a].Categories {
+				tab[c*n] = wt.t.AttrIncrease(b, a, float64(c))
 			}
 		}
 	}

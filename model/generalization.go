@@ -201,15 +201,21 @@ func (t *QITable) attrNCP(b *Box, a int) float64 {
 		}
 		return float64(l) / float64(len(at.Categories))
 	default:
-		c := 0
-		for _, w := range b.Set[a] {
-			c += bits.OnesCount64(w)
-		}
+		c := setCount(b.Set[a])
 		if c <= 1 {
 			return 0
 		}
 		return float64(c) / float64(len(at.Categories))
 	}
+}
+
+// setCount is the number of codes in a categorical box's bitset.
+func setCount(set []uint64) int {
+	c := 0
+	for _, w := range set {
+		c += bits.OnesCount64(w)
+	}
+	return c
 }
 
 // NCPSum is the sum over the quasi-identifiers of the box's NCP.
@@ -227,42 +233,44 @@ func (t *QITable) Increase(b *Box, i int) float64 {
 	r := t.Row(i)
 	s := 0.0
 	for a := range t.Attrs {
-		at := &t.Attrs[a]
-		v := r[a]
-		switch {
-		case at.Kind == Numeric:
-			if at.Max > at.Min && (v < b.Lo[a] || v > b.Hi[a]) {
-				lo, hi := math.Min(b.Lo[a], v), math.Max(b.Hi[a], v)
-				s += ((hi - lo) - (b.Hi[a] - b.Lo[a])) / (at.Max - at.Min)
-			}
-		case at.Hier != nil:
-			n := at.Hier.LCA(b.Node[a], int32(v))
-			if n != b.Node[a] {
-				card := float64(len(at.Categories))
-				old := at.Hier.Leaves[b.Node[a]]
-				o := 0.0
-				if old > 1 {
-					o = float64(old) / card
-				}
-				s += float64(at.Hier.Leaves[n])/card - o
-			}
-		default:
-			c := int(v)
-			if b.Set[a][c/64]&(1<<(c%64)) == 0 {
-				cnt := 0
-				for _, w := range b.Set[a] {
-					cnt += bits.OnesCount64(w)
-				}
-				card := float64(len(at.Categories))
-				if cnt == 1 {
-					s += 2 / card // from one value (NCP 0) to two
-				} else {
-					s += 1 / card
-				}
-			}
-		}
+		s += t.AttrIncrease(b, a, r[a])
 	}
 	return s
+}
+
+// AttrIncrease is the increase of attribute a's NCP in box b if the value
+// v (a category code for a categorical attribute) joins it; Increase is
+// its sum over the attributes.
+func (t *QITable) AttrIncrease(b *Box, a int, v float64) float64 {
+	at := &t.Attrs[a]
+	switch {
+	case at.Kind == Numeric:
+		if at.Max > at.Min && (v < b.Lo[a] || v > b.Hi[a]) {
+			lo, hi := math.Min(b.Lo[a], v), math.Max(b.Hi[a], v)
+			return ((hi - lo) - (b.Hi[a] - b.Lo[a])) / (at.Max - at.Min)
+		}
+	case at.Hier != nil:
+		n := at.Hier.LCA(b.Node[a], int32(v))
+		if n != b.Node[a] {
+			card := float64(len(at.Categories))
+			old := at.Hier.Leaves[b.Node[a]]
+			o := 0.0
+			if old > 1 {
+				o = float64(old) / card
+			}
+			return float64(at.Hier.Leaves[n])/card - o
+		}
+	default:
+		c := int(v)
+		if b.Set[a][c/64]&(1<<(c%64)) == 0 {
+			card := float64(len(at.Categories))
+			if setCount(b.Set[a]) == 1 {
+				return 2 / card // from one value (NCP 0) to two
+			}
+			return 1 / card
+		}
+	}
+	return 0
 }
 
 // GenGraph is a generalization graph: Matched[j] lists the originals S_i
