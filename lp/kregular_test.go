@@ -66,24 +66,12 @@ func TestKRegularProblem(t *testing.T) {
 }
 
 func TestKRegularMalformed(t *testing.T) {
-	cases := []struct {
-		name string
-		n, b int
-		cost []float64
-	}{
-		{"negative n", -1, 0, nil},
-		{"negative b", 2, -1, []float64{1, 2, 3, 4}},
-		{"b > n", 2, 3, []float64{1, 2, 3, 4}},
-		{"short", 2, 1, []float64{1, 2, 3}},
-		{"NaN", 2, 1, []float64{1, math.NaN(), 3, 4}},
-		{"-Inf", 2, 1, []float64{1, 2, math.Inf(-1), 4}},
-	}
-	for _, c := range cases {
-		if _, err := KRegularProblem(c.n, c.b, c.cost); err == nil {
-			t.Errorf("KRegularProblem %s: no error", c.name)
+	for _, c := range costtest.MalformedKRegular() {
+		if _, err := KRegularProblem(c.N, c.B, c.Cost); err == nil {
+			t.Errorf("KRegularProblem %s: no error", c.Name)
 		}
-		if _, _, err := SolveKRegular(c.n, c.b, c.cost, "auto"); err == nil {
-			t.Errorf("SolveKRegular %s: no error", c.name)
+		if _, _, err := SolveKRegular(c.N, c.B, c.Cost, "auto"); err == nil {
+			t.Errorf("SolveKRegular %s: no error", c.Name)
 		}
 	}
 	if _, _, err := SolveKRegular(2, 1, []float64{1, 2, 3, 4}, "no-such-engine"); !errors.Is(err, solvers.ErrUnknownSolver) {

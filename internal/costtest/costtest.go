@@ -125,3 +125,23 @@ func LPEngines(t testing.TB) []string {
 	}
 	return out
 }
+
+// Malformed is a b-regular selection input that every solver must reject.
+type Malformed struct {
+	Name string
+	N, B int
+	Cost []float64
+}
+
+// MalformedKRegular lists the malformed inputs of the k-regular solvers:
+// negative sizes, b > n, a short matrix, NaN and -Inf costs.
+func MalformedKRegular() []Malformed {
+	return []Malformed{
+		{"negative n", -1, 0, nil},
+		{"negative b", 2, -1, []float64{1, 2, 3, 4}},
+		{"b > n", 2, 3, []float64{1, 2, 3, 4}},
+		{"short", 2, 1, []float64{1, 2, 3}},
+		{"NaN", 2, 1, []float64{1, math.NaN(), 3, 4}},
+		{"-Inf", 2, 1, []float64{1, 2, math.Inf(-1), 4}},
+	}
+}

@@ -231,21 +231,9 @@ func TestSmall(t *testing.T) {
 }
 
 func TestMalformed(t *testing.T) {
-	cases := []struct {
-		name string
-		n, b int
-		cost []float64
-	}{
-		{"negative n", -1, 0, nil},
-		{"negative b", 2, -1, []float64{1, 2, 3, 4}},
-		{"b > n", 2, 3, []float64{1, 2, 3, 4}},
-		{"short", 2, 1, []float64{1, 2, 3}},
-		{"NaN", 2, 1, []float64{1, math.NaN(), 3, 4}},
-		{"-Inf", 2, 1, []float64{1, 2, math.Inf(-1), 4}},
-	}
-	for _, c := range cases {
-		if _, _, err := mincostflow.KRegular(c.n, c.b, c.cost); !errors.Is(err, mincostflow.ErrInput) {
-			t.Errorf("%s: err = %v, want ErrInput", c.name, err)
+	for _, c := range costtest.MalformedKRegular() {
+		if _, _, err := mincostflow.KRegular(c.N, c.B, c.Cost); !errors.Is(err, mincostflow.ErrInput) {
+			t.Errorf("%s: err = %v, want ErrInput", c.Name, err)
 		}
 	}
 }
