@@ -11,14 +11,14 @@
 // with A stored column-wise (compressed sparse column). A Solver solves it
 // and returns a Result that keeps why the engine stopped (Status) apart from
 // what it found (HasSolution, Objective, BestBound, X, duals). An error is
-// returned only when the call itself failed (invalid problem, engine crash,
-// unavailable engine); an infeasible model is a Result with Status
-// Infeasible, not an error.
+// returned only when the call itself failed (invalid problem, parameters
+// out of range, engine crash, unavailable engine); an infeasible model is
+// a Result with Status Infeasible and no solution, not an error.
 //
 // Engines register themselves by name (highs, lpsolve, clp, cbc) in init
 // functions; the package sdcopt/solvers/all links every backend that the
 // build tags enable. "auto" picks the fastest available engine for the
-// problem type.
+// problem type; Known checks a name without touching any engine.
 //
 // Dual convention, shared by every backend and enforced by the conformance
 // suite in solvers/solvertest: whatever the objective sense, the row duals y

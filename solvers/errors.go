@@ -11,6 +11,8 @@ var (
 	// ErrInvalidProblem: the Problem failed Validate, or a session change
 	// named a column or row that does not exist.
 	ErrInvalidProblem = errors.New("invalid problem")
+	// ErrInvalidParams: the Params failed Params.Validate.
+	ErrInvalidParams = errors.New("invalid parameters")
 	// ErrUnknownSolver: no engine is registered under the name.
 	ErrUnknownSolver = errors.New("unknown solver")
 	// ErrUnavailable: the engine is registered but cannot run here (not

@@ -1,6 +1,10 @@
 package solvers
 
-import "time"
+import (
+	"fmt"
+	"math"
+	"time"
+)
 
 // Default tolerances. MIP gaps are tight by default because sdcopt uses MIPs
 // to prove sharp bounds and optima, not to find good-enough solutions.
@@ -9,27 +13,43 @@ const (
 	DefaultMIPAbsGap = 1e-9
 )
 
+// Limits checked by Params.Validate.
+const (
+	// MaxTimeLimit is the largest TimeLimit, 1e9 s (about 31 years; the
+	// CLI's --time-limit has the same bound).
+	MaxTimeLimit = 1e9 * time.Second
+	// MaxThreads is the largest Threads.
+	MaxThreads = 1024
+)
+
 // Params are the engine-neutral solve parameters. A nil *Params means
 // DefaultParams(). Each backend maps every field to its engine; fields an
 // engine cannot honour are reported in Result.Warnings, never silently
 // dropped.
+//
+// Every backend checks the parameters with Validate at the start of Solve
+// and NewSession; invalid ones make the call fail with an error wrapping
+// ErrInvalidParams.
 type Params struct {
-	// TimeLimit bounds the wall-clock time of one Solve. Zero means no limit.
+	// TimeLimit bounds the wall-clock time of one Solve. Zero means no
+	// limit; it must lie in [0, MaxTimeLimit].
 	TimeLimit time.Duration
 	// MIPRelGap is the relative gap |bound - incumbent| / |incumbent| at
-	// which a MIP solve stops as optimal. Zero (or negative) means
+	// which a MIP solve stops as optimal, in [0, 1]. Zero means
 	// DefaultMIPRelGap; ask for a tiny positive value such as 1e-12 for
 	// "no gap".
 	MIPRelGap float64
-	// MIPAbsGap is the absolute gap at which a MIP solve stops as optimal.
-	// Zero (or negative) means DefaultMIPAbsGap.
+	// MIPAbsGap is the absolute gap at which a MIP solve stops as optimal,
+	// finite and non-negative. Zero means DefaultMIPAbsGap.
 	MIPAbsGap float64
-	// FeasTol is the primal feasibility tolerance. Zero means the engine's
-	// own default (1e-7 for HiGHS and CLP/CBC, 1e-9 for lp_solve's
-	// epsint/epsel family is left untouched).
+	// FeasTol is the primal feasibility tolerance, finite and
+	// non-negative. Zero means the engine's own default (1e-7 for HiGHS
+	// and CLP/CBC, 1e-9 for lp_solve's epsint/epsel family is left
+	// untouched).
 	FeasTol float64
-	// Threads is the number of threads an engine may use. Zero means 1.
-	// HiGHS-wasm is single-threaded and reports any other value as ignored.
+	// Threads is the number of threads an engine may use, in
+	// [0, MaxThreads]. Zero means 1. HiGHS-wasm is single-threaded and
+	// reports any other value as ignored.
 	Threads int
 	// Verbose turns the engine's own log on (to stderr). Off by default.
 	Verbose bool
@@ -66,4 +86,31 @@ func (p *Params) AbsGap() float64 {
 		return DefaultMIPAbsGap
 	}
 	return p.MIPAbsGap
+}
+
+// Validate checks the parameters' ranges (see the fields). A nil *Params
+// is valid (the defaults). The error is an *Error wrapping
+// ErrInvalidParams that names the first offending field and its accepted
+// range.
+func (p *Params) Validate() error {
+	if p == nil {
+		return nil
+	}
+	bad := func(field string, v any, want string) error {
+		return &Error{Op: "validate parameters", Err: fmt.Errorf("%w: %s = %v, want %s", ErrInvalidParams, field, v, want)}
+	}
+	nonNegative := func(v float64) bool { return v >= 0 && !math.IsInf(v, 1) } // false for NaN
+	switch {
+	case p.TimeLimit < 0 || p.TimeLimit > MaxTimeLimit:
+		return bad("TimeLimit", p.TimeLimit, fmt.Sprintf("a duration in [0, %gs] (0 = no limit)", MaxTimeLimit.Seconds()))
+	case !nonNegative(p.MIPRelGap) || p.MIPRelGap > 1:
+		return bad("MIPRelGap", p.MIPRelGap, "a number in [0, 1] (0 = default)")
+	case !nonNegative(p.MIPAbsGap):
+		return bad("MIPAbsGap", p.MIPAbsGap, "a finite number >= 0 (0 = default)")
+	case !nonNegative(p.FeasTol):
+		return bad("FeasTol", p.FeasTol, "a finite number >= 0 (0 = engine default)")
+	case p.Threads < 0 || p.Threads > MaxThreads:
+		return bad("Threads", p.Threads, fmt.Sprintf("an integer in [0, %d] (0 = 1)", MaxThreads))
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package solvers
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -61,13 +62,36 @@ func Register(e Engine) {
 	probes[e.Name] = &probed{}
 }
 
+func unknownSolver(name string) error {
+	return &Error{Engine: name, Op: "lookup", Err: fmt.Errorf("%w %q (known: auto, %s)", ErrUnknownSolver, name, strings.Join(Names(), ", "))}
+}
+
+// Known checks an engine name without probing or creating the engine: it
+// returns nil for "auto" (and "", which New also reads as "auto") and for
+// every registered engine, whether it is available here or not, and
+// otherwise an *Error wrapping ErrUnknownSolver that lists the known names.
+// The CLI uses it to reject a misspelt --solver even when the run needs no
+// engine.
+func Known(name string) error {
+	if name == "" || name == "auto" {
+		return nil
+	}
+	regMu.RLock()
+	_, ok := engines[name]
+	regMu.RUnlock()
+	if !ok {
+		return unknownSolver(name)
+	}
+	return nil
+}
+
 func probe(name string) (*Engine, string, error) {
 	regMu.RLock()
 	e, ok := engines[name]
 	p := probes[name]
 	regMu.RUnlock()
 	if !ok {
-		return nil, "", &Error{Engine: name, Op: "lookup", Err: fmt.Errorf("%w %q (known: %v)", ErrUnknownSolver, name, Names())}
+		return nil, "", unknownSolver(name)
 	}
 	p.once.Do(func() {
 		if e.Probe == nil {

@@ -11,8 +11,12 @@ type ReloadSession struct {
 	closed bool
 }
 
-// NewReloadSession returns a session over a private copy of p.
+// NewReloadSession returns a session over a private copy of p. It fails
+// like Solve on invalid parameters or an invalid problem.
 func NewReloadSession(s Solver, p *Problem, prm *Params) (*ReloadSession, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, WithEngine(s.Name(), err)
+	}
 	if err := p.Validate(); err != nil {
 		return nil, WithEngine(s.Name(), err)
 	}

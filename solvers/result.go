@@ -5,6 +5,18 @@ import "math"
 // Result is what a Solve returns: why the engine stopped (Status) and what
 // it found. Fields that the engine did not produce are nil (slices) or NaN
 // (BestBound).
+//
+// Every backend guarantees (through Normalize):
+//   - An Infeasible, Unbounded or InfeasibleOrUnbounded result carries no
+//     solution: HasSolution is false, X and RowActivity are nil and
+//     Objective is NaN, even when the engine stopped at a feasible point
+//     on its way to an unbounded ray (that point is not an optimum and its
+//     objective means nothing).
+//   - More generally, whenever HasSolution is false, X and RowActivity are
+//     nil, Objective is NaN and there are no duals.
+//   - A result stopped by a limit (TimeLimit, IterationLimit, NodeLimit,
+//     SolutionLimit, Interrupted) may carry its incumbent: HasSolution
+//     true, X feasible, Objective its value, Status still the limit.
 type Result struct {
 	// Solver is the engine's registry name.
 	Solver string
@@ -14,14 +26,15 @@ type Result struct {
 	// engine's tolerances): the optimum when Status is Optimal, the
 	// incumbent after a limit.
 	HasSolution bool
-	// Objective is c'x + offset for X (meaningless without a solution).
+	// Objective is c'x + offset for X, NaN without a solution.
 	Objective float64
 	// BestBound is the best proven bound on the optimal objective: equal to
 	// Objective for an optimal LP, the dual bound for a MIP, NaN if none.
 	BestBound float64
-	// X is the primal solution, one value per column.
+	// X is the primal solution, one value per column (nil without a
+	// solution).
 	X []float64
-	// RowActivity is A x, one value per row.
+	// RowActivity is A x, one value per row (nil without a solution).
 	RowActivity []float64
 	// HasDuals reports that Duals and ReducedCosts hold an optimal dual
 	// solution (LPs solved to optimality by an engine with duals).
@@ -47,4 +60,20 @@ func (r *Result) Gap() float64 {
 		return math.Inf(1)
 	}
 	return math.Abs(r.Objective-r.BestBound) / math.Max(1, math.Abs(r.Objective))
+}
+
+// Normalize makes r satisfy the guarantees documented on Result: it drops
+// any solution from an Infeasible, Unbounded or InfeasibleOrUnbounded
+// result and, for every result without a solution, sets X, RowActivity,
+// Duals and ReducedCosts to nil, HasDuals to false and Objective to NaN.
+// Backends call it on every Result they return.
+func (r *Result) Normalize() {
+	if r.Status.NoSolution() {
+		r.HasSolution = false
+	}
+	if !r.HasSolution {
+		r.X, r.RowActivity = nil, nil
+		r.Objective = math.NaN()
+		r.HasDuals, r.Duals, r.ReducedCosts = false, nil, nil
+	}
 }

@@ -1,14 +1,15 @@
 package solvers
 
 // Capabilities say what an engine can do. The conformance suite runs the
-// checks that a backend's capabilities enable.
+// checks that a backend's capabilities enable. The JSON names are part of
+// the CLI's stable lower_snake_case output (sdcopt solvers --format json).
 type Capabilities struct {
-	LP          bool // continuous problems
-	Integer     bool // integer and binary columns
-	Duals       bool // row duals and reduced costs for LPs
-	Incremental bool // NewSession: add columns/rows, change objective and bounds, re-solve
-	WarmStart   bool // an LP re-solve in a session starts from the previous basis
-	TimeLimit   bool // Params.TimeLimit is honoured
+	LP          bool `json:"lp"`          // continuous problems
+	Integer     bool `json:"integer"`     // integer and binary columns
+	Duals       bool `json:"duals"`       // row duals and reduced costs for LPs
+	Incremental bool `json:"incremental"` // NewSession: add columns/rows, change objective and bounds, re-solve
+	WarmStart   bool `json:"warm_start"`  // an LP re-solve in a session starts from the previous basis
+	TimeLimit   bool `json:"time_limit"`  // Params.TimeLimit is honoured
 }
 
 // Solver is one engine. Implementations are safe for use by one goroutine at

@@ -58,6 +58,16 @@ func ParseStatus(name string) (Status, error) {
 	return StatusUnknown, fmt.Errorf("solvers: unknown status %q", name)
 }
 
+// NoSolution reports whether s rules out a solution in the result:
+// Infeasible, Unbounded and InfeasibleOrUnbounded (see Result).
+func (s Status) NoSolution() bool {
+	switch s {
+	case Infeasible, Unbounded, InfeasibleOrUnbounded:
+		return true
+	}
+	return false
+}
+
 // Limit reports whether the engine stopped on a limit (time, iterations,
 // nodes, solutions) or an interruption rather than with a proof.
 func (s Status) Limit() bool {

@@ -2,10 +2,11 @@
 
 package coin
 
-// This file is the whole cgo surface of the package: a narrow binding to the
-// C interfaces of CLP (Clp_C_Interface.h) and CBC (Cbc_C_Interface.h). C
-// types appear only here; the engine logic in clp.go and cbc.go sees Go
-// types. Every array handed to C is copied by the library before the call
+// This file and signals.go are the whole cgo surface of the package: a
+// narrow binding to the C interfaces of CLP (Clp_C_Interface.h) and CBC
+// (Cbc_C_Interface.h), and the signal bracket around engine calls
+// (signals.c). C types appear only here; the engine logic in clp.go and
+// cbc.go sees Go types. Every array handed to C is copied by the library before the call
 // returns (loadProblem, addColumns, addRows, chg*), so Go memory is never
 // retained by C. Arrays returned by the libraries are copied into Go slices
 // before the next call into the engine.
@@ -241,12 +242,31 @@ func (m *clpModel) initialSolve(method int, presolve bool) int {
 	} else {
 		C.ClpSolve_setPresolveType(opt, 1, -1)
 	}
+	// Special option 2 = 1: no SIGINT handler of CLP's own (see
+	// signals.c); the bracket below holds should CLP install one anyway.
+	C.ClpSolve_setSpecialOption(opt, clpSpecialInterrupt, 1, -1)
+	enterEngine()
+	defer leaveEngine()
 	return int(C.Clp_initialSolveWithOptions(m.p, opt))
 }
 
-// primal and dual re-optimize from the model's current basis.
-func (m *clpModel) primal() int { return int(C.Clp_primal(m.p, 0)) }
-func (m *clpModel) dual() int   { return int(C.Clp_dual(m.p, 0)) }
+// clpSpecialInterrupt is ClpSolve's special option for interrupt handling
+// (ClpSolve.hpp: "2 - interrupt handling - 0 yes, 1 no (for threadsafe)").
+const clpSpecialInterrupt = 2
+
+// primal and dual re-optimize from the model's current basis. Neither
+// touches signal handlers in CLP 1.17; they are bracketed all the same.
+func (m *clpModel) primal() int {
+	enterEngine()
+	defer leaveEngine()
+	return int(C.Clp_primal(m.p, 0))
+}
+
+func (m *clpModel) dual() int {
+	enterEngine()
+	defer leaveEngine()
+	return int(C.Clp_dual(m.p, 0))
+}
 
 // ------------------------------------------------------------------- CBC
 
@@ -307,7 +327,6 @@ func (m *cbcModel) setParameter(name, value string) {
 	C.Cbc_setParameter(m.p, cn, cv)
 }
 
-func (m *cbcModel) solve() int                   { return int(C.Cbc_solve(m.p)) }
 func (m *cbcModel) status() int                  { return int(C.Cbc_status(m.p)) }
 func (m *cbcModel) secondaryStatus() int         { return int(C.Cbc_secondaryStatus(m.p)) }
 func (m *cbcModel) isProvenOptimal() bool        { return C.Cbc_isProvenOptimal(m.p) != 0 }
@@ -322,6 +341,15 @@ func (m *cbcModel) bestPossible() float64        { return float64(C.Cbc_getBestP
 func (m *cbcModel) nodeCount() int               { return int(C.Cbc_getNodeCount(m.p)) }
 func (m *cbcModel) iterationCount() int          { return int(C.Cbc_getIterationCount(m.p)) }
 func (m *cbcModel) numberSavedSolutions() int    { return int(C.Cbc_numberSavedSolutions(m.p)) }
+
+// solve runs CBC's driver (CbcMain1), which solves the root LP with CLP's
+// initialSolve and so tries to install CLP's SIGINT handler (see
+// signals.c).
+func (m *cbcModel) solve() int {
+	enterEngine()
+	defer leaveEngine()
+	return int(C.Cbc_solve(m.p))
+}
 
 // bestSolution copies the incumbent (nil when CBC has none).
 func (m *cbcModel) bestSolution(n int) []float64 { return goFloats(C.Cbc_bestSolution(m.p), n) }

@@ -27,8 +27,8 @@ func init() {
 }
 
 // cbcMu serializes Cbc_solve: it runs CBC's standalone driver (CbcMain1),
-// which keeps process-wide state (parameter parsing globals, the SIGINT
-// handler) and is not safe to run concurrently.
+// which keeps process-wide state (parameter parsing globals) and is not
+// safe to run concurrently.
 var cbcMu sync.Mutex
 
 // cbcRaw lists the CBC driver options accepted in Params.Raw for MIPs and
@@ -98,6 +98,9 @@ func (s *cbcSolver) NewSession(p *solvers.Problem, prm *solvers.Params) (solvers
 }
 
 func (*cbcSolver) Solve(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, solvers.WithEngine(cbcName, err)
+	}
 	prm = prm.OrDefault()
 	if err := p.Validate(); err != nil {
 		return nil, solvers.WithEngine(cbcName, err)
@@ -172,10 +175,11 @@ func solveMIP(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) 
 		m.setMaximumSeconds(s)
 		m.setParameter("seconds", formatFloat(s))
 	}
-	m.setAllowableGap(prm.MIPAbsGap)
-	m.setParameter("allowableGap", formatFloat(prm.MIPAbsGap))
-	m.setAllowableFracGap(prm.MIPRelGap)
-	m.setParameter("ratioGap", formatFloat(prm.MIPRelGap))
+	// Zero gaps mean the package defaults (Params), not "no gap".
+	m.setAllowableGap(prm.AbsGap())
+	m.setParameter("allowableGap", formatFloat(prm.AbsGap()))
+	m.setAllowableFracGap(prm.RelGap())
+	m.setParameter("ratioGap", formatFloat(prm.RelGap()))
 	if prm.FeasTol > 0 {
 		m.setParameter("primalTolerance", formatFloat(prm.FeasTol))
 	}
@@ -238,10 +242,10 @@ func solveMIP(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) 
 			r.BestBound = b + p.Offset
 		}
 	}
-	if r.Status != solvers.Optimal && r.Status != solvers.Unbounded && !r.Status.Limit() {
+	if r.Status != solvers.Optimal && !r.Status.Limit() {
 		r.HasSolution = false
-		r.X, r.RowActivity, r.Objective = nil, nil, 0
 	}
+	r.Normalize()
 	return r, nil
 }
 

@@ -186,6 +186,9 @@ func direction(s solvers.Sense) float64 {
 // solveLP solves a continuous problem with a fresh CLP model; engine is the
 // name reported in results and errors ("clp", or "cbc" for LPs given to cbc).
 func solveLP(engine string, p *solvers.Problem, prm *solvers.Params, raw map[string]string) (*solvers.Result, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, solvers.WithEngine(engine, err)
+	}
 	prm = prm.OrDefault()
 	if err := p.Validate(); err != nil {
 		return nil, solvers.WithEngine(engine, err)
@@ -270,6 +273,7 @@ func readClp(engine string, m *clpModel, offset float64, prm *solvers.Params, o 
 		r.Duals = noNegZero(m.rowPrice())
 		r.ReducedCosts = noNegZero(m.reducedCost())
 	}
+	r.Normalize()
 	return r
 }
 
@@ -290,6 +294,7 @@ func solveEmpty(engine string, p *solvers.Problem) *solvers.Result {
 	for i := 0; i < m; i++ {
 		if p.RowLower[i] > 0 || p.RowUpper[i] < 0 {
 			r.Status = solvers.Infeasible
+			r.Normalize()
 			return r
 		}
 	}

@@ -34,7 +34,8 @@
 // limit) → IterationLimit when the raw "max_iterations" was reached,
 // otherwise TimeLimit when a time limit was set; 4 → NumericalTrouble; 5 →
 // Interrupted. After a limit, HasSolution reports whether CLP's current
-// point is primal feasible (Clp_checkSolution).
+// point is primal feasible (Clp_checkSolution). Infeasible, Unbounded and
+// InfeasibleOrUnbounded results carry no solution (solvers.Result).
 //
 // Raw options (Params.Raw) for clp, and for LPs given to cbc:
 //
@@ -87,12 +88,15 @@
 // names fail with ErrUnsupported.
 //
 // Status mapping: Cbc_isProvenOptimal → Optimal; isContinuousUnbounded →
-// Unbounded with an incumbent, otherwise InfeasibleOrUnbounded (CBC only
-// knows that the relaxation is unbounded); isProvenInfeasible →
+// Unbounded when CBC found an integer feasible point (a feasible MIP with
+// an unbounded relaxation is unbounded), otherwise InfeasibleOrUnbounded
+// (CBC only knows that the relaxation is unbounded); isProvenInfeasible →
 // Infeasible; isSecondsLimitReached → TimeLimit; isNodeLimitReached →
 // NodeLimit; isSolutionLimitReached → SolutionLimit; isAbandoned →
-// NumericalTrouble. HasSolution is Cbc_bestSolution != NULL; Objective and
-// RowActivity are recomputed from X and the original Problem; BestBound is
+// NumericalTrouble. For Optimal and the limits, HasSolution is
+// Cbc_bestSolution != NULL; an Unbounded result drops the point CBC found
+// (solvers.Result). Objective and RowActivity are recomputed from X and
+// the original Problem; BestBound is
 // Cbc_getBestPossibleObjValue (already in the user's sense) plus the
 // offset.
 //
@@ -113,8 +117,10 @@
 //     in 1200 of the same random programs (models that the LP presolve fixes
 //     completely). The backend allows the option but warns.
 //   - Cbc_solve runs CBC's standalone driver, which keeps process-wide
-//     state; CBC solves are serialized by a package mutex. While it runs,
-//     the driver installs its own SIGINT handler (Ctrl-C stops the search).
+//     state; CBC solves are serialized by a package mutex. Through the C
+//     interface the driver does not install its own SIGINT handler (its
+//     CbcSolverUsefulData has useSignalHandler_ false), but the root LP
+//     goes through CLP's initial solve, which does (see Signals).
 //   - With log level 0 neither engine prints anything; Verbose output goes
 //     to stdout (the engines' message handlers), not stderr.
 //   - CLP's time limit (Clp_setMaximumSeconds) counts process CPU time from
@@ -123,6 +129,39 @@
 //   - With the automatic method CLP may solve with its Idiot crash and a
 //     primal clean-up; Result.Iterations then counts only the clean-up's
 //     simplex iterations (often 0).
+//
+// # Signals
+//
+// ClpSimplex::initialSolve (CLP 1.17.6, ClpSolve.cpp) installs a SIGINT
+// handler of its own with signal(3), which makes CLP stop its current LP,
+// and re-installs the previous handler with signal(3) at the end (not on
+// its early returns). It runs for every clp initial solve and, inside
+// Cbc_solve, for CBC's root LP; Clp_primal and Clp_dual do not touch
+// signals, nor does anything else the backend calls (nm -D shows that
+// libClp and libCbcSolver import signal and no other signal function;
+// libCbcSolver's one call, in CbcMain1, is disabled for the C interface).
+// signal(3) drops SA_ONSTACK and SA_SIGINFO from the Go runtime's handler,
+// and the next SIGINT on a thread running Go code killed the process
+// ("non-Go code set up signal handler without SA_ONSTACK flag"); while
+// CLP's handler was installed, a SIGINT never reached os/signal.
+//
+// The backend therefore (signals.c, signals.go):
+//   - asks CLP not to install its handler (ClpSolve special option 2);
+//   - brackets every engine call that solves (Clp_initialSolveWithOptions,
+//     Clp_primal, Clp_dual, Cbc_solve): the SIGINT and SIGTERM actions are
+//     saved before and restored exactly after the call if they changed;
+//   - defines signal(3) for the process: during such a call a
+//     signal(SIGINT or SIGTERM, h) is recorded and answered as the C
+//     library would, but not installed (CBC's root LP cannot be configured
+//     through the C interface). Outside engine calls, and for other
+//     signals, it is the C library's signal(3).
+//
+// So the Go runtime's handlers stay installed, with their flags, through
+// every solve, and a SIGINT or SIGTERM reaches os/signal at once; the
+// engines themselves are never interrupted by a signal and run to their
+// own limits (set Params.TimeLimit to bound them). A Go program that
+// calls signal.Ignore or signal.Reset for SIGINT or SIGTERM while a solve
+// is running has that change undone when the solve ends.
 //
 // Every Clp_Simplex and Cbc_Model is freed explicitly (Close, or right
 // after a one-shot Solve), with a runtime cleanup as a safety net.

@@ -47,6 +47,9 @@ type clpSession struct {
 }
 
 func newClpSession(engine string, p *solvers.Problem, prm *solvers.Params) (*clpSession, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, solvers.WithEngine(engine, err)
+	}
 	prm = prm.OrDefault()
 	if err := p.Validate(); err != nil {
 		return nil, solvers.WithEngine(engine, err)

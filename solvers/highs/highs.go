@@ -80,6 +80,9 @@ func (s *Solver) Capabilities() solvers.Capabilities { return capabilities }
 
 // Solve solves p from scratch in a fresh HiGHS object.
 func (s *Solver) Solve(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, solvers.WithEngine(engineName, err)
+	}
 	prm = prm.OrDefault()
 	if err := p.Validate(); err != nil {
 		return nil, solvers.WithEngine(engineName, err)
@@ -136,7 +139,7 @@ func emptyResult(p *solvers.Problem, warnings []string) *solvers.Result {
 		if p.RowLower[i] > 0 || p.RowUpper[i] < 0 {
 			res.Status = solvers.Infeasible
 			res.BestBound = math.NaN()
-			res.RowActivity = nil
+			res.Normalize()
 			return res
 		}
 	}
@@ -226,9 +229,6 @@ func applyParams(in *instance, h uint32, prm *solvers.Params) (warnings []string
 	set("output_flag", strconv.FormatBool(prm.Verbose))
 	// HiGHS-wasm has no threads: more than one aborts the engine.
 	set("threads", "1")
-	if prm.TimeLimit < 0 {
-		return nil, solvers.Errorf(engineName, "set option", solvers.ErrUnsupported, "negative time limit %v", prm.TimeLimit)
-	}
 	if prm.TimeLimit > 0 {
 		set("time_limit", fmtFloat(prm.TimeLimit.Seconds()))
 	}
@@ -485,5 +485,8 @@ func run(in *instance, h uint32, p *solvers.Problem) (*solvers.Result, error) {
 			}
 		}
 	}
+	// HiGHS keeps the primal feasible point it reached before detecting
+	// an unbounded ray; it is not a solution (see solvers.Result).
+	res.Normalize()
 	return res, nil
 }

@@ -61,6 +61,9 @@ type session struct {
 
 // NewSession loads p into a new HiGHS object for incremental re-solves.
 func (s *Solver) NewSession(p *solvers.Problem, prm *solvers.Params) (solvers.Session, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, solvers.WithEngine(engineName, err)
+	}
 	prm = prm.OrDefault()
 	rs, err := solvers.NewReloadSession(s, p, prm)
 	if err != nil {

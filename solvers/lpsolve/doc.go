@@ -83,7 +83,10 @@
 // PROCBREAK → SolutionLimit; NUMFAILURE, ACCURACYERROR, DEGENERATE →
 // NumericalTrouble; NOMEMORY, NOBFP, PROCFAIL, NOTRUN → an error wrapping
 // solvers.ErrEngine. Iterations are get_total_iter, Nodes get_total_nodes
-// (0 for LPs).
+// (0 for LPs). lp_solve 5.5 reports OPTIMAL for a column without matrix
+// entries whose objective drives it to an infinite bound, with the column
+// at 1e30: a solution with a value at ±1e30 is reported as Unbounded.
+// Infeasible and Unbounded results carry no solution (solvers.Result).
 //
 // BestBound is the objective at optimality (LP or MIP; for a MIP this is
 // the incumbent proven within the gaps). After an early MIP stop it is
@@ -126,4 +129,11 @@
 // 232 iterations against 716 for a cold solve; adding a cut row takes 20
 // against 744 (about 650 without set_basis); single cheaper columns take
 // 15 to 50.
+//
+// # Signals
+//
+// lp_solve installs no signal handlers: liblpsolve55.a imports neither
+// signal nor sigaction (nm), so unlike CLP and CBC (package coin) its calls
+// need no bracket. TestSolveKeepsSignalActions checks that solves leave
+// the Go runtime's SIGINT and SIGTERM handlers untouched.
 package lpsolve

@@ -261,8 +261,13 @@ func (md *model) addRows(lo, up []float64, start, cols []int, vals []float64) er
 }
 
 // solve runs lp_solve on the current model and builds the Result.
-func (md *model) solve() (*solvers.Result, error) {
-	res := &solvers.Result{Solver: engineName, BestBound: math.NaN(), Objective: math.NaN()}
+func (md *model) solve() (res *solvers.Result, err error) {
+	defer func() {
+		if res != nil {
+			res.Normalize()
+		}
+	}()
+	res = &solvers.Result{Solver: engineName, BestBound: math.NaN(), Objective: math.NaN()}
 	res.Warnings = append(res.Warnings, md.opts.warnings...)
 	n, m := md.numCols(), md.numRows()
 	isMIP := md.nInt > 0
@@ -356,6 +361,14 @@ func (md *model) solve() (*solvers.Result, error) {
 	} else if !md.lp.variables(res.X) || !md.lp.constraints(res.RowActivity) {
 		return nil, solvers.Errorf(engineName, "solve", solvers.ErrEngine, "lp_solve: could not read the solution")
 	}
+	if atInfinity(res.X) {
+		// lp_solve reports OPTIMAL for a column without matrix entries
+		// whose objective pushes it to an infinite bound, with the column
+		// at its infinity (1e30): the problem is unbounded.
+		res.Status = solvers.Unbounded
+		res.Warnings = append(res.Warnings, "lp_solve: a column is at infinity (unbounded ray)")
+		return res, nil
+	}
 	res.Objective = md.lp.objective()
 	switch {
 	case res.Status == solvers.Optimal:
@@ -375,6 +388,17 @@ func (md *model) solve() (*solvers.Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// atInfinity reports whether a value is at lp_solve's infinity: bounds are
+// clipped to ±1e30 (toLP), so only an unbounded column can get there.
+func atInfinity(x []float64) bool {
+	for _, v := range x {
+		if math.Abs(v) >= lpInf {
+			return true
+		}
+	}
+	return false
 }
 
 // reducedCosts overwrites d with c - Aᵀy computed from the engine's own

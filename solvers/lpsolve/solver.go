@@ -35,6 +35,9 @@ func (*Solver) Capabilities() solvers.Capabilities { return caps }
 
 // Solve loads p into a fresh lp_solve model, solves it and frees the model.
 func (s *Solver) Solve(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, solvers.WithEngine(engineName, err)
+	}
 	if err := p.Validate(); err != nil {
 		return nil, solvers.WithEngine(engineName, err)
 	}
@@ -53,6 +56,9 @@ func (s *Solver) Solve(p *solvers.Problem, prm *solvers.Params) (*solvers.Result
 
 // NewSession loads p into a persistent lp_solve model.
 func (s *Solver) NewSession(p *solvers.Problem, prm *solvers.Params) (solvers.Session, error) {
+	if err := prm.Validate(); err != nil {
+		return nil, solvers.WithEngine(engineName, err)
+	}
 	if err := p.Validate(); err != nil {
 		return nil, solvers.WithEngine(engineName, err)
 	}

@@ -120,6 +120,11 @@
 // are accepted too. RHS, RANGES and BOUNDS may come in any order after
 // COLUMNS. The entries of one column must be contiguous.
 //
+// A UTF-8 byte-order mark at the start of the file is skipped. Integer
+// markers must pair up inside COLUMNS: an INTEND without an open INTORG
+// block, an INTORG inside one, and a block still open when COLUMNS ends
+// (at the next section header or ENDATA) are errors.
+//
 // A file must end with ENDATA: a missing ENDATA is an error, because it
 // most likely means a truncated file. Anything after ENDATA is ignored.
 // Values that overflow float64 (e.g. 1e400) read as infinite; infinities

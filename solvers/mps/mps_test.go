@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -63,7 +64,9 @@ func expectNames(n int, given []string, prefix string) []string {
 const rangeTol = 2
 
 // sameProblem compares got (read back) with want (the original) field by
-// field. Names are compared with the names the writer had to use.
+// field. Names are compared with the names the writer had to use. Values
+// that the file holds verbatim must be equal; the bound of a ranged row
+// that the reader recomputes as rhs ± |R| may be rangeTol ulps off.
 func sameProblem(t *testing.T, want, got *solvers.Problem) {
 	t.Helper()
 	if err := got.Validate(); err != nil {
@@ -422,8 +425,8 @@ func TestReadFixed(t *testing.T) {
 	sameProblem(t, want, p)
 }
 
-func TestReadConventions(t *testing.T) {
-	const text = `NAME
+// conventionsMPS uses every reading convention that draws a warning.
+const conventionsMPS = `NAME
 ROWS
  N obj
  N spare
@@ -446,7 +449,9 @@ BOUNDS
 ENDATA
 anything after ENDATA is ignored
 `
-	p, warns, err := Decode(strings.NewReader(text), "conv.mps")
+
+func TestReadConventions(t *testing.T) {
+	p, warns, err := Decode(strings.NewReader(conventionsMPS), "conv.mps")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,14 +500,20 @@ func TestIntegerDefaultBounds(t *testing.T) {
 	}
 }
 
-func TestMalformed(t *testing.T) {
+// malformedCase is an MPS text the reader must reject, the line its
+// error must name and a fragment of the message.
+type malformedCase struct {
+	name, text string
+	line       int
+	msg        string
+}
+
+func malformedCases() []malformedCase {
 	const rows = "NAME x\nROWS\n N obj\n L c1\n"   // lines 1-4
 	const cols = rows + "COLUMNS\n x obj 1 c1 1\n" // lines 5-6
-	cases := []struct {
-		name, text string
-		line       int
-		msg        string
-	}{
+	const intorg = " M 'MARKER' 'INTORG'\n"
+	const intend = " M 'MARKER' 'INTEND'\n"
+	return []malformedCase{
 		{"empty", "", 0, "empty file"},
 		{"only comments", "* nothing\n\n", 0, "empty file"},
 		{"unknown section", rows + "COLUMNZ\n", 5, `unknown section "COLUMNZ"`},
@@ -520,7 +531,15 @@ func TestMalformed(t *testing.T) {
 		{"duplicate entry", cols + " x c1 2\n", 7, "duplicate entry"},
 		{"duplicate objective", cols + " x obj 2\n", 7, "duplicate objective"},
 		{"bad marker", cols + " M 'MARKER' 'SOSORG'\n", 7, "marker"},
-		{"intend without intorg", cols + " M 'MARKER' 'INTEND'\n", 7, "INTEND"},
+		{"intend without intorg", cols + intend, 7, "INTEND marker without a preceding INTORG"},
+		{"second intend", cols + intorg + " k c1 1\n" + intend + intend, 10, "INTEND marker without a preceding INTORG"},
+		{"intorg inside intorg", cols + intorg + " k c1 1\n" + intorg, 9, "INTORG marker inside the integer block opened on line 7"},
+		{"rhs inside intorg", cols + intorg + " k c1 1\nRHS\n", 9, "INTORG marker on line 7 has no INTEND"},
+		{"bounds inside intorg", cols + intorg + " k c1 1\nBOUNDS\n", 9, "no INTEND"},
+		{"ranges inside intorg", cols + intorg + "RANGES\n", 8, "no INTEND"},
+		{"endata inside intorg", cols + intorg + " k c1 1\nENDATA\n", 9, "INTORG marker on line 7 has no INTEND"},
+		{"lowercase markers unbalanced", cols + " m 'MARKER' 'intorg'\n k c1 1\nENDATA\n", 9, "no INTEND"},
+		{"bom then unbalanced", "\ufeff" + cols + intorg + "ENDATA\n", 8, "no INTEND"},
 		{"columns before rows", "COLUMNS\n", 1, "COLUMNS before ROWS"},
 		{"unknown row in rhs", cols + "RHS\n RHS c9 1\n", 8, `unknown row "c9" in RHS`},
 		{"malformed rhs", cols + "RHS\n RHS c1 x\n", 8, "malformed number"},
@@ -539,8 +558,13 @@ func TestMalformed(t *testing.T) {
 		{"objsense after columns", cols + "OBJSENSE MAX\n", 7, "OBJSENSE must precede"},
 		{"missing endata", cols, 6, "without ENDATA"},
 		{"no rows", "NAME x\nENDATA\n", 2, "no ROWS"},
+		{"bom not at the start", "NAME x\n\ufeffROWS\n", 2, "unknown section"},
+		{"two boms", "\ufeff\ufeffNAME x\n", 1, "unknown section"},
 	}
-	for _, c := range cases {
+}
+
+func TestMalformed(t *testing.T) {
+	for _, c := range malformedCases() {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(c.text))
 			var pe *ParseError
@@ -550,7 +574,36 @@ func TestMalformed(t *testing.T) {
 			if pe.Line != c.line || !strings.Contains(pe.Msg, c.msg) {
 				t.Errorf("got line %d %q, want line %d containing %q", pe.Line, pe.Msg, c.line, c.msg)
 			}
+			// Decode names the file, like every other reader error.
+			_, _, err = Decode(strings.NewReader(c.text), "bad.mps")
+			if want := fmt.Sprintf("bad.mps:%d: ", c.line); c.line > 0 && !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Decode error %q does not start with %q", err, want)
+			}
 		})
+	}
+}
+
+// TestByteOrderMark: a UTF-8 byte-order mark before the first line (as
+// some Windows editors write) is skipped, whatever the first line holds.
+func TestByteOrderMark(t *testing.T) {
+	const bom = "\ufeff"
+	for _, text := range []string{knownLP, fixedLP, conventionsMPS, "ROWS\n N o\nENDATA\n"} {
+		want, err := Read(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(strings.NewReader(bom + text))
+		if err != nil {
+			t.Fatalf("with a BOM: %v\n%s", err, text)
+		}
+		sameProblem(t, want, got)
+		if got.Name != want.Name {
+			t.Errorf("name %q with a BOM, %q without", got.Name, want.Name)
+		}
+	}
+	// A file that is only a BOM (and blank lines) is empty.
+	if _, err := Read(strings.NewReader(bom + "\n\n")); err == nil || !strings.Contains(err.Error(), "empty file") {
+		t.Errorf("BOM-only file: err = %v, want empty file", err)
 	}
 }
 

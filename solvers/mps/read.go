@@ -90,6 +90,7 @@ type decoder struct {
 	colIdx   map[string]int
 	cur      int // index of the column being read in COLUMNS, -1 before the first
 	inInt    bool
+	intLine  int // line of the INTORG marker that opened the integer block
 	hasType  bool
 	objSet   []bool
 	stamp    []int // stamp[i] == cur+1 when the current column has an entry in row i
@@ -144,6 +145,10 @@ func (d *decoder) run(br *bufio.Reader) error {
 		}
 		if text != "" {
 			d.line++
+			if d.line == 1 {
+				// A UTF-8 byte-order mark, as some editors write.
+				text = strings.TrimPrefix(text, byteOrderMark)
+			}
 			if !strings.HasPrefix(text, "*") && len(strings.TrimSpace(text)) > 0 {
 				nonEmpty = true
 			}
@@ -164,6 +169,9 @@ func (d *decoder) run(br *bufio.Reader) error {
 	}
 	return d.errorf("end of file without ENDATA (truncated file?)")
 }
+
+// byteOrderMark is U+FEFF in UTF-8, accepted at the start of a file.
+const byteOrderMark = "\ufeff"
 
 // handleLine processes one line and reports whether it was ENDATA.
 func (d *decoder) handleLine(text string) (bool, error) {
@@ -228,10 +236,9 @@ func (d *decoder) header(fields []string) (bool, error) {
 		if !d.seen[secRows] {
 			return false, d.errorf("%s before ROWS", kw)
 		}
-		d.endColumns()
 	}
-	if d.sec == secColumns && sec != secColumns {
-		d.endColumns()
+	if err := d.endColumns(); err != nil {
+		return false, err
 	}
 	d.seen[sec] = true
 	if sec == secObjSenseDone {
@@ -337,12 +344,13 @@ func (d *decoder) column(f []string) error {
 		switch strings.ToUpper(f[2]) {
 		case "'INTORG'":
 			if d.inInt {
-				return d.errorf("INTORG marker inside an integer block")
+				return d.errorf("INTORG marker inside the integer block opened on line %d (missing INTEND?)", d.intLine)
 			}
 			d.inInt = true
+			d.intLine = d.line
 		case "'INTEND'":
 			if !d.inInt {
-				return d.errorf("INTEND marker without INTORG")
+				return d.errorf("INTEND marker without a preceding INTORG")
 			}
 			d.inInt = false
 		default:
@@ -412,11 +420,14 @@ func isNumber(s string) bool {
 	return ok
 }
 
-// endColumns closes the COLUMNS section.
-func (d *decoder) endColumns() {
+// endColumns is called where the COLUMNS section (if any) must be over: at
+// every section header and at ENDATA. An integer block still open there
+// lacks its INTEND marker.
+func (d *decoder) endColumns() error {
 	if d.inInt {
-		d.inInt = false
+		return d.errorf("integer block opened by the INTORG marker on line %d has no INTEND marker", d.intLine)
 	}
+	return nil
 }
 
 // setName checks the optional set name of an RHS, RANGES or BOUNDS line:
@@ -636,7 +647,9 @@ func (d *decoder) finish() error {
 	if !d.seen[secRows] {
 		return d.errorf("no ROWS section before ENDATA")
 	}
-	d.endColumns()
+	if err := d.endColumns(); err != nil {
+		return err
+	}
 	p := d.p
 	if n := len(p.Obj); n > 0 {
 		p.ColStart = append(p.ColStart, len(p.RowIndex))

@@ -41,6 +41,9 @@ func (w *twin) compare(what string) error {
 	if err != nil {
 		return fmt.Errorf("%s: cold solve: %w", what, err)
 	}
+	if err := CheckResult(w.ref.Problem(), got); err != nil {
+		return fmt.Errorf("%s: session result: %w", what, err)
+	}
 	if got.Status != want.Status {
 		return fmt.Errorf("%s: session status %v, cold solve %v", what, got.Status, want.Status)
 	}

@@ -91,6 +91,21 @@ func TestSuiteCatchesWrongBackends(t *testing.T) {
 				r.X = make([]float64, p.NumCols())
 			}
 		}}, []string{"lp_infeasible", "mip_infeasible"}},
+		{"keeps the point of an unbounded run", &mutant{Solver: base, mutate: func(p *solvers.Problem, r *solvers.Result) {
+			if r.Status == solvers.Unbounded || r.Status == solvers.InfeasibleOrUnbounded {
+				r.HasSolution, r.X, r.Objective = true, make([]float64, p.NumCols()), 0
+			}
+		}}, []string{"lp_unbounded", "lp_no_solution", "mip_no_solution"}},
+		{"objective 0 instead of NaN without a solution", &mutant{Solver: base, mutate: func(p *solvers.Problem, r *solvers.Result) {
+			if !r.HasSolution {
+				r.Objective = 0
+			}
+		}}, []string{"lp_infeasible", "lp_no_solution", "mip_infeasible", "mip_no_solution"}},
+		{"X without a solution", &mutant{Solver: base, mutate: func(p *solvers.Problem, r *solvers.Result) {
+			if r.Status == solvers.Infeasible {
+				r.X = make([]float64, p.NumCols())
+			}
+		}}, []string{"lp_infeasible", "mip_infeasible"}},
 		{"ignores integrality", &mutant{Solver: base, mutate: func(p *solvers.Problem, r *solvers.Result) {
 			if p.Name == "known_mip" {
 				r.X, r.Objective = []float64{2.4, 2.4}, 4.8 // the LP relaxation's optimum
@@ -109,7 +124,7 @@ func TestSuiteCatchesWrongBackends(t *testing.T) {
 		}
 	}
 	// And the unmodified engine passes the same checks.
-	for _, name := range []string{"lp_known_min", "lp_random_kkt", "mip_known", "lp_infeasible", "session_lp"} {
+	for _, name := range []string{"lp_known_min", "lp_random_kkt", "mip_known", "lp_infeasible", "lp_no_solution", "mip_no_solution", "session_lp"} {
 		if err := findCheck(t, name).Run(base); err != nil {
 			t.Errorf("reference engine fails %s: %v", name, err)
 		}
