@@ -146,7 +146,7 @@ func TestParseSpec(t *testing.T) {
 		{"synthetic:sim1:-1", `seed "-1"`},
 		{"synthetic:sim1:1:2", "synthetic:NAME[:SEED]"},
 		{"synthetic:gauss-10-2", "gauss-N-D-C"},
-		{"synthetic:gauss-10-2-11", "clusters <= n"},
+		{"synthetic:gauss-10-2-11", "C = 11 clusters for N = 10 records: need clusters <= records"},
 	} {
 		if _, err := ParseSpec(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseSpec(%q): error %v, want %q", tc.in, err, tc.want)

@@ -24,7 +24,11 @@ type DataError struct {
 	Line   int
 	Column string
 	Msg    string
+	Err    error // a sentinel the failure is an instance of (ErrTooLarge), or nil; not part of Error()
 }
+
+// Unwrap returns e.Err.
+func (e *DataError) Unwrap() error { return e.Err }
 
 func (e *DataError) Error() string {
 	var b strings.Builder
@@ -72,22 +76,18 @@ func LoadCSV(path string, cols []string) (*Table, error) {
 	return ReadCSV(bufio.NewReaderSize(f, 1<<16), path, cols)
 }
 
-// readHeader starts reading a CSV file with one header row: it returns the
-// reader positioned after the header and the column names, trimmed (and
-// without a UTF-8 byte-order mark), rejecting an empty file, empty names
-// and duplicate names with a *DataError on line 1.
+// readHeader starts reading a CSV file with one header row (after a UTF-8
+// byte-order mark, if any): it returns the reader positioned after the
+// header and the column names, trimmed, rejecting an empty file, empty
+// names and duplicate names with a *DataError on line 1.
 func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
+	cr := newCSVReader(r)
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, nil, &DataError{File: name, Msg: "empty file (no header row)"}
 	}
 	if err != nil {
 		return nil, nil, csvError(name, err)
-	}
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	}
 	seen := map[string]int{}
 	for j := range header {
@@ -104,61 +104,49 @@ func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
 	return cr, header, nil
 }
 
-// ReadCSV reads a CSV file with one header row from r; name is used in
-// error messages. cols selects the microaggregated columns by header name
-// (nil: every column whose cells are all numbers). The selected columns
-// keep the input order whatever the order of cols. Errors (all
-// *DataError except I/O failures): empty file, header only, empty or
-// duplicate column names, ragged rows, unknown or repeated names in cols
-// (the message lists the available names), no numeric columns, and in a
-// selected column a missing value ("", "NA", "?"), a non-numeric value or a
-// NaN/Inf.
+// ReadCSV reads a CSV file with one header row from r (a leading UTF-8
+// byte-order mark is skipped); name is used in error messages. cols
+// selects the microaggregated columns by header name; the selected columns
+// keep the input order whatever the order of cols. The columns not
+// selected are kept as text, to be written back unchanged.
+//
+// Without a selection (cols nil) every column falls in one of three
+// kinds, so that no column of numbers is ever left out (and published
+// unmasked) unnoticed:
+//
+//   - every cell a finite number: selected;
+//   - no cell a number (names, codes, and columns of missing values only):
+//     kept as text, not selected;
+//   - numbers mixed with missing values ("", "NA", "?") or other text: an
+//     error at the first such cell, naming its line, column and value,
+//     which says to fix the cell or to select the columns explicitly.
+//
+// A cell is a number when strconv.ParseFloat reads it (overflowing values
+// such as 1e400 included, which are then errors as not finite); the words
+// NaN and Inf count as text in this classification, so a column of names
+// holding "Nan" stays text, and as not finite values in a column of
+// numbers.
+//
+// Errors (all *DataError except I/O failures): empty file, header only,
+// empty or duplicate column names, ragged rows, unknown or repeated names
+// in cols (the message lists the available names), no numeric columns, a
+// column mixing numbers with other cells (cols nil), and in a selected
+// column a missing value, a non-numeric value or a NaN/Inf.
 func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 	cr, header, err := readHeader(r, name)
 	if err != nil {
 		return nil, err
 	}
 	t := &Table{Source: name, Header: header}
-	// Every cell is parsed once: vals[j] holds column j's values while the
-	// column is still numeric; firstBad[j] is the first cell of column j
-	// that cannot be a microaggregated value (missing, non-numeric or not
-	// finite), and text[j] marks a non-numeric cell.
+	// Every cell is parsed once: scan[j] holds column j's values while
+	// every cell so far is a finite number, its first cell that cannot be
+	// a microaggregated value, and its first number.
 	nc := len(header)
-	vals := make([][]float64, nc)
-	firstBad := make([]badCell, nc)
-	text := make([]bool, nc)
-	hasValue := make([]bool, nc)
+	scan := make([]columnScan, nc)
 	rows := &rowReader{cr: cr, name: name, width: nc}
 	for rec, line := range rows.all() {
 		for j, cell := range rec {
-			c := strings.TrimSpace(cell)
-			v, msg := math.NaN(), ""
-			if missing(c) {
-				msg = fmt.Sprintf("missing value %q", cell)
-			} else {
-				hasValue[j] = true
-				if text[j] {
-					continue
-				}
-				var err error
-				v, err = strconv.ParseFloat(c, 64)
-				switch {
-				case err != nil && !errors.Is(err, strconv.ErrRange):
-					text[j], vals[j] = true, nil
-					if firstBad[j].line == 0 {
-						firstBad[j] = badCell{line, fmt.Sprintf("non-numeric value %q", cell)}
-					}
-					continue
-				case math.IsNaN(v) || math.IsInf(v, 0):
-					msg = fmt.Sprintf("value %q is not a finite number", cell)
-				}
-			}
-			if msg != "" && firstBad[j].line == 0 {
-				firstBad[j] = badCell{line, msg}
-			}
-			if !text[j] {
-				vals[j] = append(vals[j], v)
-			}
+			scan[j].add(cell, line)
 		}
 		t.Rows = append(t.Rows, rec)
 	}
@@ -169,10 +157,23 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 		return nil, &DataError{File: name, Line: 1, Msg: "header only, no records"}
 	}
 	if cols == nil {
+		var mixed *DataError // the first cell, in file order, that mixes text into numbers
 		for j := range header {
-			if !text[j] && hasValue[j] {
+			sc := &scan[j]
+			switch {
+			case sc.firstNum.line == 0:
+				// No number at all: a text column, kept unselected.
+			case sc.bad.line == 0:
 				t.Cols = append(t.Cols, j)
+			case mixed == nil || sc.bad.line < mixed.Line:
+				mixed = &DataError{File: name, Line: sc.bad.line, Column: header[j],
+					Msg: fmt.Sprintf("%s in a column of numbers (first number %q on line %d): fix the cell, "+
+						"or select the columns to microaggregate explicitly with --cols (the others are kept unmasked)",
+						sc.bad.msg, sc.firstNum.msg, sc.firstNum.line)}
 			}
+		}
+		if mixed != nil {
+			return nil, mixed
 		}
 		if len(t.Cols) == 0 {
 			return nil, &DataError{File: name, Msg: fmt.Sprintf("no numeric columns (columns: %s)", strings.Join(header, ", "))}
@@ -181,24 +182,23 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 		if t.Cols, err = selectNames(header, cols); err != nil {
 			return nil, &DataError{File: name, Msg: err.Error()}
 		}
-	}
-	// The first bad cell of the selection in file order (row, then column).
-	var bad *DataError
-	for _, j := range t.Cols {
-		if b := firstBad[j]; b.line > 0 && (bad == nil || b.line < bad.Line) {
-			bad = &DataError{File: name, Line: b.line, Column: header[j], Msg: b.msg}
+		// The first bad cell of the selection in file order (row, then column).
+		var bad *DataError
+		for _, j := range t.Cols {
+			if b := scan[j].bad; b.line > 0 && (bad == nil || b.line < bad.Line) {
+				bad = &DataError{File: name, Line: b.line, Column: header[j], Msg: b.msg}
+			}
 		}
-	}
-	if bad != nil {
-		return nil, bad
+		if bad != nil {
+			return nil, bad
+		}
 	}
 	n, d := len(t.Rows), len(t.Cols)
 	x := make([]float64, n*d)
 	for jj, j := range t.Cols {
-		for i, v := range vals[j] {
+		for i, v := range scan[j].vals {
 			x[i*d+jj] = v
 		}
-		vals[j] = nil
 	}
 	names := make([]string, d)
 	for jj, j := range t.Cols {
@@ -208,6 +208,50 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return t, nil
+}
+
+// columnScan classifies the cells of one column as they are read.
+type columnScan struct {
+	vals     []float64 // every value, while no cell is bad; nil after
+	bad      badCell   // the first cell that is missing, not a number or not finite
+	firstNum badCell   // the first number (msg: the cell as written)
+}
+
+// add classifies the cell on the given line.
+func (sc *columnScan) add(cell string, line int) {
+	c := strings.TrimSpace(cell)
+	if missing(c) {
+		sc.setBad(line, fmt.Sprintf("missing value %q", cell))
+		return
+	}
+	v, err := strconv.ParseFloat(c, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		sc.setBad(line, fmt.Sprintf("non-numeric value %q", cell))
+		return
+	case err == nil && (math.IsNaN(v) || math.IsInf(v, 0)):
+		// "NaN", "Inf", "infinity": words, not numbers, for the
+		// classification, but said to be not finite.
+		sc.setBad(line, fmt.Sprintf("value %q is not a finite number", cell))
+		return
+	}
+	if sc.firstNum.line == 0 {
+		sc.firstNum = badCell{line, cell}
+	}
+	if math.IsInf(v, 0) { // out of range, e.g. 1e400
+		sc.setBad(line, fmt.Sprintf("value %q is not a finite number", cell))
+		return
+	}
+	if sc.bad.line == 0 {
+		sc.vals = append(sc.vals, v)
+	}
+}
+
+func (sc *columnScan) setBad(line int, msg string) {
+	if sc.bad.line == 0 {
+		sc.bad = badCell{line, msg}
+		sc.vals = nil
+	}
 }
 
 // badCell locates the first cell of a column that cannot be microaggregated.

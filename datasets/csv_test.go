@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,78 @@ func TestFormatValue(t *testing.T) {
 		if got := FormatValue(tc.v); got != tc.want {
 			t.Errorf("FormatValue(%g) = %s, want %s", tc.v, got, tc.want)
 		}
+	}
+}
+
+func TestLoadCSVColumnKinds(t *testing.T) {
+	// Without --cols: numbers only -> selected; no number at all (a name
+	// column, a code column, a column of missing values, a name "Nan")
+	// -> kept as text; anything else is an error.
+	text := "id,name,code,empty,x,nan\n" +
+		"1,Ann,A1,,2.5,Nan\n" +
+		"2,Bob,B7,NA,3,Inf\n" +
+		"3,Cy,C2,?,-1e2,Ann\n"
+	tab, err := ReadCSV(strings.NewReader(text), "k.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tab.Data.Names, ","); got != "id,x" {
+		t.Errorf("selected %s, want id,x", got)
+	}
+	if len(tab.Header) != 6 || tab.Rows[1][3] != "NA" {
+		t.Errorf("text columns not carried through: header %q rows %q", tab.Header, tab.Rows)
+	}
+}
+
+func TestLoadCSVMixedColumn(t *testing.T) {
+	advice := ": fix the cell, or select the columns to microaggregate explicitly with --cols (the others are kept unmasked)"
+	cases := []struct {
+		name, text string
+		line       int
+		col, msg   string
+	}{
+		// The silent drop this replaces: one text cell left the column of
+		// incomes out of the microaggregation, published unmasked.
+		{"one text cell", "id,income\n1,100\n2,200\n3,n/a\n4,400\n", 4, "income",
+			`non-numeric value "n/a" in a column of numbers (first number "100" on line 2)` + advice},
+		{"empty cell", "id,income\n1,100\n2,\n", 3, "income",
+			`missing value "" in a column of numbers (first number "100" on line 2)` + advice},
+		{"NA before numbers", "id,income\n1,NA\n2,?\n3,300\n", 2, "income",
+			`missing value "NA" in a column of numbers (first number "300" on line 4)` + advice},
+		{"code column with a number", "zip,x\nA12,1\n0800,2\n", 2, "zip",
+			`non-numeric value "A12" in a column of numbers (first number "0800" on line 3)` + advice},
+		{"NaN among numbers", "x\n1\nNaN\n", 3, "x",
+			`value "NaN" is not a finite number in a column of numbers (first number "1" on line 2)` + advice},
+		// Two mixed columns: the first bad cell in file order.
+		{"first in file order", "a,b\n1,2\n3,x\ny,4\n", 3, "b",
+			`non-numeric value "x" in a column of numbers (first number "2" on line 2)` + advice},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "m.csv", tc.text)
+			_, err := LoadCSV(path, nil)
+			var de *DataError
+			if !errors.As(err, &de) {
+				t.Fatalf("err = %v, want a *DataError", err)
+			}
+			want := fmt.Sprintf("%s:%d: column %q: %s", path, tc.line, tc.col, tc.msg)
+			if err.Error() != want {
+				t.Errorf("error\n%s\nwant\n%s", err, want)
+			}
+			if de.File != path || de.Line != tc.line || de.Column != tc.col {
+				t.Errorf("located at %s:%d %q", de.File, de.Line, de.Column)
+			}
+		})
+	}
+	// The way out the message gives: select the columns explicitly. The
+	// mixed column is then kept as text; selecting it is still an error.
+	path := writeFile(t, "m.csv", cases[0].text)
+	tab, err := LoadCSV(path, []string{"id"})
+	if err != nil || strings.Join(tab.Data.Names, ",") != "id" {
+		t.Fatalf("--cols id: %v", err)
+	}
+	_, err = LoadCSV(path, []string{"income"})
+	if want := path + `:4: column "income": non-numeric value "n/a"`; err == nil || err.Error() != want {
+		t.Errorf("--cols income: error %v, want %s", err, want)
 	}
 }

@@ -4,15 +4,26 @@
 //
 // # CSV files
 //
+// Every reader of this package skips a UTF-8 byte-order mark at the start
+// of its input (Excel writes one); SkipBOM does the same for readers
+// elsewhere.
+//
 // LoadCSV reads a comma-separated file with one header row. It keeps every
 // cell as text (so the protected file can be written back with the input's
 // columns in the input's order) and parses the selected columns into a
 // model.Dataset. By default the selected columns are those whose cells are
-// all numbers; a column with any other text is a text column and is left
-// alone. An empty cell, "NA" or "?" is a missing value: a numeric column
-// with a missing value is an error, not a reason to skip the column.
+// all numbers; a column without any number (names, codes) is a text
+// column and is left alone; a column that mixes numbers with missing
+// values (an empty cell, "NA" or "?") or other text is an error, never a
+// reason to skip the column (which would then be published unmasked).
 // Every error names the file, the line (1-based; the header is line 1)
 // and the column.
+//
+// # Sizes
+//
+// Generators and loaders check the memory a request implies before they
+// allocate it: more than MemoryLimit (half of the physical memory) is an
+// error wrapping ErrTooLarge, not a fatal "out of memory".
 //
 // # CASC benchmark files
 //

@@ -3,7 +3,6 @@ package datasets
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -298,16 +297,12 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 		line   int
 	}
 	parent := map[string]link{}
+	var children []string // the keys of parent, in file order
 	firstLine := map[string]int{}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
 	lines := 0
-	rows := &rowReader{cr: cr, name: name}
+	rows := &rowReader{cr: newCSVReader(r), name: name}
 	for rec, line := range rows.all() {
 		lines++
-		if lines == 1 && len(rec) > 0 {
-			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
-		}
 		for t := range rec {
 			rec[t] = strings.TrimSpace(rec[t])
 			if rec[t] == "" {
@@ -326,7 +321,10 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 				return nil, &DataError{File: name, Line: line,
 					Msg: fmt.Sprintf("%q has parent %q here and %q on line %d", child, par, old.parent, old.line)}
 			}
-			parent[child] = link{par, line}
+			if _, ok := parent[child]; !ok {
+				children = append(children, child)
+				parent[child] = link{par, line}
+			}
 		}
 	}
 	if rows.err != nil {
@@ -350,7 +348,8 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 		return nil, &DataError{File: name,
 			Msg: fmt.Sprintf("attribute %s: %d categories missing from the hierarchy: %s", attr.Name, len(missing), strings.Join(missing, ", "))}
 	}
-	for child, l := range parent {
+	for _, child := range children { // the first offence in file order
+		l := parent[child]
 		if _, isLeaf := id[l.parent]; isLeaf {
 			return nil, &DataError{File: name, Line: l.line,
 				Msg: fmt.Sprintf("category %q of attribute %s is an inner node (parent of %q); categories must be leaves", l.parent, attr.Name, child)}
@@ -400,19 +399,41 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 	m := len(h.Names)
 	h.Leaves = make([]int32, m)
 	h.Depth = make([]int32, m)
-	for c := 0; c < nl; c++ {
-		for v := int32(c); v >= 0; v = h.Parent[v] {
-			h.Leaves[v]++
+	// Depths: walk up from each node to the first node of known depth (or
+	// past the root), then number the path on the way down; every node is
+	// numbered once, so long chains cost O(m), not O(m · depth).
+	known := make([]bool, m)
+	var path []int32
+	for v := int32(0); v < int32(m); v++ {
+		path = path[:0]
+		u := v
+		for u >= 0 && !known[u] {
+			path = append(path, u)
+			u = h.Parent[u]
+		}
+		d := int32(-1)
+		if u >= 0 {
+			d = h.Depth[u]
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			d++
+			h.Depth[path[i]], known[path[i]] = d, true
 		}
 	}
-	// Depths: parents of inner nodes have larger or smaller ids in any
-	// order, so compute each by walking up (the tree is small).
-	for v := 0; v < m; v++ {
-		d := int32(0)
-		for u := h.Parent[v]; u >= 0; u = h.Parent[u] {
-			d++
+	// Leaves under each node: deepest nodes first, each adds its count to
+	// its parent.
+	order := make([]int32, m)
+	for v := range order {
+		order[v] = int32(v)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return int(h.Depth[b] - h.Depth[a]) })
+	for c := 0; c < nl; c++ {
+		h.Leaves[c] = 1
+	}
+	for _, v := range order {
+		if p := h.Parent[v]; p >= 0 {
+			h.Leaves[p] += h.Leaves[v]
 		}
-		h.Depth[v] = d
 	}
 	return h, nil
 }
@@ -454,7 +475,7 @@ const (
 	synthAgeSigma = 0.55
 )
 
-// SyntheticQI generates n records with the 8 quasi-identifiers of AdultQI
+// NewSyntheticQI generates n records with the 8 quasi-identifiers of AdultQI
 // (same names, kinds and order): age (17..90, right-skewed), education-num
 // (1..16 with Adult's frequencies) and six categorical attributes with
 // Adult's cardinalities counting '?' (sex 2, marital-status 7, race 5,
@@ -463,11 +484,49 @@ const (
 // decreasing frequency; every attribute lists all its categories, even
 // those that a small sample lacks. Numeric Min/Max are the generated
 // range. The records are independent draws; the same n and seed give the
-// same table. n <= 0 gives an empty table.
+// same table.
+//
+// Errors: n < 1, and a table larger than MemoryLimit (8 values of 8 bytes
+// per record; wrapping ErrTooLarge, checked before allocating).
+func NewSyntheticQI(n int, seed uint64) (*model.QITable, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("datasets: synthetic QI table of %d records: need at least 1", n)
+	}
+	if err := checkSyntheticQI(n); err != nil {
+		return nil, err
+	}
+	return syntheticQI(n, seed), nil
+}
+
+// SyntheticQI is NewSyntheticQI for a size the caller knows to be
+// sensible, as in tests and benchmarks: n <= 0 gives an empty table, and
+// a table larger than MemoryLimit is a programmer error that panics (with
+// an error wrapping ErrTooLarge) instead of returning it. Use
+// NewSyntheticQI for a size that comes from user input.
 func SyntheticQI(n int, seed uint64) *model.QITable {
 	n = max(n, 0)
+	if err := checkSyntheticQI(n); err != nil {
+		panic(err)
+	}
+	return syntheticQI(n, seed)
+}
+
+// synthQIAttrs is the number of quasi-identifiers of SyntheticQI.
+var synthQIAttrs = 2 + len(synthCats)
+
+// checkSyntheticQI checks that n records of SyntheticQI fit in memory.
+func checkSyntheticQI(n int) error {
+	if err := checkMemory(fmt.Sprintf("synthetic QI table of %d records x %d attributes", n, synthQIAttrs),
+		sizeProduct(8, n, synthQIAttrs)); err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	return nil
+}
+
+// syntheticQI generates the table of NewSyntheticQI; n >= 0 fits.
+func syntheticQI(n int, seed uint64) *model.QITable {
 	r := rand.New(rand.NewPCG(seed, streamSyntheticQI))
-	d := 2 + len(synthCats)
+	d := synthQIAttrs
 	t := &model.QITable{Attrs: make([]model.QIAttr, d), N: n, X: make([]float64, n*d)}
 	t.Attrs[0] = model.QIAttr{Name: "age", Kind: model.Numeric}
 	t.Attrs[1] = model.QIAttr{Name: "education-num", Kind: model.Numeric}

@@ -195,6 +195,9 @@ func TestLoadHierarchyErrors(t *testing.T) {
 		{"two roots", "Divorced,Any\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\nWidowed,Alone\n", `:5: more than one root: "Any" (above "Divorced") and "Alone" (above "Widowed")`, 5},
 		{"unknown parent chain", "Divorced,Alone\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\nWidowed,Alone\n", `:2: more than one root: "Alone" (above "Divorced") and "Any" (above "Married-AF")`, 2},
 		{"category inner", "Divorced,Never,Any\nMarried-AF,Any\nMarried-civ,Any\nWidowed,Any\n", `:1: category "Never" of attribute marital is an inner node (parent of "Divorced")`, 1},
+		// Several offences: the first in file order, every time (it used
+		// to depend on map iteration order; found by FuzzLoadHierarchy).
+		{"category inner twice", "Married-AF,Never,Any\nDivorced,Never\nMarried-civ,Widowed,Any\n", `:1: category "Never" of attribute marital is an inner node (parent of "Married-AF")`, 1},
 		{"empty cell", "Divorced,,Any\n", `:1: empty node name in field 2`, 1},
 		{"empty file", "", ": empty hierarchy file", 0},
 	}
@@ -202,6 +205,12 @@ func TestLoadHierarchyErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "h.csv", tc.text)
 			h, err := LoadHierarchy(path, marital())
+			// The same error every time (maps iterate in random order).
+			for range 20 {
+				if _, again := LoadHierarchy(path, marital()); (err == nil) != (again == nil) || (err != nil && err.Error() != again.Error()) {
+					t.Fatalf("error %v, then %v", err, again)
+				}
+			}
 			if err == nil {
 				t.Fatalf("no error; hierarchy %+v", h)
 			}

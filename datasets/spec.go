@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -35,7 +36,9 @@ type Spec struct {
 }
 
 // ParseSpec parses a data specification. It does not open files or run
-// generators, but it does check generator names and parameters.
+// generators, but it does check generator names and parameters, the
+// memory the generated data would take included (an error wrapping
+// ErrTooLarge beyond MemoryLimit).
 func ParseSpec(s string) (Spec, error) {
 	switch {
 	case s == "":
@@ -74,9 +77,27 @@ func (s Spec) String() string {
 	return s.Path
 }
 
+// File returns the file a specification reads: the CSV file, or the CASC
+// file in SharedDir; false for a generator (or when SharedDir cannot be
+// found, which loading will report).
+func (s Spec) File() (string, bool) {
+	switch s.Kind {
+	case SpecFile:
+		return s.Path, true
+	case SpecCASC:
+		dir, err := SharedDir()
+		if err != nil {
+			return "", false
+		}
+		return filepath.Join(dir, cascFiles[s.Name].file), true
+	}
+	return "", false
+}
+
 // Load reads or generates the table a specification names, with cols
-// selecting the microaggregated columns by name (nil: every numeric
-// column).
+// selecting the microaggregated columns by name (nil: every column of
+// numbers; a file column mixing numbers with other cells is then an
+// error, see ReadCSV).
 func Load(spec string, cols []string) (*Table, error) {
 	sp, err := ParseSpec(spec)
 	if err != nil {

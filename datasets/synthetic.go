@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -45,7 +46,9 @@ func SyntheticNames() []string { return []string{"synthetic", "sim1", "sim2", "s
 //	gauss-N-D-C GaussianClusters(N, D, C, seed)
 //
 // "sim-1", "sim-2", "sim-3" are accepted too. The same name and seed always
-// give the same data; unknown names and bad gauss parameters are errors.
+// give the same data. Errors: an unknown name, bad gauss parameters (see
+// GaussianClusters), and a data set larger than MemoryLimit (wrapping
+// ErrTooLarge, checked before anything is allocated).
 func Synthetic(name string, seed uint64) (*model.Dataset, error) {
 	gen, err := parseGenerator(strings.ToLower(name))
 	if err != nil {
@@ -59,6 +62,9 @@ type generator func(seed uint64) (*model.Dataset, error)
 func parseGenerator(name string) (generator, error) {
 	switch strings.ReplaceAll(name, "-", "") {
 	case "synthetic":
+		if err := checkGauss(name, syntheticN, syntheticD, syntheticClusters); err != nil {
+			return nil, err
+		}
 		return func(seed uint64) (*model.Dataset, error) {
 			return GaussianClusters(syntheticN, syntheticD, syntheticClusters, seed)
 		}, nil
@@ -71,32 +77,54 @@ func parseGenerator(name string) (generator, error) {
 	}
 	if rest, ok := strings.CutPrefix(name, "gauss-"); ok {
 		p := strings.Split(rest, "-")
+		if len(p) != 3 {
+			return nil, fmt.Errorf("generator %q: want gauss-N-D-C with integers N (records), D (attributes), C (clusters)", name)
+		}
 		var v [3]int
-		if len(p) == 3 {
+		for i, what := range [3]string{"N", "D", "C"} {
 			var err error
-			for i := range v {
-				if v[i], err = strconv.Atoi(p[i]); err != nil {
-					break
+			if v[i], err = strconv.Atoi(p[i]); err != nil {
+				if errors.Is(err, strconv.ErrRange) {
+					return nil, &tooLargeError{fmt.Sprintf("generator %q: %s = %s is too large (it does not fit in an int)", name, what, p[i])}
 				}
-			}
-			if err == nil {
-				if err := checkGauss(v[0], v[1], v[2]); err != nil {
-					return nil, err
-				}
-				return func(seed uint64) (*model.Dataset, error) { return GaussianClusters(v[0], v[1], v[2], seed) }, nil
+				return nil, fmt.Errorf("generator %q: %s = %q is not an integer (want gauss-N-D-C with integers N (records), D (attributes), C (clusters))", name, what, p[i])
 			}
 		}
-		return nil, fmt.Errorf("generator %q: want gauss-N-D-C with integers N (records), D (attributes), C (clusters)", name)
+		if err := checkGauss(name, v[0], v[1], v[2]); err != nil {
+			return nil, err
+		}
+		return func(seed uint64) (*model.Dataset, error) { return GaussianClusters(v[0], v[1], v[2], seed) }, nil
 	}
 	return nil, fmt.Errorf("unknown generator %q (want one of %s, or gauss-N-D-C)", name, strings.Join(SyntheticNames(), ", "))
 }
 
-func checkGauss(n, d, clusters int) error {
-	if n < 1 || d < 1 || clusters < 1 || clusters > n {
-		return fmt.Errorf("gaussian clusters: need n >= 1, d >= 1 and 1 <= clusters <= n, got n=%d d=%d clusters=%d", n, d, clusters)
+// checkGauss checks the parameters of GaussianClusters, the memory the
+// data set takes included (see gaussianBytes); what names the data set in
+// the messages.
+func checkGauss(what string, n, d, clusters int) error {
+	switch {
+	case n < 1:
+		return fmt.Errorf("%s: N = %d records: need at least 1", what, n)
+	case d < 1:
+		return fmt.Errorf("%s: D = %d attributes: need at least 1", what, d)
+	case clusters < 1:
+		return fmt.Errorf("%s: C = %d clusters: need at least 1", what, clusters)
+	case clusters > n:
+		return fmt.Errorf("%s: C = %d clusters for N = %d records: need clusters <= records", what, clusters, n)
 	}
-	return nil
+	return checkMemory(fmt.Sprintf("%s (%d records x %d attributes, %d clusters)", what, n, d, clusters), gaussianBytes(n, d, clusters))
 }
+
+// gaussianBytes is the memory gaussian allocates: 8 bytes for each of the
+// n*d values, the clusters*d centre coordinates and the clusters spreads,
+// and attrNameBytes for each attribute name (-1: overflow).
+func gaussianBytes(n, d, clusters int) int64 {
+	return sizeSum(sizeProduct(8, n, d), sizeProduct(8, clusters, d), sizeProduct(8, clusters), sizeProduct(attrNameBytes, d))
+}
+
+// attrNameBytes bounds the memory of one generated attribute name ("v17"):
+// a string header and its text.
+const attrNameBytes = 16 + 24
 
 // GaussianClusters generates n records of d attributes around `clusters`
 // centres drawn uniformly from [0,1]^d; cluster c has its own σ_c drawn
@@ -106,8 +134,11 @@ func checkGauss(n, d, clusters int) error {
 // is the Sim-2 recipe of Mortazavi & Jalili (Section 5.1) for any size; the
 // paper's Synthetic set (10,000 x 10, 10 clusters) does not state its
 // centres and spreads, and Synthetic uses this function for it.
+//
+// Errors: n, d or clusters below 1, clusters > n, and a data set larger
+// than MemoryLimit (wrapping ErrTooLarge; checked before allocating).
 func GaussianClusters(n, d, clusters int, seed uint64) (*model.Dataset, error) {
-	if err := checkGauss(n, d, clusters); err != nil {
+	if err := checkGauss("gaussian clusters", n, d, clusters); err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
 	r := rand.New(rand.NewPCG(seed, streamGauss))
@@ -142,6 +173,9 @@ func gaussian(r *rand.Rand, n, d, clusters int, span float64) *model.Dataset {
 // sim1 is Sim-1: 100 records x 10 attributes, each uniform on [-1000, 1000].
 func sim1(seed uint64) (*model.Dataset, error) {
 	const n, d = 100, 10
+	if err := checkMemory("sim1 (100 records x 10 attributes)", sizeSum(sizeProduct(8, n, d), sizeProduct(attrNameBytes, d))); err != nil {
+		return nil, fmt.Errorf("datasets: %w", err)
+	}
 	r := rand.New(rand.NewPCG(seed, streamSim1))
 	x := make([]float64, n*d)
 	for i := range x {
@@ -155,5 +189,8 @@ func sim1(seed uint64) (*model.Dataset, error) {
 func simClustered(seed, stream uint64, span float64) (*model.Dataset, error) {
 	r := rand.New(rand.NewPCG(seed, stream))
 	d := simDimMin + r.IntN(simDimMax-simDimMin+1)
+	if err := checkGauss("sim2/sim3", simClusters*simPerCluster, d, simClusters); err != nil {
+		return nil, fmt.Errorf("datasets: %w", err)
+	}
 	return gaussian(r, simClusters*simPerCluster, d, simClusters, span), nil
 }

@@ -40,7 +40,9 @@ type longTable struct {
 // *DataError naming the file, line and column: empty file, no records,
 // no "count" column, no variable columns, duplicate or empty column names,
 // ragged rows, empty labels, negative, non-integer or too large counts,
-// duplicate cells, unknown or repeated names in vars.
+// duplicate cells, unknown or repeated names in vars, and levels whose
+// dense table (8 bytes a cell, listed or not) would exceed MemoryLimit
+// (wrapping ErrTooLarge).
 func LoadTableCSV(path string, vars []string) (*model.Table, error) {
 	lt, err := readLongFile(path)
 	if err != nil {
@@ -158,8 +160,10 @@ func LoadMarginFiles(paths []string, vars []string) (*model.MarginSet, error) {
 // file is. Whether the margins then agree is left to MarginSet.Check,
 // which reports the first disagreement (so a level with a positive count
 // in one margin and absent from another is reported as an inconsistency,
-// not as bad input). Two files over the same set of variables are an
-// error (*DataError).
+// not as bad input). Errors (*DataError): two files over the same set of
+// variables, a margin over the merged levels larger than MemoryLimit
+// (wrapping ErrTooLarge), and a full table with more cells than an int
+// can index.
 func MergeMargins(margins []*Margin, vars []string) (*model.MarginSet, error) {
 	var all []model.Variable
 	index := map[string]int{}
@@ -218,6 +222,14 @@ func MergeMargins(margins []*Margin, vars []string) (*model.MarginSet, error) {
 	}
 	ms := &model.MarginSet{Vars: outVars}
 	dims := model.Dims(outVars)
+	if sizeProduct(dims...) < 0 {
+		sources := make([]string, len(margins))
+		for i, m := range margins {
+			sources[i] = m.Source
+		}
+		return nil, &DataError{File: strings.Join(sources, ", "), Err: ErrTooLarge,
+			Msg: fmt.Sprintf("the full table over %s levels has %s cells, too many to index", formatDims(dims), formatCells(dims))}
+	}
 	bySubset := map[string]string{}
 	for _, m := range margins {
 		k := len(m.Table.Vars)
@@ -233,6 +245,11 @@ func MergeMargins(margins []*Margin, vars []string) (*model.MarginSet, error) {
 		}
 		bySubset[key] = m.Source
 		mdims := model.SubDims(dims, sorted)
+		// The margin spans the levels of every file: it may be larger than
+		// the file's own table.
+		if err := checkCells(mdims); err != nil {
+			return nil, &DataError{File: m.Source, Msg: "margin " + model.MarginalName(outVars, sorted) + ": " + err.Error(), Err: ErrTooLarge}
+		}
 		counts := make([]int64, model.NumCells(mdims))
 		lv := make([]int, k)
 		full := make([]int, len(outVars))
@@ -336,15 +353,11 @@ func readLongTable(r io.Reader, name string) (*longTable, error) {
 		return nil, &DataError{File: name, Line: 1, Msg: "header only, no cells (empty table)"}
 	}
 	dims := model.Dims(vars)
-	n := 1
-	for _, d := range dims {
-		if n > (1<<31)/d {
-			return nil, &DataError{File: name, Msg: fmt.Sprintf("table over %v levels is too large", dims)}
-		}
-		n *= d
+	if err := checkCells(dims); err != nil {
+		return nil, &DataError{File: name, Msg: err.Error(), Err: ErrTooLarge}
 	}
-	counts := make([]int64, n)
-	firstLine := make([]int, n)
+	counts := make([]int64, model.NumCells(dims))
+	firstLine := make(map[int]int, len(cells))
 	var total int64
 	for _, c := range cells {
 		idx := model.CellIndex(dims, c.lv)
@@ -364,6 +377,32 @@ func readLongTable(r io.Reader, name string) (*longTable, error) {
 		}
 	}
 	return &longTable{vars: vars, counts: counts}, nil
+}
+
+// checkCells returns an error wrapping ErrTooLarge when the dense table
+// over variables with dims levels (8 bytes a cell) would exceed
+// MemoryLimit: the cells of a long file are only those listed, but every
+// combination of levels is a cell of the table.
+func checkCells(dims []int) error {
+	return checkMemory(fmt.Sprintf("the table over %s levels (%s cells)", formatDims(dims), formatCells(dims)),
+		sizeProduct(append([]int{8}, dims...)...))
+}
+
+// formatDims writes dims as "3 x 4 x 2".
+func formatDims(dims []int) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		parts[i] = strconv.Itoa(d)
+	}
+	return strings.Join(parts, " x ")
+}
+
+// formatCells writes the product of dims, or "more than 2^63".
+func formatCells(dims []int) string {
+	if n := sizeProduct(dims...); n >= 0 {
+		return strconv.FormatInt(n, 10)
+	}
+	return fmt.Sprintf("more than %d", math.MaxInt)
 }
 
 // parseCount parses a cell count: a non-negative integer, written as an
