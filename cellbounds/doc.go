@@ -6,9 +6,11 @@
 // Methods (Settings.Method):
 //
 //   - "lp": two LPs per cell over the polytope of the margins (package lp),
-//     warm-started in one engine session. Not sharp: bounds may be
-//     fractional (Section 2, Table 3's 312.67) and, even when integral,
-//     need not be attained by an integer table.
+//     warm-started in one engine session. Not sharp in general: bounds may
+//     be fractional (Section 2, Table 3's 312.67) and, even when integral,
+//     need not be attained by an integer table; a bound whose optimal
+//     vertex is an integer table is sharp (Run.SharpCells, and Run.Sharp
+//     when that holds for every bound).
 //   - "ip": the same with integer cells (package ip): sharp integer bounds
 //     proven by an engine.
 //   - "shuttle": the generalized shuttle algorithm and its correction step
@@ -32,9 +34,37 @@
 // callers can mark the cells where LP bounds are fractional or differ from
 // the integer bounds.
 //
+// # Limits
+//
+// Settings.MemoryLimit (default half of the physical memory) bounds every
+// method. Compute first reserves the results (ResultBytesPerCell a cell
+// and run); each method then estimates what it will allocate before
+// allocating it: "lp", "ip" and auto's LP/IP phases the model and the
+// engine's copy (lp.CellBoundsMemory), the shuttle its set T with the
+// dependencies and the propagation state (shuttle.Estimate). What does not
+// fit is refused with ErrTooLarge. The shuttle's correction step only
+// sharpens valid bounds, so it is skipped when its worst case does not fit
+// and a search that outgrows the rest stops; auto's tightening by the
+// shuttle is left out likewise. Those runs return valid bounds with
+// Run.Stopped = StoppedMemoryLimit.
+//
+// Settings.TimeLimit bounds the whole Compute call with one deadline that
+// every method and compared run shares. When it passes, every cell keeps
+// the best valid bounds known: those settled, an integer engine's dual
+// bound rounded inward, the shuttle's current bounds (valid at every step
+// of the propagation and of the correction step), auto's rounded LP
+// bounds, or the trivial bounds [0, least margin cell containing the
+// cell]. The run has Stopped = StoppedTimeLimit and counts the cells with
+// proven sharp bounds (Run.SharpCells) and with valid bounds only
+// (Run.ValidCells). "frechet" (and Fréchet components) always complete:
+// the closed form costs no more than the trivial bounds.
+//
 // Errors: inconsistent margins, or margins that admit no (integer) table,
 // wrap ErrInfeasible; a method that does not apply to the margins
 // ("frechet" on non-decomposable margins, "reducible" on an irreducible
-// graph) wraps ErrNotApplicable; an unknown method name is a programmer
-// error reported as ErrUnknownMethod (the CLI checks names first).
+// graph) wraps ErrNotApplicable; a method whose memory estimate exceeds
+// Settings.MemoryLimit wraps ErrTooLarge; an engine failure (numerical
+// trouble, an unknown status, never a time limit) wraps lp.ErrNotSolved;
+// an unknown method name is a programmer error reported as
+// ErrUnknownMethod (the CLI checks names first).
 package cellbounds

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"sdcopt/model"
 	"sdcopt/solvers"
@@ -15,9 +16,17 @@ import (
 // empty).
 var ErrInfeasible = errors.New("lp: the margins admit no non-negative table")
 
-// ErrNotSolved is wrapped when an engine stopped without proving a bound
-// (a time or iteration limit, numerical trouble).
+// ErrNotSolved is wrapped when an engine failed on a bound: numerical
+// trouble, a status it could not classify, an unbounded minimum. An engine
+// that stops on a limit (Params.TimeLimit, Options.Deadline, an iteration
+// or node limit) is not an error: the bound is then the engine's dual
+// bound rounded inward (integer solves) or the trivial bound, and is
+// counted in Stats.Unproven.
 var ErrNotSolved = errors.New("lp: a bound was not proven")
+
+// ErrTooLarge is wrapped by Solve when CellBoundsMemory exceeds
+// Options.MemoryLimit; nothing is built or loaded then.
+var ErrTooLarge = errors.New("lp: model too large for the memory limit")
 
 // snapTol is the distance to the nearest integer below which an LP bound
 // is reported as that integer (engine round-off on integral vertices).
@@ -47,7 +56,30 @@ type Options struct {
 	Cold bool
 	// Stats, when non-nil, receives counts about the run.
 	Stats *Stats
+	// MemoryLimit, when positive, is the most bytes the run may take by
+	// CellBoundsMemory's estimate; a larger model is refused with
+	// ErrTooLarge before anything is built. Default 0: no check.
+	MemoryLimit int64
+	// Deadline, when not zero, ends the run: every solve gets at most the
+	// time left (its engine time limit is the smaller of Params.TimeLimit
+	// and the time left, to within max(MinDeadlineSlack, 5% of the time
+	// left at the start), by reopening the session with a shorter limit
+	// when needed), and once it has passed no solve starts. Bounds not
+	// solved by then are the trivial bounds (Stats.Stopped). Default: none.
+	Deadline time.Time
 }
+
+// MinDeadlineSlack is the least time a solve may run past
+// Options.Deadline: a session's engine time limit is fixed when it opens,
+// and reopening it (losing the warm start) for every small difference would
+// cost more than it saves. Engines have their own granularity on top
+// (lp_solve counts whole seconds).
+const MinDeadlineSlack = 250 * time.Millisecond
+
+// deadlineSlack is how far past the deadline a solve may run in a run
+// with the time left: max(MinDeadlineSlack, 5% of it). A variable so that
+// a test can make every solve reopen the session.
+var deadlineSlack = func(left time.Duration) time.Duration { return max(MinDeadlineSlack, left/20) }
 
 // Stats describe a run of CellBounds.
 type Stats struct {
@@ -56,9 +88,18 @@ type Stats struct {
 	Presolved  int   // targets fixed at 0 without a solve
 	Iterations int64 // simplex iterations summed over the solves
 	Nodes      int64 // branch-and-bound nodes (integer solves)
-	// Unproven counts integer bounds taken from the engine's dual bound
-	// because it stopped on a limit or with a gap: valid, maybe not sharp.
+	// Unproven counts bounds that are valid but not proven optimal: integer
+	// bounds taken from the engine's dual bound because it stopped on a
+	// limit or with a gap, and the Trivial ones.
 	Unproven int
+	// Trivial counts bounds set to the trivial bound (0, or the least
+	// margin cell containing the target, at most the grand total) because
+	// the solve stopped on a limit without a usable dual bound, or was not
+	// run because Options.Deadline had passed. Included in Unproven.
+	Trivial int
+	// Stopped reports that Options.Deadline passed before every target was
+	// solved.
+	Stopped bool
 	// LowerAttained and UpperAttained (one entry per target) report that
 	// an integer table attaining the bound was found: for an LP, the
 	// optimal vertex returned by the engine was integral (so the LP bound
@@ -132,8 +173,9 @@ func CellBoundsProblem(ms *model.MarginSet, integer bool) *solvers.Problem {
 // the cells of a marginal, or a subset; see Options), with two solves per
 // cell in one warm-started engine session of s. Errors: ErrInfeasible
 // (wrapped, together with the *model.InconsistencyError when the margins
-// disagree), ErrNotSolved, engine errors, and MarginSet.Check's errors for
-// malformed margins. A nil prm means solvers.DefaultParams().
+// disagree), ErrTooLarge (Options.MemoryLimit), ErrNotSolved (an engine
+// failure, not a limit: see Solve), engine errors, and MarginSet.Check's
+// errors for malformed margins. A nil prm means solvers.DefaultParams().
 func CellBounds(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Options) (*model.CellBounds, error) {
 	return Solve(ms, s, prm, opt, false)
 }
@@ -145,7 +187,13 @@ type target struct {
 
 // Solve is the driver behind CellBounds (integer false) and ip.CellBounds
 // (integer true): it builds CellBoundsProblem(ms, integer) and bounds each
-// target with two solves in one session.
+// target with two solves in one session. Every target asked for gets valid
+// bounds unless an error is returned: a solve stopped by a limit or by
+// Options.Deadline leaves its bound at the engine's dual bound (integer
+// solves) or the trivial bound (Stats.Unproven, Stats.Trivial,
+// Stats.Stopped). Errors: ErrTooLarge (Options.MemoryLimit), ErrInfeasible
+// or ErrNoIntegerTable (integer), ErrNotSolved (an engine failure on a
+// bound), engine errors, and MarginSet.Check's errors.
 func Solve(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Options, integer bool) (*model.CellBounds, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -162,6 +210,12 @@ func Solve(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Opti
 			return nil, fmt.Errorf("%w: %w", infeasible, err)
 		}
 		return nil, err
+	}
+	if opt.MemoryLimit > 0 {
+		if need := CellBoundsMemory(ms, opt); need > opt.MemoryLimit {
+			return nil, fmt.Errorf("%w: the %s model of %d cells and %d margins needs about %s, more than the limit of %s",
+				ErrTooLarge, method, model.NumCells(model.Dims(ms.Vars)), len(ms.Margins), fmtBytes(need), fmtBytes(opt.MemoryLimit))
+		}
 	}
 	p := CellBoundsProblem(ms, integer)
 	targets, err := makeTargets(ms, opt.Marginal)
@@ -190,9 +244,10 @@ func Solve(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Opti
 		st = &Stats{}
 	}
 	*st = Stats{Targets: len(which), LowerAttained: make([]bool, nt), UpperAttained: make([]bool, nt)}
+	total := grandTotal(ms)
 
 	// Presolve: a target whose cells are all fixed at 0 is [0, 0].
-	var todo []int
+	var todo, presolved []int
 	for _, t := range which {
 		zero := true
 		for _, j := range targets[t].cols {
@@ -202,6 +257,7 @@ func Solve(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Opti
 			b.Lower[t], b.Upper[t], b.Method[t] = 0, 0, method
 			st.LowerAttained[t], st.UpperAttained[t] = true, true
 			st.Presolved++
+			presolved = append(presolved, t)
 			continue
 		}
 		todo = append(todo, t)
@@ -213,61 +269,91 @@ func Solve(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Opti
 	if len(todo) == 0 {
 		// Q may still be empty (consistent pairwise, no table): check once.
 		if len(which) > 0 {
-			if err := checkFeasible(s, p, prm, infeasible); err != nil {
+			proven, err := checkFeasible(s, p, prm, opt.Deadline, infeasible)
+			if err != nil {
 				return nil, err
+			}
+			if !proven {
+				// [0, 0] is valid, but no table is known to attain it.
+				st.Stopped = pastDeadline(opt.Deadline)
+				for _, t := range presolved {
+					st.LowerAttained[t], st.UpperAttained[t] = false, false
+				}
 			}
 		}
 		return b, nil
 	}
 
-	var sess solvers.Session
-	if opt.Cold {
-		sess, err = solvers.NewReloadSession(s, p, prm)
-	} else {
-		sess, err = s.NewSession(p, prm)
-		if errors.Is(err, solvers.ErrUnsupported) {
-			sess, err = solvers.NewReloadSession(s, p, prm)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer sess.Close()
-
+	ds := newDeadlineSession(s, p, prm, opt)
+	defer ds.close()
+	solvedAny := false
 	var prev []int
 	cols := make([]int, 0, 16)
 	obj := make([]float64, 0, 16)
 	for _, t := range todo {
-		cols, obj = cols[:0], obj[:0]
-		for _, j := range prev {
-			cols = append(cols, j)
-			obj = append(obj, 0)
-		}
-		for _, j := range targets[t].cols {
-			cols = append(cols, j)
-			obj = append(obj, 1)
-		}
-		if err := sess.SetObjective(cols, obj); err != nil {
-			return nil, err
-		}
-		prev = targets[t].cols
+		objSet := false
 		for _, sense := range []solvers.Sense{solvers.Minimize, solvers.Maximize} {
-			if err := sess.SetSense(sense); err != nil {
-				return nil, err
-			}
-			r, err := sess.Solve()
+			var v float64
+			var unproven, trivial bool
+			var r *solvers.Result
+			sess, reopened, err := ds.ready()
 			if err != nil {
 				return nil, err
 			}
-			st.Solves++
-			st.Iterations += r.Iterations
-			st.Nodes += r.Nodes
-			v, unproven, err := boundValue(r, sense, integer)
-			if err != nil {
-				if errors.Is(err, errEmpty) {
-					return nil, fmt.Errorf("%w (engine %s: %v)", infeasible, s.Name(), r.Status)
+			if sess == nil {
+				st.Stopped = true
+				trivial = true
+			} else {
+				if reopened {
+					prev = nil // a fresh session has the zero objective
 				}
-				return nil, fmt.Errorf("%w: target %d (%v, engine %s): %v", ErrNotSolved, t, sense, s.Name(), err)
+				if reopened || !objSet {
+					cols, obj = cols[:0], obj[:0]
+					for _, j := range prev {
+						cols = append(cols, j)
+						obj = append(obj, 0)
+					}
+					for _, j := range targets[t].cols {
+						cols = append(cols, j)
+						obj = append(obj, 1)
+					}
+					if err := sess.SetObjective(cols, obj); err != nil {
+						return nil, err
+					}
+					prev, objSet = targets[t].cols, true
+				}
+				if err := sess.SetSense(sense); err != nil {
+					return nil, err
+				}
+				r, err = sess.Solve()
+				if err != nil {
+					return nil, err
+				}
+				st.Solves++
+				st.Iterations += r.Iterations
+				st.Nodes += r.Nodes
+				v, unproven, trivial, err = boundValue(r, sense, integer)
+				if err != nil {
+					if errors.Is(err, errEmpty) {
+						return nil, fmt.Errorf("%w (engine %s: %v)", infeasible, s.Name(), r.Status)
+					}
+					return nil, fmt.Errorf("%w: target %d (%v, engine %s): %v", ErrNotSolved, t, sense, s.Name(), err)
+				}
+				solvedAny = solvedAny || !trivial
+				if r.Status.Limit() && pastDeadline(opt.Deadline) {
+					st.Stopped = true
+				}
+			}
+			if trivial {
+				v = 0
+				if sense == solvers.Maximize {
+					v = trivialUpper(p, targets[t].cols, total)
+				}
+				unproven = true
+				st.Trivial++
+			} else if sense == solvers.Maximize {
+				// A dual bound may exceed what the margins allow outright.
+				v = math.Min(v, trivialUpper(p, targets[t].cols, total))
 			}
 			if unproven {
 				st.Unproven++
@@ -288,7 +374,189 @@ func Solve(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Opti
 			opt.Progress(done, len(which))
 		}
 	}
+	if !solvedAny {
+		// No solve finished: no table is known, so the presolved [0, 0]
+		// are valid but not known to be attained.
+		for _, t := range presolved {
+			st.LowerAttained[t], st.UpperAttained[t] = false, false
+		}
+	}
 	return b, nil
+}
+
+// grandTotal is the sum of the first margin's counts (every consistent
+// margin has it), or +Inf without margins.
+func grandTotal(ms *model.MarginSet) float64 {
+	if len(ms.Margins) == 0 {
+		return math.Inf(1)
+	}
+	var n int64
+	for _, c := range ms.Margins[0].Counts {
+		n += c
+	}
+	return float64(n)
+}
+
+// trivialUpper is the upper bound of a target known without a solve: the
+// sum of its columns' upper bounds (each the least margin cell containing
+// the cell), at most the grand total.
+func trivialUpper(p *solvers.Problem, cols []int, total float64) float64 {
+	u := 0.0
+	for _, j := range cols {
+		u += p.ColUpper[j]
+	}
+	return math.Min(u, total)
+}
+
+// TrivialBounds returns the bounds of every full-table cell known without
+// any solve: [0, min over the released margins M of n_M(c_M)] (the column
+// bounds of CellBoundsProblem), valid for every table with the margins.
+// It panics when a marginal's shape does not match ms.Vars.
+func TrivialBounds(ms *model.MarginSet) *model.CellBounds {
+	dims := model.Dims(ms.Vars)
+	n := model.NumCells(dims)
+	b := model.NewCellBounds(n)
+	lv := make([]int, len(dims))
+	total := grandTotal(ms)
+	for c := 0; c < n; c++ {
+		model.CellLevels(dims, c, lv)
+		up := total
+		for _, m := range ms.Margins {
+			up = math.Min(up, float64(m.Counts[model.Project(dims, m.Vars, lv)]))
+		}
+		b.Lower[c], b.Upper[c] = 0, up
+	}
+	return b
+}
+
+// Bytes per item of the model and of the engine's copy (CellBoundsMemory).
+// The engine figures are deliberately generous: column- and row-wise
+// copies of the matrix, a presolved copy and the LU factors' fill
+// (engineBytesPerNonzero), and a few dozen dense work vectors over rows
+// and columns (engineBytesPerVector).
+const (
+	// modelBytesPerCol: objective and bounds (float64 each), type, name (a
+	// string header and its text), ColStart; the target (a slice header and
+	// its index); the result's bounds, method label and statistics.
+	modelBytesPerCol     = 3*8 + 1 + 16 + 8 + 8 + 24 + 8 + 2*8 + 16 + 2
+	modelBytesPerRow     = 2*8 + 16 + 8 // bounds, name
+	modelBytesPerNonzero = 16           // RowIndex (int) and Value (float64)
+
+	engineBytesPerNonzero = 64
+	engineBytesPerVector  = 256
+)
+
+// CellBoundsMemory estimates the bytes Solve needs for ms with opt (nil:
+// defaults): the model (one column per cell, one row per released margin
+// cell, one nonzero per cell and margin), a second copy for reloading
+// sessions (Options.Cold), and the engine's copy with its work space. It
+// does not include an integer engine's branch-and-bound tree, which grows
+// with the search; bound that with a time limit.
+func CellBoundsMemory(ms *model.MarginSet, opt *Options) int64 {
+	dims := model.Dims(ms.Vars)
+	cols := int64(model.NumCells(dims))
+	var rows int64
+	for _, m := range ms.Margins {
+		rows += int64(model.NumCells(model.SubDims(dims, m.Vars)))
+	}
+	nz := cols * int64(len(ms.Margins))
+	mdl := cols*modelBytesPerCol + rows*modelBytesPerRow + nz*modelBytesPerNonzero
+	if opt != nil && opt.Cold {
+		mdl += cols*(3*8+1+24+8) + rows*(2*8+24) + nz*modelBytesPerNonzero
+	}
+	return mdl + nz*engineBytesPerNonzero + (rows+cols)*engineBytesPerVector
+}
+
+// fmtBytes formats a byte count with a binary unit ("1.5 GiB").
+func fmtBytes(b int64) string {
+	const units = "KMGTPE"
+	if b < 1024 {
+		return fmt.Sprintf("%d B", b)
+	}
+	v := float64(b)
+	u := -1
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	return fmt.Sprintf("%.1f %ciB", v, units[u])
+}
+
+func pastDeadline(d time.Time) bool { return !d.IsZero() && !time.Now().Before(d) }
+
+// deadlineSession holds the engine session of Solve and keeps every solve
+// within Options.Deadline: the session's engine time limit is the smaller
+// of Params.TimeLimit and the time left when it opened, and it is reopened
+// with a shorter one when the time left falls below its limit by more than
+// slack (max(MinDeadlineSlack, 5% of the time left at the start)). Without
+// a deadline it is one session for the whole run, as before.
+type deadlineSession struct {
+	s        solvers.Solver
+	p        *solvers.Problem
+	prm      *solvers.Params
+	cold     bool
+	deadline time.Time
+	slack    time.Duration
+	sess     solvers.Session
+	limit    time.Duration // the session's engine time limit; 0 = none
+}
+
+func newDeadlineSession(s solvers.Solver, p *solvers.Problem, prm *solvers.Params, opt *Options) *deadlineSession {
+	d := &deadlineSession{s: s, p: p, prm: prm, cold: opt.Cold, deadline: opt.Deadline}
+	if !d.deadline.IsZero() {
+		d.slack = deadlineSlack(time.Until(d.deadline))
+	}
+	return d
+}
+
+// ready returns the session to solve with next, and whether it was
+// (re)opened since the last call (its objective is then the problem's zero
+// objective and its sense the problem's). It returns a nil session when
+// the deadline has passed.
+func (d *deadlineSession) ready() (sess solvers.Session, reopened bool, err error) {
+	want := d.prm.OrDefault().TimeLimit
+	if !d.deadline.IsZero() {
+		left := time.Until(d.deadline)
+		if left <= 0 {
+			return nil, false, nil
+		}
+		if want == 0 || left < want {
+			want = left
+		}
+		if d.sess != nil && d.limit > 0 && d.limit <= left+d.slack {
+			return d.sess, false, nil
+		}
+	} else if d.sess != nil {
+		return d.sess, false, nil
+	}
+	d.close()
+	prm := d.prm
+	if want != prm.OrDefault().TimeLimit {
+		c := *prm.OrDefault()
+		c.TimeLimit = want
+		prm = &c
+	}
+	if d.cold {
+		d.sess, err = solvers.NewReloadSession(d.s, d.p, prm)
+	} else {
+		d.sess, err = d.s.NewSession(d.p, prm)
+		if errors.Is(err, solvers.ErrUnsupported) {
+			d.sess, err = solvers.NewReloadSession(d.s, d.p, prm)
+		}
+	}
+	if err != nil {
+		d.sess = nil
+		return nil, false, err
+	}
+	d.limit = want
+	return d.sess, true, nil
+}
+
+func (d *deadlineSession) close() {
+	if d.sess != nil {
+		d.sess.Close()
+		d.sess = nil
+	}
 }
 
 // ErrNoIntegerTable is wrapped by the integer solves (package ip) when the
@@ -299,59 +567,80 @@ var ErrNoIntegerTable = errors.New("ip: the margins admit no integer table")
 
 var errEmpty = errors.New("empty")
 
-// checkFeasible solves the zero-objective problem once.
-func checkFeasible(s solvers.Solver, p *solvers.Problem, prm *solvers.Params, infeasible error) error {
+// checkFeasible solves the zero-objective problem once, within deadline
+// (zero: none). proven is false when it could not tell (a limit, or the
+// deadline had passed): not an error.
+func checkFeasible(s solvers.Solver, p *solvers.Problem, prm *solvers.Params, deadline time.Time, infeasible error) (proven bool, err error) {
+	if !deadline.IsZero() {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false, nil
+		}
+		if tl := prm.OrDefault().TimeLimit; tl == 0 || left < tl {
+			c := *prm.OrDefault()
+			c.TimeLimit = left
+			prm = &c
+		}
+	}
 	r, err := s.Solve(p, prm)
 	if err != nil {
-		return err
+		return false, err
 	}
-	switch r.Status {
-	case solvers.Optimal:
-		return nil
-	case solvers.Infeasible, solvers.InfeasibleOrUnbounded:
-		return fmt.Errorf("%w (engine %s: %v)", infeasible, s.Name(), r.Status)
+	switch {
+	case r.Status == solvers.Optimal:
+		return true, nil
+	case r.Status == solvers.Infeasible, r.Status == solvers.InfeasibleOrUnbounded:
+		return false, fmt.Errorf("%w (engine %s: %v)", infeasible, s.Name(), r.Status)
+	case r.Status.Limit():
+		return false, nil
 	}
-	return fmt.Errorf("%w: feasibility check (engine %s): %v", ErrNotSolved, s.Name(), r.Status)
+	return false, fmt.Errorf("%w: feasibility check (engine %s): %v", ErrNotSolved, s.Name(), r.Status)
 }
 
 // boundValue turns a solve result into a bound. For integer solves the
 // engine's dual bound, rounded inward to an integer, is used when the
 // engine stopped on a limit or with a gap (unproven = true: valid, maybe
-// not sharp).
-func boundValue(r *solvers.Result, sense solvers.Sense, integer bool) (v float64, unproven bool, err error) {
+// not sharp). A solve stopped on a limit without a usable dual bound
+// (every LP, and integer solves without one) gives trivial = true: the
+// caller uses the trivial bound. Numerical trouble, an unknown status and
+// an unbounded minimum are errors.
+func boundValue(r *solvers.Result, sense solvers.Sense, integer bool) (v float64, unproven, trivial bool, err error) {
 	switch r.Status {
 	case solvers.Infeasible, solvers.InfeasibleOrUnbounded:
-		return 0, false, errEmpty
+		return 0, false, false, errEmpty
 	case solvers.Unbounded:
 		if sense == solvers.Maximize {
-			return math.Inf(1), false, nil
+			return math.Inf(1), false, false, nil
 		}
-		return 0, false, fmt.Errorf("minimum unbounded")
+		return 0, false, false, fmt.Errorf("minimum unbounded")
 	case solvers.Optimal:
 		if !integer {
-			return snap(r.Objective), false, nil
+			return snap(r.Objective), false, false, nil
 		}
 		obj := math.Round(r.Objective)
 		bb := r.BestBound
 		if math.IsNaN(bb) || math.IsInf(bb, 0) {
-			return obj, false, nil
+			return obj, false, false, nil
 		}
 		if sense == solvers.Maximize {
 			if ub := math.Floor(bb + intTol); ub > obj {
-				return ub, true, nil
+				return ub, true, false, nil
 			}
 		} else if lb := math.Ceil(bb - intTol); lb < obj {
-			return lb, true, nil
+			return lb, true, false, nil
 		}
-		return obj, false, nil
+		return obj, false, false, nil
 	}
-	if integer && r.Status.Limit() && !math.IsNaN(r.BestBound) && !math.IsInf(r.BestBound, 0) {
+	if !r.Status.Limit() {
+		return 0, false, false, fmt.Errorf("engine stopped: %v", r.Status)
+	}
+	if integer && !math.IsNaN(r.BestBound) && !math.IsInf(r.BestBound, 0) {
 		if sense == solvers.Maximize {
-			return math.Floor(r.BestBound + intTol), true, nil
+			return math.Floor(r.BestBound + intTol), true, false, nil
 		}
-		return math.Max(0, math.Ceil(r.BestBound-intTol)), true, nil
+		return math.Max(0, math.Ceil(r.BestBound-intTol)), true, false, nil
 	}
-	return 0, false, fmt.Errorf("engine stopped: %v", r.Status)
+	return 0, true, true, nil
 }
 
 // snap rounds v to the nearest integer when it is within snapTol of it.

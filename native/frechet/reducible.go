@@ -33,6 +33,20 @@ type ComponentSolver func(sub *model.MarginSet) (*model.CellBounds, error)
 // single component, a solver's error (wrapped, naming the component), or a
 // solver result of the wrong size.
 func Reducible(ms *model.MarginSet, solve ComponentSolver) (*model.CellBounds, error) {
+	var at func(*Component) (*model.CellBounds, error)
+	if solve != nil {
+		at = func(c *Component) (*model.CellBounds, error) { return solve(c.Margins) }
+	}
+	return ReducibleAt(ms, at)
+}
+
+// ReducibleAt is Reducible with a component solver that is also told where
+// the component lies (Component.Vars, positions in ms.Vars), for callers
+// that relate the components' cells to the full table's (e.g. to tell
+// which combined bounds rest on sharp component bounds). solve is called
+// for every component that is not a released marginal, in the order of
+// the decomposition.
+func ReducibleAt(ms *model.MarginSet, solve func(c *Component) (*model.CellBounds, error)) (*model.CellBounds, error) {
 	p, err := newProblem(ms)
 	if err != nil {
 		return nil, err
@@ -46,7 +60,8 @@ func Reducible(ms *model.MarginSet, solve ComponentSolver) (*model.CellBounds, e
 	}
 	cb := make([]*model.CellBounds, len(d.Components))
 	labelled := false
-	for i, c := range d.Components {
+	for i := range d.Components {
+		c := &d.Components[i]
 		n := model.NumCells(model.Dims(c.Margins.Vars))
 		if c.Exact != nil {
 			b := &model.CellBounds{Lower: make([]float64, n), Upper: make([]float64, n)}
@@ -60,7 +75,7 @@ func Reducible(ms *model.MarginSet, solve ComponentSolver) (*model.CellBounds, e
 			panic("frechet: Reducible needs a component solver for " + c.Margins.Name())
 		}
 		name := model.MarginalName(ms.Vars, c.Vars)
-		b, err := solve(c.Margins)
+		b, err := solve(c)
 		if err != nil {
 			return nil, fmt.Errorf("frechet: component %s: %w", name, err)
 		}

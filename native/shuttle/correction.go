@@ -3,6 +3,7 @@ package shuttle
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"sdcopt/model"
 )
@@ -14,6 +15,7 @@ const (
 	refuted    outcome = iota // the whole subtree holds no integer table
 	found                     // an integer table was found
 	outOfNodes                // the node budget ran out first
+	stopped                   // the deadline passed or the memory budget ran out (searcher.stopped says which)
 )
 
 // searcher runs the correction step's searches on the root state st. Each
@@ -30,14 +32,26 @@ type searcher struct {
 	certHi   []int64 // per target: largest value over the tables found
 	nodes    int64   // nodes of the current search
 	maxNodes int64
+	deadline time.Time
+	// budget is the memory the search may use for the trail, the
+	// re-fitted tables of the levels of the current dive and the tables
+	// kept for Marginal; tableBudget is the part the kept tables may take.
+	budget, tableBudget int64
+	stopped             string // StoppedTimeLimit or StoppedMemoryLimit after a stopped outcome
 }
+
+// tableShare is the share of the search's memory budget that the integer
+// tables kept for Result.Marginal may take; tables found beyond it still
+// certify bounds but are not kept.
+const tableShare = 8
 
 // correct runs the correction step: it looks for integer tables attaining
 // every bound of every target cell, moving a bound inward when the search
-// proves it unattainable.
-func (r *Result) correct(ms *model.MarginSet, st *state, opt *Options) error {
+// proves it unattainable. budget is the memory it may use (the memory
+// limit minus what the shuttle holds).
+func (r *Result) correct(ms *model.MarginSet, st *state, opt *Options, budget int64) error {
 	sys := r.sys
-	s := &searcher{r: r, sys: sys, st: st, guess: ipfGuess(ms), rf: newRefitter(ms), maxNodes: opt.MaxNodes}
+	s := &searcher{r: r, sys: sys, st: st, guess: ipfGuess(ms), rf: newRefitter(ms), maxNodes: opt.MaxNodes, deadline: opt.Deadline}
 	s.targets = append(s.targets, sys.fullT...)
 	nfull := len(sys.fullT)
 	for _, sub := range opt.Marginals {
@@ -53,6 +67,12 @@ func (r *Result) correct(ms *model.MarginSet, st *state, opt *Options) error {
 	for j := range s.targets {
 		s.certLo[j], s.certHi[j] = math.MaxInt64, math.MinInt64
 	}
+	// What the search holds for its whole run: the projections of the
+	// margins (two copies: the first fit's and the refitter's), the guesses,
+	// the certified extremes.
+	n := int64(nfull)
+	s.budget = budget - n*8*int64(len(ms.Margins)) - n*24 - int64(len(s.targets))*16
+	s.tableBudget = s.budget / tableShare
 	st.record = true
 
 	// A first table: none at all means no integer table fits the margins.
@@ -63,10 +83,17 @@ func (r *Result) correct(ms *model.MarginSet, st *state, opt *Options) error {
 	case outOfNodes:
 		r.finish(s, nfull, fmt.Sprintf("node budget (%d per search) exhausted before any integer table was found: these are the valid shuttle bounds, not proven sharp", s.maxNodes))
 		return nil
+	case stopped:
+		r.Stopped = s.stopped
+		r.finish(s, nfull, s.stopNote("before any integer table was found: these are the valid shuttle bounds, not proven sharp"))
+		return nil
 	}
 
 	total := 2 * len(s.targets)
 	done := 0
+	if opt.Progress != nil {
+		opt.Progress(done, total)
+	}
 	for j, t := range s.targets {
 		for _, upper := range []bool{true, false} {
 			for {
@@ -91,6 +118,11 @@ func (r *Result) correct(ms *model.MarginSet, st *state, opt *Options) error {
 					r.Unsettled++
 					break
 				}
+				if out == stopped {
+					r.Stopped = s.stopped
+					r.finish(s, nfull, s.stopNote(fmt.Sprintf("after %d of %d bound searches", done, total)))
+					return nil
+				}
 				// Proven: no integer table has t = v. Move the bound inward
 				// at the root; every table found so far stays inside.
 				st.record = false
@@ -99,10 +131,19 @@ func (r *Result) correct(ms *model.MarginSet, st *state, opt *Options) error {
 				} else {
 					st.set(t, v+1, st.hi[t])
 				}
-				if bad := st.propagate(); bad >= 0 {
+				bad := st.propagate()
+				if bad >= 0 {
 					panic("shuttle: root propagation failed after a refutation although an integer table is known")
 				}
 				st.record = true
+				if bad == propStopped {
+					// The inward move is proven; its consequences at the
+					// root are only partly propagated: still valid bounds.
+					r.Stopped = st.stopped
+					s.stopped = st.stopped
+					r.finish(s, nfull, s.stopNote(fmt.Sprintf("after %d of %d bound searches", done, total)))
+					return nil
+				}
 			}
 			done++
 			if opt.Progress != nil {
@@ -114,26 +155,80 @@ func (r *Result) correct(ms *model.MarginSet, st *state, opt *Options) error {
 	return nil
 }
 
+// stopNote says why the correction step stopped and what that leaves.
+func (s *searcher) stopNote(when string) string {
+	why := "time limit reached"
+	if s.stopped == StoppedMemoryLimit {
+		why = fmt.Sprintf("memory limit reached (the search's trail and tables outgrew the %s left for it)", humanBytes(max(s.budget, 0)))
+	}
+	certified := 0
+	for j, t := range s.targets {
+		if s.certLo[j] == s.st.lo[t] {
+			certified++
+		}
+		if s.certHi[j] == s.st.hi[t] {
+			certified++
+		}
+	}
+	return fmt.Sprintf("correction step stopped, %s, %s: %d of %d bounds certified by the %d integer tables found; every bound is valid",
+		why, when, certified, 2*len(s.targets), s.r.Tables)
+}
+
 // run searches for an integer table with target cell t in [l, u] (t < 0:
 // any table) and restores the root state before returning.
 func (s *searcher) run(t int32, l, u int64) outcome {
 	st := s.st
 	s.nodes = 0
-	mark := len(st.trail)
+	mark := st.mark()
 	out := refuted // when the propagation fails at once
+	if !s.setTrailCap(0) {
+		return stopped
+	}
+	if cap(st.trail) > st.maxTrail && len(st.trail) == 0 {
+		st.trail = nil // grown when fewer tables were kept: regrow within the cap
+	}
 	if t >= 0 {
+		if !st.room(1) {
+			s.stopped = st.stopped
+			return stopped
+		}
 		st.set(t, l, u)
 	}
-	if st.propagate() < 0 {
+	switch bad := st.propagate(); bad {
+	case propOK:
 		fit := make([]float64, len(s.guess))
 		for i, g := range s.guess {
 			fit[i] = float64(g)
 		}
-		out = s.dfs(fit)
+		out = s.dfs(fit, 1)
+	case propStopped:
+		s.stopped = st.stopped
+		out = stopped
 	}
 	st.undo(mark)
 	s.r.Nodes += s.nodes
 	return out
+}
+
+// setTrailCap gives the trail what the memory budget leaves after the
+// re-fitted tables of depth levels (8 bytes a cell and bytesPerLevel each)
+// and the tables kept; false (stopped) when nothing is left or the
+// deadline has passed.
+func (s *searcher) setTrailCap(depth int) bool {
+	if pastDeadline(s.deadline) {
+		s.stopped = StoppedTimeLimit
+		return false
+	}
+	n := int64(len(s.guess))
+	levels := int64(depth+1) * (8*n + bytesPerLevel)
+	avail := s.budget - levels - int64(len(s.r.tables))*8*n
+	maxTrail := avail / bytesPerTrailEntry
+	if maxTrail < int64(len(s.st.trail))+1 {
+		s.stopped = StoppedMemoryLimit
+		return false
+	}
+	s.st.maxTrail = int(maxTrail)
+	return true
 }
 
 // dfs assigns the full-table cells: it branches on the first unfixed cell in
@@ -149,7 +244,7 @@ func (s *searcher) run(t int32, l, u int64) outcome {
 // come last and are forced; on 2^8 with all three-way margins the
 // narrowest-first order thrashed at depth 140-180 without finding a table
 // in 20,000 nodes, table order found one at once.
-func (s *searcher) dfs(parentFit []float64) outcome {
+func (s *searcher) dfs(parentFit []float64, depth int) outcome {
 	st := s.st
 	sys := s.sys
 	best := -1
@@ -166,6 +261,9 @@ func (s *searcher) dfs(parentFit []float64) outcome {
 	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
 		return outOfNodes
 	}
+	if !s.setTrailCap(depth) {
+		return stopped
+	}
 	s.nodes++
 	fit := append([]float64(nil), parentFit...)
 	s.rf.fit(fit, func(i int) int64 { return st.lo[sys.fullT[i]] }, func(i int) int64 { return st.hi[sys.fullT[i]] })
@@ -180,12 +278,20 @@ func (s *searcher) dfs(parentFit []float64) outcome {
 		if br[0] > br[1] {
 			continue
 		}
-		mark := len(st.trail)
+		mark := st.mark()
+		if !st.room(1) {
+			s.stopped = st.stopped
+			return stopped
+		}
 		st.set(t, br[0], br[1])
-		if st.propagate() < 0 {
-			if out := s.dfs(fit); out != refuted {
+		switch st.propagate() {
+		case propOK:
+			if out := s.dfs(fit, depth+1); out != refuted {
 				return out
 			}
+		case propStopped:
+			s.stopped = st.stopped
+			return stopped
 		}
 		st.undo(mark)
 	}
@@ -211,7 +317,9 @@ func (s *searcher) record() {
 		s.certLo[j] = min(s.certLo[j], v)
 		s.certHi[j] = max(s.certHi[j], v)
 	}
-	s.r.tables = append(s.r.tables, tab)
+	if int64(len(s.r.tables)+1)*8*int64(len(tab)) <= s.tableBudget {
+		s.r.tables = append(s.r.tables, tab)
+	}
 	s.r.Tables++
 	copy(s.guess, tab)
 }
@@ -220,7 +328,7 @@ func (s *searcher) record() {
 func (r *Result) finish(s *searcher, nfull int, note string) {
 	st := s.st
 	st.record = false
-	st.trail = st.trail[:0]
+	st.trail = nil
 	r.Bounds = r.sys.fullBounds(st)
 	r.lo = append([]int64(nil), st.lo...)
 	r.hi = append([]int64(nil), st.hi...)
@@ -237,8 +345,7 @@ func (r *Result) finish(s *searcher, nfull int, note string) {
 	}
 	switch {
 	case note != "":
-		r.Sharp = false
-		r.Note = note
+		r.Note = note // a stop or a budget: Sharp says whether every bound was certified anyway
 	case r.Sharp:
 		r.Note = fmt.Sprintf("sharp integer bounds: each bound is attained by one of %d integer tables found", r.Tables)
 	default:
@@ -252,13 +359,21 @@ func (r *Result) finish(s *searcher, nfull int, note string) {
 // They are always valid. sharp reports whether every one of them is
 // certified by an integer table found by the correction step attaining it;
 // list sub in Options.Marginals to have the correction step make them
-// sharp. Marginal panics on an invalid sub.
+// sharp. The check uses the tables the correction step kept, at most an
+// eighth of its memory budget: beyond that, sharp may be false for bounds
+// that are sharp. Marginal panics on an invalid sub.
 func (r *Result) Marginal(sub []int) (b *model.CellBounds, sharp bool) {
 	sys := r.sys
-	checkSub(len(sys.dims), sub)
-	mdims := model.SubDims(sys.dims, sub)
+	checkSub(len(r.dims), sub)
+	mdims := model.SubDims(r.dims, sub)
 	n := model.NumCells(mdims)
 	b = model.NewCellBounds(n)
+	if sys == nil { // stopped before T was built: every cell lies in [0, N]
+		for idx := range b.Upper {
+			b.Upper[idx] = float64(r.total)
+		}
+		return b, false
+	}
 	lv := make([]int, len(sub))
 	full := make([]int, len(sys.dims))
 	for idx := 0; idx < n; idx++ {

@@ -114,4 +114,42 @@
 // a node costs 17-30 ms (fixing one cell moves thousands of T-cells) and a
 // single dive needs about one node per free cell, so 200 nodes do not reach
 // a first table and the result is the shuttle bounds, marked not sharp.
+//
+// # Memory and time limits
+//
+// T itself is modest: 24 bytes a dependency and 49 bytes a T-cell (2^12
+// binary variables with all 2-way margins: |T| = 3^12 = 531,441, 2.1
+// million dependencies, 74 MiB with the state). What grows is the
+// correction step's trail: every bound a search changes is recorded so that
+// backtracking can restore it, and a dive to a first table has one level
+// per full-table cell, each changing a large share of T. Measured on seeded
+// Poisson(4) tables with all 2-way margins: on 2^10, 14,500 entries a level
+// on average (280 MB at depth 800 of 1,024); on 2^12, 76,000 entries a
+// level at first, 430,000 (80% of T) by level 85, so 30-40 GB for one dive
+// of 4,096 levels at 24 bytes an entry, besides 8 bytes a cell per level
+// for the re-fitted tables. That is what grew without limit. Recording a
+// T-cell at most once per level (stamps) saves little there, but bounds a
+// level by |T|.
+//
+// Estimate therefore computes, from the dimensions alone, Memory.Shuttle (T,
+// the dependencies, the propagation state with its ring queue of at most
+// |T| cells, the results) and Memory.Correction (a dive of one level per
+// full-table cell, each recording at most all of T at 36 bytes an entry
+// with the growth of the array, and the search's fixed structures). With
+// all 2-way margins, Memory.Shuttle is 0.7 MiB for 2^8, 7.3 MiB for 2^10,
+// 74 MiB for 2^12, 19 MiB for 5^4 and 61 MiB for 10^3; Memory.Correction is
+// 58 MiB, 2.0 GiB, 73 GiB, 2.2 GiB and 8.4 GiB. Bounds refuses with
+// ErrTooLarge when Memory.Shuttle exceeds Options.MemoryLimit (half of the
+// physical memory by default), skips the correction step when
+// Memory.Correction does not fit in the rest (Result.Stopped =
+// StoppedMemoryLimit, with the valid shuttle bounds), and otherwise caps
+// the trail at what the rest allows after the levels' re-fitted tables and
+// the tables kept for Marginal (at most an eighth of it): a search that
+// would exceed it stops and leaves every bound valid (dives deeper than
+// one level a cell are possible, since range branches do not fix a cell).
+//
+// Options.Deadline stops building T (between variables), the propagation
+// (every 4,096 dependency evaluations) and the correction step (every
+// search node): the bounds at that moment are valid (the trivial bounds
+// before T exists) and Result.Stopped is StoppedTimeLimit.
 package shuttle

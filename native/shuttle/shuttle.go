@@ -15,8 +15,19 @@ import (
 var ErrNoIntegerTable = errors.New("shuttle: the margins admit no integer table")
 
 // ErrTooLarge is wrapped by Bounds when the set T of the table would have
-// more two-cell dependencies than Options.MaxDeps.
+// more two-cell dependencies than Options.MaxDeps, or when T and the
+// shuttle's state (Estimate's Memory.Shuttle) would take more memory than
+// Options.MemoryLimit. Nothing large is allocated before the check.
 var ErrTooLarge = errors.New("shuttle: table too large for the generalized shuttle")
+
+// Values of Result.Stopped.
+const (
+	// StoppedTimeLimit: Options.Deadline passed before Bounds was done.
+	StoppedTimeLimit = "time_limit"
+	// StoppedMemoryLimit: the correction step was skipped, or a search was
+	// cut short, to stay within Options.MemoryLimit.
+	StoppedMemoryLimit = "memory_limit"
+)
 
 // Defaults of Options.
 const (
@@ -51,9 +62,38 @@ type Options struct {
 	// MaxDeps caps the number of two-cell dependencies (default
 	// DefaultMaxDeps; 0 means the default).
 	MaxDeps int
-	// Progress, when set, is called after every bound search of the
-	// correction step with the number of bounds settled and the total.
+	// MemoryLimit bounds the memory of Bounds, in bytes (default 0 =
+	// DefaultMemoryLimit(), half of the physical memory). T, its
+	// dependencies and the propagation state (Estimate's Memory.Shuttle)
+	// must fit, else Bounds returns ErrTooLarge; the correction step runs
+	// only when its worst case (Memory.Correction) fits in the rest, and a
+	// search that outgrows the rest anyway stops, leaving valid bounds
+	// (Result.Stopped = StoppedMemoryLimit).
+	MemoryLimit int64
+	// Deadline, when not zero, stops Bounds when it passes: building T, the
+	// propagation and every search check it (the propagation every few
+	// thousand dependency evaluations, the search at every node). The
+	// result then holds the bounds known at that moment, which are valid
+	// (Result.Stopped = StoppedTimeLimit). Default: no deadline.
+	Deadline time.Time
+	// Progress, when set, is called when the correction step starts (0
+	// done) and after every bound search with the number of bounds settled
+	// and the total. After a stop the last call may have done < total.
 	Progress func(done, total int)
+}
+
+func (o *Options) allSubsetsMax() int {
+	if o.AllSubsetsMax <= 0 {
+		return DefaultAllSubsetsMax
+	}
+	return o.AllSubsetsMax
+}
+
+func (o *Options) memoryLimit() int64 {
+	if o.MemoryLimit <= 0 {
+		return DefaultMemoryLimit()
+	}
+	return o.MemoryLimit
 }
 
 // DefaultOptions returns the defaults: correction on, no node limit.
@@ -78,6 +118,12 @@ type Result struct {
 	LowerSharp, UpperSharp []bool
 	// Note explains what is and is not proven, in one sentence.
 	Note string
+	// Stopped is "" when Bounds did all it was asked, StoppedTimeLimit when
+	// Options.Deadline passed first, StoppedMemoryLimit when the
+	// correction step was skipped or cut short by Options.MemoryLimit.
+	// Either way every bound is valid and Sharp is false unless every bound
+	// was certified before the stop.
+	Stopped string
 
 	// Statistics.
 	Families       []string // block family of every variable
@@ -94,7 +140,9 @@ type Result struct {
 
 	sys    *system
 	lo, hi []int64   // final bounds of every T-cell
-	tables [][]int64 // integer tables found (full-table cells)
+	tables [][]int64 // integer tables found (full-table cells), as memory allows
+	dims   []int
+	total  int64 // the grand total N
 }
 
 // Bounds computes bounds for every cell of the table over ms.Vars given
@@ -103,8 +151,12 @@ type Result struct {
 // 4). Errors: the margin set fails ms.Check (shape or negative counts: a
 // plain error; disagreeing margins: wraps ErrNoIntegerTable and the
 // *model.InconsistencyError), no margin is released, the margins admit no
-// integer table (ErrNoIntegerTable), or T is too large (ErrTooLarge). It
-// panics on a nil ms and on invalid Options.Marginals.
+// integer table (ErrNoIntegerTable), or T is too large (ErrTooLarge: more
+// dependencies than Options.MaxDeps, or more memory than
+// Options.MemoryLimit). A passed Options.Deadline or a correction step too
+// large for the memory limit is not an error: the result holds valid
+// bounds and says why it stopped (Result.Stopped). It panics on a nil ms
+// and on invalid Options.Marginals.
 func Bounds(ms *model.MarginSet, opt *Options) (*Result, error) {
 	start := time.Now()
 	if opt == nil {
@@ -120,30 +172,83 @@ func Bounds(ms *model.MarginSet, opt *Options) (*Result, error) {
 	if len(ms.Margins) == 0 {
 		return nil, errors.New("shuttle: no marginal released (the grand total is unknown)")
 	}
+	r, st, budget, err := prepare(ms, opt, start)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil { // stopped before T was built
+		r.Seconds = time.Since(start).Seconds()
+		return r, nil
+	}
+	sys := r.sys
+	mem := estimate(r.dims, ms.Margins, opt.allSubsetsMax(), len(opt.Marginals) > 0)
+	switch {
+	case r.Stopped != "":
+		r.Note = "time limit reached during the shuttle propagation: valid bounds, not proven sharp"
+	case !opt.Correct:
+		r.Note = "generalized shuttle bounds without the correction step: valid, not proven sharp"
+	case mem.Correction > budget:
+		r.Stopped = StoppedMemoryLimit
+		r.Note = fmt.Sprintf("correction step skipped: its search may need up to %s (%d levels of up to %d T-cells each), "+
+			"more than the %s left of the memory limit; valid shuttle bounds, not proven sharp",
+			humanBytes(mem.Correction), len(sys.fullT), sys.size, humanBytes(max(budget, 0)))
+	default:
+		if err := r.correct(ms, st, opt, budget); err != nil {
+			return nil, err
+		}
+		sys.release()
+		r.Seconds = time.Since(start).Seconds()
+		return r, nil
+	}
+	r.Bounds = r.ShuttleBounds
+	r.LowerSharp = make([]bool, len(sys.fullT))
+	r.UpperSharp = make([]bool, len(sys.fullT))
+	r.lo, r.hi = st.lo, st.hi
+	sys.release()
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// prepare does what Bounds does before the correction step: it checks the
+// memory estimate against the limit, builds T and runs the shuttle. It
+// returns the result so far (ShuttleBounds; Stopped when the deadline
+// passed during the propagation), the propagated state (nil when the
+// deadline passed before T was built: the result then holds the trivial
+// bounds) and the memory left for the correction step.
+func prepare(ms *model.MarginSet, opt *Options, start time.Time) (r *Result, st *state, budget int64, err error) {
 	dims := model.Dims(ms.Vars)
 	for _, sub := range opt.Marginals {
 		checkSub(len(dims), sub)
 	}
-	allMax := opt.AllSubsetsMax
-	if allMax <= 0 {
-		allMax = DefaultAllSubsetsMax
-	}
+	allMax := opt.allSubsetsMax()
 	maxDeps := opt.MaxDeps
 	if maxDeps <= 0 {
 		maxDeps = DefaultMaxDeps
 	}
-	sys, err := newSystem(dims, allMax, maxDeps)
-	if err != nil {
-		return nil, err
+	limit := opt.memoryLimit()
+	mem := estimate(dims, ms.Margins, allMax, len(opt.Marginals) > 0)
+	if mem.Shuttle > limit {
+		return nil, nil, 0, fmt.Errorf("%w: T (|T| = %d, %d dependencies) needs about %s, more than the memory limit of %s",
+			ErrTooLarge, mem.TCells, mem.Deps, humanBytes(mem.Shuttle), humanBytes(limit))
 	}
-	r := &Result{sys: sys, TCells: sys.size, Deps: len(sys.d12)}
+	n := marginTotal(ms.Margins[0])
+	r = &Result{dims: dims, total: n}
+	sys, err := newSystem(dims, allMax, maxDeps, opt.Deadline)
+	if errors.Is(err, errDeadline) {
+		r.stopEarly(ms, StoppedTimeLimit, "time limit reached while building T: trivial bounds [0, smallest margin cell], not proven sharp")
+		return r, nil, 0, nil
+	}
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	r.sys, r.TCells, r.Deps = sys, sys.size, len(sys.d12)
 	for _, f := range sys.fams {
 		r.Families = append(r.Families, f.kind)
 		r.Blocks = append(r.Blocks, len(f.blocks))
 	}
 
-	st := sys.newState()
-	n := marginTotal(ms.Margins[0])
+	st = sys.newState()
+	st.deadline = opt.Deadline
 	for t := range st.lo {
 		st.hi[t] = n
 	}
@@ -154,36 +259,34 @@ func Bounds(ms *model.MarginSet, opt *Options) (*Result, error) {
 			model.CellLevels(mdims, idx, lv)
 			t := sys.marginalCell(m.Vars, lv)
 			if c < st.lo[t] || c > st.hi[t] {
-				return nil, fmt.Errorf("%w: marginal %s cell %s = %d is outside [%d, %d]", ErrNoIntegerTable,
+				return nil, nil, 0, fmt.Errorf("%w: marginal %s cell %s = %d is outside [%d, %d]", ErrNoIntegerTable,
 					model.MarginalName(ms.Vars, m.Vars), sys.label(ms.Vars, t), c, st.lo[t], st.hi[t])
 			}
 			st.set(t, c, c)
 		}
 	}
-	if bad := st.propagate(); bad >= 0 {
-		return nil, fmt.Errorf("%w: the shuttle propagation finds no value for %s (lower bound above upper bound)",
+	bad := st.propagate()
+	if bad >= 0 {
+		return nil, nil, 0, fmt.Errorf("%w: the shuttle propagation finds no value for %s (lower bound above upper bound)",
 			ErrNoIntegerTable, sys.label(ms.Vars, bad))
+	}
+	if bad == propStopped {
+		r.Stopped = st.stopped
 	}
 	r.DepEvals = st.evals
 	r.ShuttleBounds = sys.fullBounds(st)
 	r.ShuttleSeconds = time.Since(start).Seconds()
+	return r, st, limit - mem.Shuttle, nil
+}
 
-	if !opt.Correct {
-		r.Bounds = r.ShuttleBounds
-		r.LowerSharp = make([]bool, len(sys.fullT))
-		r.UpperSharp = make([]bool, len(sys.fullT))
-		r.lo, r.hi = st.lo, st.hi
-		r.Note = "generalized shuttle bounds without the correction step: valid, not proven sharp"
-		sys.release()
-		r.Seconds = time.Since(start).Seconds()
-		return r, nil
-	}
-	if err := r.correct(ms, st, opt); err != nil {
-		return nil, err
-	}
-	sys.release()
-	r.Seconds = time.Since(start).Seconds()
-	return r, nil
+// stopEarly fills a result for a run stopped before T was built: the
+// trivial bounds, nothing certified.
+func (r *Result) stopEarly(ms *model.MarginSet, why, note string) {
+	r.Bounds = trivialBounds(r.dims, ms.Margins)
+	r.ShuttleBounds = r.Bounds
+	r.LowerSharp = make([]bool, len(r.Bounds.Lower))
+	r.UpperSharp = make([]bool, len(r.Bounds.Lower))
+	r.Stopped, r.Note = why, note
 }
 
 func checkSub(k int, sub []int) {

@@ -1,8 +1,10 @@
 package shuttle
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"sdcopt/model"
 )
@@ -26,7 +28,14 @@ type system struct {
 	fullT []int32
 }
 
-func newSystem(dims []int, allMax, maxDeps int) (*system, error) {
+// errDeadline is returned by newSystem when the deadline passes while T
+// is built.
+var errDeadline = errors.New("shuttle: deadline passed")
+
+// newSystem builds T and its dependencies. It returns ErrTooLarge when T
+// has more than 2^31 - 1 cells or more than maxDeps dependencies, and
+// errDeadline when deadline (if not zero) passes before it is done.
+func newSystem(dims []int, allMax, maxDeps int, deadline time.Time) (*system, error) {
 	k := len(dims)
 	sys := &system{dims: dims, fams: make([]*family, k), stride: make([]int, k), size: 1}
 	for i := k - 1; i >= 0; i-- {
@@ -50,6 +59,9 @@ func newSystem(dims []int, allMax, maxDeps int) (*system, error) {
 	sys.d2 = make([]int32, 0, ndeps)
 	sys.d12 = make([]int32, 0, ndeps)
 	for i, f := range sys.fams {
+		if pastDeadline(deadline) {
+			return nil, errDeadline
+		}
 		nb := len(f.blocks)
 		st := sys.stride[i]
 		for outer := 0; outer < sys.size; outer += st * nb {
@@ -72,6 +84,9 @@ func newSystem(dims []int, allMax, maxDeps int) (*system, error) {
 	}
 	for t := 0; t < sys.size; t++ {
 		sys.adjStart[t+1] += sys.adjStart[t]
+	}
+	if pastDeadline(deadline) {
+		return nil, errDeadline
 	}
 	sys.adj = make([]int32, 3*len(sys.d12))
 	fill := append([]int32(nil), sys.adjStart[:sys.size]...)
@@ -156,16 +171,31 @@ func (sys *system) fullBounds(st *state) *model.CellBounds {
 
 // state holds integer bounds [lo, hi] for every T-cell and propagates the
 // two-cell rules with a worklist. When record is set, every change is
-// pushed on the trail so that a search can undo it.
+// pushed on the trail so that a search can undo it: a T-cell at most once
+// per trail segment (between two marks), so that a segment holds at most
+// |T| entries.
 type state struct {
 	sys    *system
 	lo, hi []int64
-	queue  []int32
-	head   int
-	inq    []bool
-	trail  []change
-	record bool
-	evals  int64
+	// queue is a ring buffer of the cells to propagate; inq keeps a cell
+	// from being in it twice, so it never holds more than |T| cells.
+	queue       []int32
+	qhead, qlen int
+	inq         []bool
+	trail       []change
+	record      bool
+	evals       int64
+	// stamp[t] == epoch when t is on the trail of the current segment.
+	stamp []uint32
+	epoch uint32
+	// maxTrail caps the capacity of the trail (the memory budget of the
+	// search, set by the searcher); 0 means no cap.
+	maxTrail int
+	// deadline (zero: none) stops the propagation; stopped says why the
+	// last propagation stopped early (StoppedTimeLimit or
+	// StoppedMemoryLimit).
+	deadline time.Time
+	stopped  string
 }
 
 type change struct {
@@ -174,20 +204,60 @@ type change struct {
 }
 
 func (sys *system) newState() *state {
-	return &state{sys: sys, lo: make([]int64, sys.size), hi: make([]int64, sys.size), inq: make([]bool, sys.size)}
+	return &state{sys: sys, lo: make([]int64, sys.size), hi: make([]int64, sys.size), inq: make([]bool, sys.size),
+		queue: make([]int32, sys.size), stamp: make([]uint32, sys.size), epoch: 1}
 }
 
 // set narrows the bounds of t to [l, u] (the caller checks l <= u and that
-// this is a narrowing) and queues t.
+// this is a narrowing, and, when recording, that the trail has room: see
+// room) and queues t.
 func (s *state) set(t int32, l, u int64) {
-	if s.record {
+	if s.record && s.stamp[t] != s.epoch {
+		s.stamp[t] = s.epoch
 		s.trail = append(s.trail, change{t, s.lo[t], s.hi[t]})
 	}
 	s.lo[t], s.hi[t] = l, u
 	if !s.inq[t] {
 		s.inq[t] = true
-		s.queue = append(s.queue, t)
+		i := s.qhead + s.qlen
+		if i >= len(s.queue) {
+			i -= len(s.queue)
+		}
+		s.queue[i] = t
+		s.qlen++
 	}
+}
+
+// room makes sure that k more changes can be recorded on the trail
+// without exceeding maxTrail, growing it by doubling; false (and stopped =
+// StoppedMemoryLimit) when the cap does not allow it.
+func (s *state) room(k int) bool {
+	if !s.record || cap(s.trail)-len(s.trail) >= k {
+		return true
+	}
+	need := len(s.trail) + k
+	c := max(2*cap(s.trail), 1024, need)
+	if s.maxTrail > 0 {
+		c = min(c, s.maxTrail)
+	}
+	if c < need {
+		s.stopped = StoppedMemoryLimit
+		return false
+	}
+	t := make([]change, len(s.trail), c)
+	copy(t, s.trail)
+	s.trail = t
+	return true
+}
+
+// mark starts a new trail segment and returns its start for undo.
+func (s *state) mark() int {
+	s.epoch++
+	if s.epoch == 0 { // wrapped: forget every stamp (it only costs duplicates)
+		clear(s.stamp)
+		s.epoch = 1
+	}
+	return len(s.trail)
 }
 
 // undo restores the bounds recorded after trail position mark.
@@ -199,22 +269,56 @@ func (s *state) undo(mark int) {
 	s.trail = s.trail[:mark]
 }
 
+// deadlineCheckEvals is how many dependency evaluations the propagation
+// runs between two looks at the clock (a few hundred microseconds).
+const deadlineCheckEvals = 1 << 12
+
+func pastDeadline(d time.Time) bool { return !d.IsZero() && !time.Now().Before(d) }
+
+// Results of propagate besides a T-cell whose bounds crossed.
+const (
+	propOK      = -1 // a fixpoint was reached
+	propStopped = -2 // the deadline passed or the trail is full: s.stopped says which
+)
+
 // propagate applies the two-cell rules
 //
 //	t12 ∈ [t1L + t2L, t1U + t2U],  t1 ∈ [t12L - t2U, t12U - t2L]  (and t2 alike)
 //
-// to every dependency of a queued cell until nothing moves. It returns -1,
-// or a T-cell whose lower bound exceeds its upper bound (no table fits the
-// bounds); the queue is empty afterwards either way.
+// to every dependency of a queued cell until nothing moves. It returns
+// propOK, a T-cell whose lower bound exceeds its upper bound (no table fits
+// the bounds), or propStopped when the deadline passed or the trail reached
+// maxTrail first (s.stopped says which; the bounds are then valid but not a
+// fixpoint, and with record on every change is on the trail). The queue is
+// empty afterwards in every case.
 func (s *state) propagate() int32 {
 	sys := s.sys
 	lo, hi := s.lo, s.hi
-	for s.head < len(s.queue) {
-		t := s.queue[s.head]
-		s.head++
+	s.stopped = ""
+	if pastDeadline(s.deadline) {
+		s.stopped = StoppedTimeLimit
+		s.clearQueue()
+		return propStopped
+	}
+	for s.qlen > 0 {
+		t := s.queue[s.qhead]
+		s.qhead++
+		if s.qhead == len(s.queue) {
+			s.qhead = 0
+		}
+		s.qlen--
 		s.inq[t] = false
 		for _, d := range sys.adj[sys.adjStart[t]:sys.adjStart[t+1]] {
 			s.evals++
+			if s.evals%deadlineCheckEvals == 0 && pastDeadline(s.deadline) {
+				s.stopped = StoppedTimeLimit
+				s.clearQueue()
+				return propStopped
+			}
+			if s.record && cap(s.trail)-len(s.trail) < 3 && !s.room(3) {
+				s.clearQueue()
+				return propStopped
+			}
 			a, b, c := sys.d1[d], sys.d2[d], sys.d12[d]
 			la, ua, lb, ub, lc, uc := lo[a], hi[a], lo[b], hi[b], lo[c], hi[c]
 			nlc, nuc := max(lc, la+lb), min(uc, ua+ub)
@@ -244,15 +348,17 @@ func (s *state) propagate() int32 {
 			}
 		}
 	}
-	s.queue = s.queue[:0]
-	s.head = 0
-	return -1
+	s.qhead = 0
+	return propOK
 }
 
 func (s *state) clearQueue() {
-	for _, t := range s.queue[s.head:] {
-		s.inq[t] = false
+	for ; s.qlen > 0; s.qlen-- {
+		s.inq[s.queue[s.qhead]] = false
+		s.qhead++
+		if s.qhead == len(s.queue) {
+			s.qhead = 0
+		}
 	}
-	s.queue = s.queue[:0]
-	s.head = 0
+	s.qhead = 0
 }
