@@ -77,6 +77,11 @@ const MaxKAnonMIPNonzeros = 4_000_000
 // MaxKAnonMIPNonzeros.
 var ErrKAnonMIPTooLarge = errors.New("k-anonymity MIP too large")
 
+// ErrNoSolution is wrapped when the engine stopped without a feasible
+// point: at a limit (time, nodes) before finding one, or proving the model
+// infeasible (which a k-anonymity MIP with 1 <= k <= n never is).
+var ErrNoSolution = errors.New("ip: no solution found")
+
 // KAnonMIPResult is the outcome of SolveKAnonMIP.
 type KAnonMIPResult struct {
 	// Graph is the best k-regular graph found (identity round included).
@@ -321,7 +326,7 @@ func SolveKAnonMIP(t *model.QITable, k int, solver string, prm *solvers.Params) 
 		return nil, fmt.Errorf("ip: k-anonymity MIP (%s): %w", s.Name(), err)
 	}
 	if !res.HasSolution {
-		return nil, fmt.Errorf("ip: k-anonymity MIP (%s, n = %d, k = %d): no solution, status %s", s.Name(), m.N, k, res.Status)
+		return nil, fmt.Errorf("%w: k-anonymity MIP (%s, n = %d, k = %d) stopped with status %s", ErrNoSolution, s.Name(), m.N, k, res.Status)
 	}
 	g, err := m.Decode(res.X)
 	if err != nil {
