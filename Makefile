@@ -6,7 +6,7 @@ TAGS    ?= lpsolve coin
 BIN     := bin/sdcopt
 GOFLAGS_TAGS := -tags "$(TAGS)"
 
-.PHONY: all deps build demo test test-short bench vet clean
+.PHONY: all deps build demo test test-short fuzz bench vet clean
 
 all: build
 
@@ -19,9 +19,16 @@ build: deps
 demo: build
 	@./$(BIN) demo
 
-# Every engine must be available for the full suite.
+# Every engine must be available for the full suite; then every fuzz
+# target runs for FUZZTIME.
+FUZZTIME ?= 10s
+
 test: deps
 	SDCOPT_REQUIRE_ENGINES=highs,lpsolve,clp,cbc $(GO) test $(GOFLAGS_TAGS) -timeout 30m ./...
+	@TAGS="$(TAGS)" FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+
+fuzz: deps
+	@TAGS="$(TAGS)" FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
 test-short: deps
 	$(GO) test $(GOFLAGS_TAGS) -short ./...

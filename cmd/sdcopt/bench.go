@@ -78,11 +78,12 @@ func newBenchMDAVCmd() *cobra.Command {
 			if err := cli.CheckFormat(format, "text", "json"); err != nil {
 				return err
 			}
+			start := time.Now()
 			rows, err := benchMDAV()
 			if err != nil {
 				return err
 			}
-			return writeBenchMDAV(c.OutOrStdout(), format, rows)
+			return writeBenchMDAV(c.OutOrStdout(), format, rows, time.Since(start).Seconds())
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text|json")
@@ -115,7 +116,7 @@ func benchMDAV() ([]mdavBenchRow, error) {
 	return rows, nil
 }
 
-func writeBenchMDAV(w io.Writer, format string, rows []mdavBenchRow) error {
+func writeBenchMDAV(w io.Writer, format string, rows []mdavBenchRow, secs float64) error {
 	diffs := 0
 	for _, r := range rows {
 		if r.Match != nil && !*r.Match {
@@ -131,6 +132,7 @@ func writeBenchMDAV(w io.Writer, format string, rows []mdavBenchRow) error {
 			"published":   "Mortazavi & Jalili, A Novel Local Search Method for Microaggregation, Table 2, IL_MDAV",
 			"rows":        rows,
 			"differences": diffs,
+			"seconds":     secs,
 		})
 	}
 	fmt.Fprintln(w, "MDAV information loss IL = 100*SSE/SST (%, z-scored data)")

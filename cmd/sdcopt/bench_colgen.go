@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -117,11 +118,12 @@ func newBenchColgenCmd() *cobra.Command {
 			if err := s.check(c.Flags().Changed); err != nil {
 				return err
 			}
+			start := time.Now()
 			rows, err := benchColgen(&s)
 			if err != nil {
 				return err
 			}
-			return writeBenchColgen(c.OutOrStdout(), &s, rows)
+			return writeBenchColgen(c.OutOrStdout(), &s, rows, time.Since(start).Seconds())
 		},
 	}
 	f := c.Flags()
@@ -184,8 +186,9 @@ func benchColgen(s *colgenBenchSettings) ([]colgenBenchRow, error) {
 			return nil, cli.BadInput("--n %d exceeds the %d records of %s", n, raw.N, s.data)
 		}
 	}
-	bar := cli.NewProgressBar(len(s.ns)*len(s.ks)*len(s.criteria)*s.instances, s.quiet)
-	defer bar.Finish()
+	prog := cli.NewProgress(s.quiet)
+	defer prog.Finish()
+	prog.Start("bench colgen", len(s.ns)*len(s.ks)*len(s.criteria)*s.instances)
 	var rows []colgenBenchRow
 	for _, k := range s.ks {
 		for _, n := range s.ns {
@@ -195,13 +198,13 @@ func benchColgen(s *colgenBenchSettings) ([]colgenBenchRow, error) {
 					row.Published = &p
 				}
 				for i := 1; i <= s.instances; i++ {
-					bar.SetLabel(fmt.Sprintf("n=%d k=%d %s #%d", n, k, cr, i))
+					prog.Describe(fmt.Sprintf("n=%d k=%d %s #%d", n, k, cr, i))
 					inst, err := colgenBenchOne(s, raw, n, k, cr, uint64(i))
 					if err != nil {
 						return nil, err
 					}
 					row.Instances = append(row.Instances, *inst)
-					bar.Add(1)
+					prog.Add(1)
 				}
 				row.summarize()
 				rows = append(rows, row)
@@ -322,7 +325,7 @@ func fmtGap(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-func writeBenchColgen(w io.Writer, s *colgenBenchSettings, rows []colgenBenchRow) error {
+func writeBenchColgen(w io.Writer, s *colgenBenchSettings, rows []colgenBenchRow, secs float64) error {
 	table := map[string]string{"census": "Table 3 (Census)", "tarragona": "Table 4 (Tarragona)"}[s.data]
 	ok, above, exact, pubExact, insts, boundBad := 0, 0, 0, 0, 0, 0
 	var timeRatio []float64
@@ -363,6 +366,7 @@ func writeBenchColgen(w io.Writer, s *colgenBenchSettings, rows []colgenBenchRow
 			"exact":          exact,
 			"published_ex":   pubExact,
 			"bound_failures": boundBad,
+			"seconds":        secs,
 		})
 	}
 	fmt.Fprintf(w, "Column generation for microaggregation, %s subsets, %d instance(s) per row\n", s.data, s.instances)

@@ -102,11 +102,15 @@ const colgenPublishedSource = "Gentile, Spagnolo-Arrizabalaga & Castro, column g
 
 // colgenPublishedRow is one row of Tables 3/4 (averages over 5 instances).
 type colgenPublishedRow struct {
-	N, K                   int
-	Crit                   string  // cons, rand, l2n, l2d
-	MDAV, VMDAV, MSTH, SRH float64 // average gap %, formula (15)
-	Time                   float64 // seconds (their C++/CPLEX code)
-	Ex                     int     // instances solved exactly (master LP integral)
+	N     int     `json:"n"`
+	K     int     `json:"k"`
+	Crit  string  `json:"criterion"` // cons, rand, l2n, l2d
+	MDAV  float64 `json:"gap_mdav"`  // average gap %, formula (15)
+	VMDAV float64 `json:"gap_vmdav"`
+	MSTH  float64 `json:"gap_msth"`
+	SRH   float64 `json:"gap_srh"`
+	Time  float64 `json:"seconds"` // their C++/CPLEX code
+	Ex    int     `json:"ex"`      // instances solved exactly (master LP integral)
 }
 
 // colgenPublished holds Table 3 ("census") and Table 4 ("tarragona") in the

@@ -1,16 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -212,10 +212,14 @@ func newBenchDobraCmd() *cobra.Command {
 				}
 				data = filepath.Join(dir, "autoworkers.csv")
 			}
+			if err := checkFiles([]string{"--data", data}, []string{"--out", out}); err != nil {
+				return err
+			}
+			start := time.Now()
 			var results []*dobraResult
 			for i := range dobraTables {
 				d := &dobraTables[i]
-				if only != "" && !slicesContains(strings.Split(only, ","), d.name) {
+				if only != "" && !slices.Contains(strings.Split(only, ","), d.name) {
 					continue
 				}
 				r, err := runDobraTable(d, data)
@@ -227,23 +231,17 @@ func newBenchDobraCmd() *cobra.Command {
 			if len(results) == 0 {
 				return cli.BadInput("--tables %q names no table (table2..table5)", only)
 			}
-			var buf bytes.Buffer
-			if format == "json" {
-				enc := json.NewEncoder(&buf)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(map[string]any{"method": "auto", "data": data, "tables": results}); err != nil {
-					return err
+			return emit(c.OutOrStdout(), out, func(w io.Writer) error {
+				if format == "json" {
+					enc := json.NewEncoder(w)
+					enc.SetIndent("", "  ")
+					return enc.Encode(map[string]any{"method": "auto", "data": data, "tables": results, "seconds": time.Since(start).Seconds()})
 				}
-			} else {
 				for _, r := range results {
-					writeDobraText(&buf, r)
+					writeDobraText(w, r)
 				}
-			}
-			if out == "" {
-				_, err := c.OutOrStdout().Write(buf.Bytes())
-				return err
-			}
-			return cli.WriteFileAtomic(out, func(f *os.File) error { _, err := f.Write(buf.Bytes()); return err })
+				return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text|json")

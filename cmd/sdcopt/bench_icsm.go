@@ -142,7 +142,7 @@ type icsmBench2Row struct {
 	PublishedIterations *int    `json:"published_iterations"`
 	Seconds             float64 `json:"seconds"` // ICSM incl. MDAV, mean over the data sets
 	PublishedSeconds    string  `json:"published_seconds"`
-	Stopped             string  `json:"stopped"` // converged | max-iterations | time-limit (of any data set)
+	Stopped             string  `json:"stopped"` // converged | iteration_limit | time_limit (of any data set)
 	Status              string  `json:"status"`  // ok | ABOVE
 }
 
@@ -324,6 +324,8 @@ func newBenchLoader() benchLoader {
 
 // icsmBenchDoc is the outcome of `sdcopt bench icsm`.
 type icsmBenchDoc struct {
+	Method    string          `json:"method"`
+	Seconds   float64         `json:"seconds"`
 	Table2    []icsmBench2Row `json:"table2"`
 	Table4    []icsmBench4Row `json:"table4"`
 	Published string          `json:"published"`
@@ -347,18 +349,23 @@ func icsmStatus(il, published float64) string {
 // worseStop merges the stop reasons of the data sets of a row: a time
 // limit outweighs an iteration cap, which outweighs convergence.
 func worseStop(a, b string) string {
-	rank := map[string]int{"converged": 0, "max-iterations": 1, "time-limit": 2}
+	rank := map[string]int{"converged": 0, "iteration_limit": 1, stoppedTimeLimit: 2}
 	if rank[b] > rank[a] {
 		return b
 	}
 	return a
 }
 
-func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, load benchLoader) (*icsmBenchDoc, error) {
-	doc := &icsmBenchDoc{
+func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, load benchLoader) (doc *icsmBenchDoc, err error) {
+	start := time.Now()
+	defer func() { doc.Seconds = time.Since(start).Seconds() }()
+	doc = &icsmBenchDoc{
+		Method: "icsm",
 		Table2: []icsmBench2Row{}, Table4: []icsmBench4Row{}, Above: []string{},
 		Published: icsmPublished, Restarts: s.restarts, Seed: s.seed, TimeLimit: s.timeLimit, Sources: s.sources, Hood: s.hood,
 	}
+	prog := cli.NewProgress(s.quiet)
+	defer prog.Finish()
 	for i, c := range cases {
 		zs, err := load(c.data())
 		if err != nil {
@@ -371,7 +378,7 @@ func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, lo
 		if len(zs) > 1 {
 			label += fmt.Sprintf(" (%d data sets)", len(zs))
 		}
-		progress(s.quiet, "%s ...", label)
+		prog.Printf("%s ...", label)
 		opt := microagg.ICSMOptions{
 			Init: microagg.InitMDAV, TimeLimit: secondsDuration(s.timeLimit), Sources: s.sources, Neighbourhood: s.hood,
 		}
@@ -383,12 +390,11 @@ func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, lo
 		var ilMDAV, il, iters, secs float64
 		stopped, bestRun, totalIters := "converged", 0, 0
 		for _, z := range zs {
-			rep := newICSMReporter(s.quiet, benchProgressInterval, label+": ")
-			opt.Progress = rep.report
+			opt.Progress = icsmProgress(prog, label+": ")
 			start := time.Now()
 			res, err := solve(z, c.k(), opt)
 			elapsed := time.Since(start).Seconds()
-			rep.flush()
+			prog.Flush()
 			if err != nil {
 				return nil, icsmError(fmt.Sprintf("%s k=%d", c.data(), c.k()), err)
 			}
@@ -446,14 +452,10 @@ func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, lo
 			}
 			doc.Above = append(doc.Above, name)
 		}
-		progress(s.quiet, "%s: IL %.4f %% (MDAV %.4f %%), %s, %.1fs", label, il, ilMDAV, status, secs*m)
+		prog.Printf("%s: IL %.4f %% (MDAV %.4f %%), %s, %.1fs", label, il, ilMDAV, status, secs*m)
 	}
 	return doc, nil
 }
-
-// benchProgressInterval is the least time between two ICSM progress lines
-// of one bench case.
-const benchProgressInterval = 5 * time.Second
 
 func writeBenchICSM(w io.Writer, format string, doc *icsmBenchDoc) error {
 	if format == "json" {

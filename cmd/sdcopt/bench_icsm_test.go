@@ -115,7 +115,7 @@ func TestBenchICSMRows(t *testing.T) {
 	}
 	r := doc.Table2[0]
 	if math.Abs(r.IL-mean) > 1e-9 || math.Abs(r.ILMDAV-mean) > 1e-9 || r.Sets != 2 || r.Iterations != 2 ||
-		r.Status != "ok" || r.PublishedIterations != nil || r.Stopped != "max-iterations" {
+		r.Status != "ok" || r.PublishedIterations != nil || r.Stopped != "iteration_limit" {
 		t.Errorf("row 1: %+v (mean il %g)", r, mean)
 	}
 	if r := doc.Table2[1]; r.Status != "ABOVE" || math.Abs(r.Diff-0.006) > 1e-9 || r.Stopped != "converged" {

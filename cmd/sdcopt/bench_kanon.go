@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -151,6 +152,8 @@ type benchKanonScaleRow struct {
 }
 
 type benchKanonDoc struct {
+	Method    string               `json:"method"`
+	Seconds   float64              `json:"seconds"`
 	Data      string               `json:"data"`
 	N         int                  `json:"n"`
 	Dropped   int                  `json:"dropped"`
@@ -207,7 +210,10 @@ func runBenchKanon(w io.Writer, s *benchKanonSettings) error {
 			}
 		}
 	}
-	doc := benchKanonDoc{Data: "adult", Partition: s.partition, Seed: s.seed}
+	start := time.Now()
+	doc := benchKanonDoc{Method: "kanon", Data: "adult", Partition: s.partition, Seed: s.seed}
+	prog := cli.NewProgress(s.quiet)
+	defer prog.Finish()
 	var t *model.QITable
 	if len(ks) > 0 || len(mipN) > 0 {
 		q, err := datasets.LoadAdult(false)
@@ -219,12 +225,12 @@ func runBenchKanon(w io.Writer, s *benchKanonSettings) error {
 	}
 	for _, k := range ks {
 		for _, m := range heur {
-			progress(s.quiet, "Adult: %s, k = %d, partition %d", m, k, s.partition)
+			prog.Printf("Adult: %s, k = %d, partition %d", m, k, s.partition)
 			res, err := kanon.Anonymize(t, k, &kanon.Options{Method: m, Partition: s.partition, Seed: s.seed})
 			if err != nil {
 				return fmt.Errorf("Adult, %s, k = %d: %w", m, k, err)
 			}
-			if err := checkKanonResult(t, k, res); err != nil {
+			if err := kanon.CheckResult(t, k, res); err != nil {
 				return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: Adult, %s, k = %d: %w", m, k, err)}
 			}
 			doc.VsK = append(doc.VsK, benchKanonKRow{Method: m, K: k, N: t.N, GCP: res.GCP, Partitions: res.Partitions, Seconds: res.Seconds, Verified: true})
@@ -238,7 +244,7 @@ func runBenchKanon(w io.Writer, s *benchKanonSettings) error {
 		for smp := 0; smp < s.samples; smp++ {
 			sub := sampleQITable(t, r.Perm(t.N)[:n])
 			for _, k := range mipK {
-				progress(s.quiet, "MIP: n = %d, k = %d, sample %d", n, k, smp+1)
+				prog.Printf("MIP: n = %d, k = %d, sample %d", n, k, smp+1)
 				mr, err := ip.SolveKAnonMIP(sub, k, s.solver, &solvers.Params{TimeLimit: secondsDuration(s.timeLimit)})
 				if err != nil {
 					return fmt.Errorf("MIP, n = %d, k = %d, sample %d: %w", n, k, smp+1, err)
@@ -257,7 +263,7 @@ func runBenchKanon(w io.Writer, s *benchKanonSettings) error {
 					if err != nil {
 						return fmt.Errorf("sample n = %d, %s, k = %d: %w", n, m, k, err)
 					}
-					if err := checkKanonResult(sub, k, res); err != nil {
+					if err := kanon.CheckResult(sub, k, res); err != nil {
 						return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: sample n = %d, %s, k = %d: %w", n, m, k, err)}
 					}
 					row.GCP[m] = res.GCP
@@ -270,18 +276,22 @@ func runBenchKanon(w io.Writer, s *benchKanonSettings) error {
 		}
 	}
 	for _, n := range scaleN {
-		progress(s.quiet, "SyntheticQI: n = %d, sortgreedy, partition %d", n, s.scaleP)
-		syn := datasets.SyntheticQI(n, s.seed)
+		prog.Printf("SyntheticQI: n = %d, sortgreedy, partition %d", n, s.scaleP)
+		syn, err := datasets.NewSyntheticQI(n, s.seed)
+		if err != nil {
+			return cli.BadInput("--scale-n: %v", err)
+		}
 		res, err := kanon.Anonymize(syn, benchScaleK, &kanon.Options{Method: kanon.MethodSortGreedy, Partition: s.scaleP, Seed: s.seed})
 		if err != nil {
 			return fmt.Errorf("SyntheticQI n = %d: %w", n, err)
 		}
-		if err := checkKanonResult(syn, benchScaleK, res); err != nil {
+		if err := kanon.CheckResult(syn, benchScaleK, res); err != nil {
 			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: SyntheticQI n = %d: %w", n, err)}
 		}
 		doc.Scale = append(doc.Scale, benchKanonScaleRow{N: n, K: benchScaleK, Method: kanon.MethodSortGreedy, Partition: s.scaleP,
 			Partitions: res.Partitions, GCP: res.GCP, Seconds: res.Seconds, Verified: true})
 	}
+	doc.Seconds = time.Since(start).Seconds()
 	if s.format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

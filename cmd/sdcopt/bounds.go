@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -73,7 +73,7 @@ func newBoundsCmd() *cobra.Command {
 	f.StringVar(&s.out, "out", "", "write the result to this file (atomically) instead of stdout")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	f.BoolVar(&s.cold, "cold", false, "lp/ip: re-solve every model from scratch (no warm start)")
-	s.ef.register(c, false)
+	s.ef.register(c, false, "time limit for the whole run in seconds, every method and --compare included: the bounds not proven by then are reported as valid, unproven bounds (0 = none)")
 	return c
 }
 
@@ -176,12 +176,22 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 		return err
 	}
 	for _, m := range append([]string{s.method}, s.compare...) {
-		if !slicesContains(cellbounds.Methods, m) {
+		if !slices.Contains(cellbounds.Methods, m) {
 			return cli.BadInput("unknown method %q (want one of %s)", m, strings.Join(cellbounds.Methods, ", "))
 		}
 	}
-	prm, err := s.ef.params()
-	if err != nil {
+	if err := s.ef.check(false); err != nil {
+		return err
+	}
+	prm, _ := s.ef.params()
+	var files cli.Files
+	files.Input("--table", s.table)
+	for _, f := range s.marginFiles {
+		files.Input("--margin-files", f)
+	}
+	files.Output("--out", s.out)
+	files.Output("--write-model", s.ef.writeModel)
+	if err := files.Check(); err != nil {
 		return err
 	}
 	inst, err := loadBoundsInstance(s)
@@ -195,76 +205,64 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 		}
 		return cli.BadInput("%v", err)
 	}
+	var outs cli.Outputs
+	defer outs.Abort()
 	if s.ef.writeModel != "" {
 		p := lp.CellBoundsProblem(inst.ms, s.method == cellbounds.IP)
-		if err := cli.WriteFileAtomic(s.ef.writeModel, func(f *os.File) error { return mps.Write(f, p) }); err != nil {
+		if err := outs.Write(s.ef.writeModel, func(w io.Writer) error { return mps.Write(w, p) }); err != nil {
 			return cli.BadInput("--write-model: %v", err)
 		}
 	}
-	set := cellbounds.Settings{Method: s.method, Compare: s.compare, Solver: s.ef.solver, Params: prm, Cold: s.cold}
-	if boundsShowProgress(s.quiet) {
-		last := -1
+	// --time-limit bounds the whole run; the methods give each solve the
+	// time left.
+	set := cellbounds.Settings{Method: s.method, Compare: s.compare, Solver: s.ef.solver, Cold: s.cold, TimeLimit: prm.TimeLimit}
+	prm.TimeLimit = 0
+	set.Params = prm
+	prog := cli.NewProgress(s.quiet)
+	defer prog.Finish()
+	if prog != nil {
+		current := ""
 		set.Progress = func(method string, done, total int) {
-			pct := 100 * done / max(total, 1)
-			if pct/10 != last/10 || done == total {
-				last = pct
-				fmt.Fprintf(os.Stderr, "\rsdcopt: bounds %s: %d/%d", method, done, total)
-				if done == total {
-					fmt.Fprintln(os.Stderr)
-				}
+			if method != current {
+				current = method
+				prog.Start("bounds "+method, total)
 			}
+			prog.Set(done)
 		}
 	}
 	res, err := cellbounds.Compute(inst.ms, set)
 	if err != nil {
-		switch {
-		case errors.Is(err, cellbounds.ErrInfeasible):
-			return cli.NoSolution("%v", err)
-		case errors.Is(err, cellbounds.ErrNotApplicable):
-			return cli.BadInput("%v", err)
-		case errors.Is(err, lp.ErrNotSolved):
-			return &cli.ExitError{Code: cli.ExitEngine, Err: err}
-		}
-		return err
+		return libraryError("", err)
 	}
+	prog.Finish()
 	rep := newBoundsReport(inst, s, res)
-	var buf bytes.Buffer
-	switch s.format {
-	case "json":
-		err = rep.writeJSON(&buf)
-	case "csv":
-		err = rep.writeCSV(&buf)
-	default:
-		err = rep.writeText(&buf)
-	}
-	if err != nil {
-		return err
+	write := func(w io.Writer) error {
+		switch s.format {
+		case "json":
+			return rep.writeJSON(w)
+		case "csv":
+			return rep.writeCSV(w)
+		}
+		return rep.writeText(w)
 	}
 	if s.out == "" {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			return err
+		}
+		if err := outs.Commit(); err != nil {
+			return cli.BadInput("%v", err)
+		}
 		_, err = w.Write(buf.Bytes())
 		return err
 	}
-	return cli.WriteFileAtomic(s.out, func(f *os.File) error {
-		_, err := f.Write(buf.Bytes())
-		return err
-	})
-}
-
-func boundsShowProgress(quiet bool) bool {
-	if quiet {
-		return false
+	if err := outs.Write(s.out, write); err != nil {
+		return cli.BadInput("--out: %v", err)
 	}
-	st, err := os.Stderr.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func slicesContains(a []string, x string) bool {
-	for _, y := range a {
-		if y == x {
-			return true
-		}
+	if err := outs.Commit(); err != nil {
+		return cli.BadInput("%v", err)
 	}
-	return false
+	return nil
 }
 
 // boundsReport is the result laid out for output.
@@ -367,9 +365,12 @@ func (r *boundsReport) writeText(w io.Writer) error {
 	}
 	dims := model.Dims(ms.Vars)
 	n := model.NumCells(dims)
-	sharp := "not proven sharp"
+	sharp := fmt.Sprintf("%d of %d cells with proven sharp bounds, the others valid", r.res.SharpCells, n)
 	if r.res.Sharp {
 		sharp = "sharp integer bounds"
+	}
+	if r.res.Stopped != "" {
+		sharp += " (stopped: " + r.res.Stopped + ")"
 	}
 	fmt.Fprintf(w, "cell bounds for %s given %s\n", src, ms.Name())
 	fmt.Fprintf(w, "method %s (%s); %d cells; %s; %.3f s\n", r.s.method, r.methodSummary(), n, sharp, r.res.Seconds)
@@ -561,7 +562,8 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 	if r.res.Solver != "" {
 		doc = append(doc, jsonKV{"solver", r.res.Solver})
 	}
-	doc = append(doc, jsonKV{"seconds", r.res.Seconds}, jsonKV{"sharp", r.res.Sharp}, jsonKV{"note", r.res.Note})
+	doc = append(doc, jsonKV{"seconds", r.res.Seconds}, jsonKV{"sharp", r.res.Sharp}, jsonKV{"sharp_cells", r.res.SharpCells},
+		jsonKV{"valid_cells", r.res.ValidCells}, jsonKV{"stopped", stoppedOrComplete(r.res.Stopped)}, jsonKV{"note", r.res.Note})
 	if r.s.table != "" {
 		doc = append(doc, jsonKV{"table", r.s.table})
 	} else {
@@ -576,7 +578,8 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 			if run.Solver != "" {
 				o = append(o, jsonKV{"solver", run.Solver})
 			}
-			o = append(o, jsonKV{"seconds", run.Seconds}, jsonKV{"sharp", run.Sharp}, jsonKV{"note", run.Note})
+			o = append(o, jsonKV{"seconds", run.Seconds}, jsonKV{"sharp", run.Sharp}, jsonKV{"sharp_cells", run.SharpCells},
+				jsonKV{"valid_cells", run.ValidCells}, jsonKV{"stopped", stoppedOrComplete(run.Stopped)}, jsonKV{"note", run.Note})
 			cmp = append(cmp, jsonKV{m, o})
 		}
 		doc = append(doc, jsonKV{"compare", cmp})
@@ -585,4 +588,13 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// stoppedOrComplete is a run's stop reason for JSON: "complete" when it
+// ran to the end, else cellbounds' reason (time_limit, memory_limit).
+func stoppedOrComplete(s string) string {
+	if s == "" {
+		return "complete"
+	}
+	return s
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +8,8 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,31 +20,8 @@ import (
 )
 
 // k-anonymity by freeform generalization: `sdcopt kanon` and
-// `sdcopt kanon verify`.
-//
-// Published file (--out): CSV with a header of the quasi-identifier names
-// (in --qi order) followed by the other columns of the input (input
-// order); one row per published record, in the seeded publish order. A
-// numeric quasi-identifier is "[lo-hi]" (a single value when lo = hi), a
-// categorical one "{a|b|c}" (the values in category order; a single value
-// without braces), with a hierarchy the name of the box's node. The other
-// columns hold the cells of the original that the seeded random
-// assignment pairs with the box.
-//
-// Graph file (--graph-out): CSV "original,published,own,assigned", one
-// line per edge of the k-regular graph: original is the 1-based data row
-// of the input file (the header not counted; rows dropped for missing
-// values never appear), published the 1-based data row of the published
-// file; own is 1 on the edge of the record whose own box it is (the
-// identity round), assigned is 1 on the edge of the original whose other
-// attributes the published row carries. The graph file links published
-// and original records and is for the data holder's audit, not for
-// publication. With it `sdcopt kanon verify` checks everything: each box
-// holds its k originals, all degrees are k, each published row has one
-// own and one assigned edge (both one-to-one), the other attributes are
-// those of the assigned original, and the GCP of the published boxes
-// equals the GCP of the graph's boxes recomputed from the data (so the
-// boxes are as tight as the graph allows).
+// `sdcopt kanon verify`. The publication format (published file and
+// graph file) and its verification are kanon's (kanon/publication.go).
 
 // kanonDataFlags are the flags that select and read the data; `kanon` and
 // `kanon verify` share them.
@@ -84,6 +59,7 @@ type kanonSettings struct {
 	format    string
 	solver    string
 	timeLimit float64
+	quiet     bool
 }
 
 func newKanonCmd() *cobra.Command {
@@ -126,6 +102,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.solver, "solver", "", "mip: MIP engine (highs|cbc; default auto)")
 	f.Float64Var(&s.timeLimit, "time-limit", 0, "mip: time limit per partition in seconds (0 = none)")
+	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	c.AddCommand(newKanonVerifyCmd())
 	return c
 }
@@ -235,6 +212,25 @@ func loadKanonData(d *kanonDataFlags, changed func(string) bool) (*kanonData, er
 	return &kanonData{QIData: q, label: label}, nil
 }
 
+// kanonInputs lists the input files of the data flags as flag, path
+// pairs for checkFiles.
+func kanonInputs(d *kanonDataFlags) []string {
+	var in []string
+	if strings.EqualFold(d.data, "adult") {
+		if path, err := datasets.AdultPath(); err == nil {
+			in = append(in, "--data", path)
+		}
+	} else {
+		in = append(in, "--data", d.data)
+	}
+	for _, spec := range d.hierarchy {
+		if _, file, ok := strings.Cut(spec, "="); ok {
+			in = append(in, "--hierarchy", strings.TrimSpace(file))
+		}
+	}
+	return in
+}
+
 func qiNames(t *model.QITable) []string {
 	out := make([]string, len(t.Attrs))
 	for a := range t.Attrs {
@@ -286,8 +282,13 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if err := checkTimeLimit(s.timeLimit); err != nil {
 		return err
 	}
-	if s.out != "" && s.out == s.graphOut {
-		return cli.BadInput("--out and --graph-out name the same file %s", s.out)
+	if s.solver != "" {
+		if err := cli.Solver("--solver", s.solver, false); err != nil {
+			return err
+		}
+	}
+	if err := checkFiles(kanonInputs(&s.kanonDataFlags), []string{"--out", s.out, "--graph-out", s.graphOut}); err != nil {
+		return err
 	}
 	d, err := loadKanonData(&s.kanonDataFlags, changed)
 	if err != nil {
@@ -297,35 +298,35 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if s.k > t.N {
 		return cli.BadInput("--k %d exceeds the number of records of %s (n = %d after dropping %d with missing values)", s.k, d.label, t.N, d.Dropped)
 	}
-	progress(false, "%s on %d records x %d quasi-identifiers, k = %d", s.method, t.N, t.D(), s.k)
+	prog := cli.NewProgress(s.quiet)
+	defer prog.Finish()
+	prog.Printf("%s on %d records x %d quasi-identifiers, k = %d", s.method, t.N, t.D(), s.k)
 	res, err := kanon.Anonymize(t, s.k, &kanon.Options{
 		Method: s.method, Partition: s.partition, Workers: s.workers, Seed: s.seed,
 		MIPSolver: s.solver, TimeLimit: secondsDuration(s.timeLimit),
 	})
 	if err != nil {
-		for _, e := range []error{kanon.ErrK, kanon.ErrMethod, kanon.ErrPartition, kanon.ErrTooLarge} {
-			if errors.Is(err, e) {
-				return cli.BadInput("%s: %v", d.label, err)
-			}
-		}
-		return fmt.Errorf("%s: %w", d.label, err)
+		return libraryError(d.label, err)
 	}
-	if err := checkKanonResult(t, s.k, res); err != nil {
+	if err := kanon.CheckResult(t, s.k, res); err != nil {
 		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: the result of %s failed verification: %w", s.method, err)}
 	}
+	var outs cli.Outputs
+	defer outs.Abort()
 	if s.out != "" {
-		if err := writeBuffered(s.out, func(bw *bufio.Writer) error { return writePublished(bw, d.QIData, res) }); err != nil {
+		if err := outs.Write(s.out, func(w io.Writer) error { return kanon.WritePublished(w, d.QIData, res) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
 	if s.graphOut != "" {
-		if err := writeBuffered(s.graphOut, func(bw *bufio.Writer) error { return writeKanonGraph(bw, d.QIData, res) }); err != nil {
-			if s.out != "" {
-				os.Remove(s.out) // no partial set of outputs
-			}
+		if err := outs.Write(s.graphOut, func(w io.Writer) error { return kanon.WriteGraph(w, d.QIData, res) }); err != nil {
 			return cli.BadInput("--graph-out: %v", err)
 		}
 	}
+	if err := outs.Commit(); err != nil {
+		return cli.BadInput("%v", err)
+	}
+	prog.Finish()
 	r := kanonResult{
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
 		GCP: res.GCP, Partitions: res.Partitions, Partition: s.partition, Seconds: res.Seconds, Dropped: d.Dropped,
@@ -360,129 +361,6 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	return nil
 }
 
-// checkKanonResult verifies the graph (kanon.Verify with the graph's
-// boxes), the assignment (a perfect matching inside the graph) and the
-// publish order (a permutation).
-func checkKanonResult(t *model.QITable, k int, res *kanon.Result) error {
-	if err := kanon.Verify(t, t.Boxes(res.Graph), res.Graph, k, res.GCP); err != nil {
-		return err
-	}
-	n := t.N
-	if len(res.Assignment) != n || len(res.PublishOrder) != n {
-		return fmt.Errorf("assignment of %d and publish order of %d for %d records", len(res.Assignment), len(res.PublishOrder), n)
-	}
-	used := make([]bool, n)
-	for j, i := range res.Assignment {
-		if i < 0 || i >= n || used[i] || !slices.Contains(res.Graph.Matched[j], int32(i)) {
-			return fmt.Errorf("assignment: published record %d gets original %d, not an unused neighbour", j, i)
-		}
-		used[i] = true
-	}
-	clear(used)
-	for _, j := range res.PublishOrder {
-		if j < 0 || j >= n || used[j] {
-			return fmt.Errorf("publish order is not a permutation")
-		}
-		used[j] = true
-	}
-	return nil
-}
-
-// publishedHeader is the header of the published file: the quasi-
-// identifiers, then the other columns in input order; rest lists the
-// header indices of the other columns.
-func publishedHeader(q *datasets.QIData) (header []string, rest []int) {
-	for _, j := range q.QICols {
-		header = append(header, q.Header[j])
-	}
-	for j, h := range q.Header {
-		if !slices.Contains(q.QICols, j) {
-			header = append(header, h)
-			rest = append(rest, j)
-		}
-	}
-	return header, rest
-}
-
-// formatBoxCell formats attribute a of box b.
-func formatBoxCell(at *model.QIAttr, b *model.Box, a int) (string, error) {
-	switch {
-	case at.Kind == model.Numeric:
-		if b.Lo[a] == b.Hi[a] {
-			return datasets.FormatValue(b.Lo[a]), nil
-		}
-		return "[" + datasets.FormatValue(b.Lo[a]) + "-" + datasets.FormatValue(b.Hi[a]) + "]", nil
-	case at.Hier != nil:
-		return at.Hier.Names[b.Node[a]], nil
-	}
-	var vals []string
-	for c, v := range at.Categories {
-		if b.Set[a][c/64]&(1<<(c%64)) != 0 {
-			vals = append(vals, v)
-		}
-	}
-	if len(vals) == 1 {
-		if strings.HasPrefix(vals[0], "{") {
-			return "", fmt.Errorf("attribute %s: value %q starts with '{' and would read back as a set", at.Name, vals[0])
-		}
-		return vals[0], nil
-	}
-	for _, v := range vals {
-		if strings.Contains(v, "|") {
-			return "", fmt.Errorf("attribute %s: value %q contains '|', the set separator", at.Name, v)
-		}
-	}
-	return "{" + strings.Join(vals, "|") + "}", nil
-}
-
-// writePublished writes the published file (see the top of this file).
-func writePublished(w io.Writer, q *datasets.QIData, res *kanon.Result) error {
-	t := q.Table
-	boxes := t.Boxes(res.Graph)
-	header, rest := publishedHeader(q)
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	rec := make([]string, len(header))
-	d := t.D()
-	for _, j := range res.PublishOrder {
-		for a := range t.Attrs {
-			cell, err := formatBoxCell(&t.Attrs[a], boxes[j], a)
-			if err != nil {
-				return err
-			}
-			rec[a] = cell
-		}
-		orig := q.Records[q.Rows[res.Assignment[j]]]
-		for x, c := range rest {
-			rec[d+x] = orig[c]
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// writeKanonGraph writes the graph file (see the top of this file).
-func writeKanonGraph(w *bufio.Writer, q *datasets.QIData, res *kanon.Result) error {
-	w.WriteString("original,published,own,assigned\n")
-	b01 := func(v bool) int {
-		if v {
-			return 1
-		}
-		return 0
-	}
-	for p, j := range res.PublishOrder {
-		for _, i := range res.Graph.Matched[j] {
-			fmt.Fprintf(w, "%d,%d,%d,%d\n", q.Rows[i]+1, p+1, b01(int(i) == j), b01(int(i) == res.Assignment[j]))
-		}
-	}
-	return nil
-}
-
 // kanonVerifySettings are the flags of `sdcopt kanon verify`.
 type kanonVerifySettings struct {
 	kanonDataFlags
@@ -491,6 +369,7 @@ type kanonVerifySettings struct {
 	k         int
 	gcp       float64
 	format    string
+	out       string
 }
 
 func newKanonVerifyCmd() *cobra.Command {
@@ -522,28 +401,21 @@ func newKanonVerifyCmd() *cobra.Command {
 	f.IntVar(&s.k, "k", 0, "k (required)")
 	f.Float64Var(&s.gcp, "gcp", 0, "also check this reported GCP (relative tolerance 1e-9)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
+	f.StringVar(&s.out, "out", "", "write the report to this file (atomically) instead of stdout")
 	return c
 }
 
-// violation marks a failed check (exit 1).
-func violation(format string, args ...any) error {
-	return cli.NoSolution("not a valid %s", fmt.Sprintf(format, args...))
-}
-
-// unreadable marks an input that cannot be parsed (exit 2).
-func unreadable(file string, line int, format string, args ...any) error {
-	return cli.BadInput("%s:%d: %s", file, line, fmt.Sprintf(format, args...))
-}
-
 type kanonVerifyResult struct {
-	OK     bool    `json:"ok"`
-	N      int     `json:"n"`
-	K      int     `json:"k"`
-	GCP    float64 `json:"gcp"`
-	Edges  int     `json:"edges"`
-	Data   string  `json:"data"`
-	Output string  `json:"published"`
-	Graph  string  `json:"graph"`
+	Method  string  `json:"method"`
+	OK      bool    `json:"ok"`
+	N       int     `json:"n"`
+	K       int     `json:"k"`
+	GCP     float64 `json:"gcp"`
+	Edges   int     `json:"edges"`
+	Data    string  `json:"data"`
+	Output  string  `json:"published"`
+	Graph   string  `json:"graph"`
+	Seconds float64 `json:"seconds"`
 }
 
 func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bool) error {
@@ -556,302 +428,73 @@ func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bo
 	if s.k < 1 {
 		return cli.BadInput("--k must be at least 1, got %d", s.k)
 	}
+	if changed("gcp") {
+		if err := cli.FloatRange("--gcp", s.gcp, 0, 1); err != nil {
+			return err
+		}
+	}
+	in := append(kanonInputs(&s.kanonDataFlags), "--published", s.published, "--graph", s.graph)
+	if err := checkFiles(in, []string{"--out", s.out}); err != nil {
+		return err
+	}
+	start := time.Now()
 	d, err := loadKanonData(&s.kanonDataFlags, changed)
 	if err != nil {
 		return err
 	}
-	t := d.Table
-	n := t.N
-	pubBoxes, pubRows, err := readPublished(s.published, d.QIData)
+	pub, err := readKanonFile("--published", s.published, func(r io.Reader) (*kanon.Published, error) {
+		return kanon.ReadPublished(r, s.published, d.QIData)
+	})
 	if err != nil {
 		return err
 	}
-	if len(pubBoxes) != n {
-		return violation("publication: %s has %d records, the data %d (after dropping %d with missing values)", s.published, len(pubBoxes), n, d.Dropped)
-	}
-	edges, err := readKanonGraph(s.graph)
+	edges, err := readKanonFile("--graph", s.graph, func(r io.Reader) ([]kanon.Edge, error) {
+		return kanon.ReadGraph(r, s.graph)
+	})
 	if err != nil {
 		return err
 	}
-	// Map the graph's 1-based file rows to table records.
-	index := make(map[int]int, n)
-	for i, r := range d.Rows {
-		index[r+1] = i
-	}
-	own := make([]int, n) // own[p] = original whose own box row p is
-	asg := make([]int, n)
-	for p := range own {
-		own[p], asg[p] = -1, -1
-	}
-	byRow := make([][]int32, n)
-	for _, e := range edges {
-		i, ok := index[e.orig]
-		if !ok {
-			return violation("graph: %s:%d: original row %d is not a record of the loaded data (out of range, or dropped for a missing value)", s.graph, e.line, e.orig)
-		}
-		p := e.pub - 1
-		if p < 0 || p >= n {
-			return violation("graph: %s:%d: published row %d outside 1..%d", s.graph, e.line, e.pub, n)
-		}
-		byRow[p] = append(byRow[p], int32(i))
-		if e.own {
-			if own[p] >= 0 {
-				return violation("graph: %s:%d: published row %d has a second own edge", s.graph, e.line, e.pub)
-			}
-			own[p] = i
-		}
-		if e.assigned {
-			if asg[p] >= 0 {
-				return violation("graph: %s:%d: published row %d has a second assigned edge", s.graph, e.line, e.pub)
-			}
-			asg[p] = i
-		}
-	}
-	ownRow := make([]int, n) // ownRow[j] = the published row of original j's own box
-	for j := range ownRow {
-		ownRow[j] = -1
-	}
-	assigned := make([]bool, n)
-	for p := 0; p < n; p++ {
-		switch {
-		case own[p] < 0:
-			return violation("graph: published row %d has no own edge (identity round)", p+1)
-		case ownRow[own[p]] >= 0:
-			return violation("graph: original row %d is the own record of published rows %d and %d", d.Rows[own[p]]+1, ownRow[own[p]]+1, p+1)
-		case asg[p] < 0:
-			return violation("graph: published row %d has no assigned edge", p+1)
-		case assigned[asg[p]]:
-			return violation("graph: original row %d is assigned to two published rows", d.Rows[asg[p]]+1)
-		}
-		ownRow[own[p]] = p
-		assigned[asg[p]] = true
-	}
-	// Degrees and containment, reported in file rows.
-	deg := make([]int, n)
-	for p := 0; p < n; p++ {
-		if len(byRow[p]) != s.k {
-			return violation("%d-anonymous publication: published row %d has %d edges, want k = %d", s.k, p+1, len(byRow[p]), s.k)
-		}
-		for _, i := range byRow[p] {
-			deg[i]++
-			if !t.Contains(pubBoxes[p], int(i)) {
-				return violation("%d-anonymous publication: published row %d does not contain its original (data row %d)", s.k, p+1, d.Rows[i]+1)
-			}
-		}
-	}
-	for i, c := range deg {
-		if c != s.k {
-			return violation("%d-anonymous publication: original (data row %d) has %d edges, want k = %d", s.k, d.Rows[i]+1, c, s.k)
-		}
-	}
-	_, rest := publishedHeader(d.QIData)
-	for p := 0; p < n; p++ {
-		orig := d.Records[d.Rows[asg[p]]]
-		for x, c := range rest {
-			if got := pubRows[p][x]; got != orig[c] {
-				return violation("publication: published row %d, column %q: %q, but its assigned original (data row %d) has %q",
-					p+1, d.Header[c], got, d.Rows[asg[p]]+1, orig[c])
-			}
-		}
-	}
-	g := &model.GenGraph{N: n, Matched: make([][]int32, n)}
-	boxes := make([]*model.Box, n)
-	for j := 0; j < n; j++ {
-		p := ownRow[j]
-		g.Matched[j] = byRow[p]
-		slices.Sort(g.Matched[j])
-		boxes[j] = pubBoxes[p]
-	}
-	sum := 0.0
-	for _, b := range boxes {
-		sum += t.NCPSum(b)
-	}
-	gcp := sum / float64(n*t.D())
+	var gcp *float64
 	if changed("gcp") {
-		if math.Abs(s.gcp-gcp) > 1e-9*math.Max(1, math.Abs(gcp)) {
-			return violation("publication: reported GCP %.15g, GCP of the published boxes %.15g", s.gcp, gcp)
+		gcp = &s.gcp
+	}
+	v, err := kanon.VerifyPublication(d.QIData, pub, edges, s.k, gcp, s.published, s.graph)
+	if err != nil {
+		return kanonFileError(err)
+	}
+	r := kanonVerifyResult{Method: "verify", OK: true, N: v.N, K: v.K, GCP: v.GCP, Edges: v.Edges, Data: d.label, Output: s.published, Graph: s.graph,
+		Seconds: time.Since(start).Seconds()}
+	return emit(w, s.out, func(w io.Writer) error {
+		if s.format == "json" {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(r)
 		}
-	}
-	if err := kanon.Verify(t, boxes, g, s.k, gcp); err != nil {
-		// Name published rows instead of the graph's record indices.
-		return violation("%d-anonymous publication: %v (records are numbered by their own original, 0-based in the loaded data)", s.k, err)
-	}
-	r := kanonVerifyResult{OK: true, N: n, K: s.k, GCP: gcp, Edges: len(edges), Data: d.label, Output: s.published, Graph: s.graph}
-	if s.format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	}
-	fmt.Fprintf(w, "ok: %d published records, %d-regular graph of %d edges, GCP %.6f\n", n, s.k, len(edges), gcp)
-	return nil
+		_, err := fmt.Fprintf(w, "ok: %d published records, %d-regular graph of %d edges, GCP %.6f\n", r.N, r.K, r.Edges, r.GCP)
+		return err
+	})
 }
 
-// readPublished parses the published file into boxes (in file order)
-// and the other columns' cells of each row.
-func readPublished(path string, q *datasets.QIData) ([]*model.Box, [][]string, error) {
+// readKanonFile opens path (named by flag) and parses it with read.
+func readKanonFile[T any](flag, path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, cli.BadInput("--published: %v", err)
+		return zero, cli.BadInput("%s: %v", flag, err)
 	}
 	defer f.Close()
-	cr := csv.NewReader(bufio.NewReaderSize(f, 1<<16))
-	want, _ := publishedHeader(q)
-	cr.FieldsPerRecord = len(want)
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, nil, unreadable(path, 1, "empty file")
-	}
+	v, err := read(f)
 	if err != nil {
-		return nil, nil, cli.BadInput("--published: %v", err)
+		return zero, kanonFileError(err)
 	}
-	if !slices.Equal(header, want) {
-		return nil, nil, unreadable(path, 1, "header %q, want %q (the quasi-identifiers, then the other columns)", header, want)
-	}
-	t := q.Table
-	d := t.D()
-	var boxes []*model.Box
-	var rows [][]string
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, cli.BadInput("--published: %v", err)
-		}
-		line, _ := cr.FieldPos(0)
-		b := &model.Box{Lo: make([]float64, d), Hi: make([]float64, d), Set: make([][]uint64, d), Node: make([]int32, d)}
-		for a := range t.Attrs {
-			if err := parseBoxCell(&t.Attrs[a], b, a, rec[a]); err != nil {
-				var v *verr
-				if errors.As(err, &v) {
-					return nil, nil, violation("publication: %s:%d: column %q: %v", path, line, t.Attrs[a].Name, err)
-				}
-				return nil, nil, unreadable(path, line, "column %q: %v", t.Attrs[a].Name, err)
-			}
-		}
-		boxes = append(boxes, b)
-		rows = append(rows, rec[d:])
-	}
-	return boxes, rows, nil
+	return v, nil
 }
 
-// verr is a cell that parses but cannot be a box of the data (a
-// violation rather than unreadable input).
-type verr struct{ msg string }
-
-func (e *verr) Error() string { return e.msg }
-
-// parseBoxCell parses attribute a of a published cell into b.
-func parseBoxCell(at *model.QIAttr, b *model.Box, a int, cell string) error {
-	switch {
-	case at.Kind == model.Numeric:
-		lo, hi, err := parseInterval(cell)
-		if err != nil {
-			return err
-		}
-		if lo > hi {
-			return &verr{fmt.Sprintf("empty interval %q", cell)}
-		}
-		b.Lo[a], b.Hi[a] = lo, hi
-	case at.Hier != nil:
-		v := slices.Index(at.Hier.Names, cell)
-		if v < 0 {
-			return &verr{fmt.Sprintf("%q is no node of the hierarchy", cell)}
-		}
-		b.Node[a] = int32(v)
-	default:
-		vals := []string{cell}
-		if strings.HasPrefix(cell, "{") {
-			if !strings.HasSuffix(cell, "}") || len(cell) < 2 {
-				return fmt.Errorf("set %q lacks its closing '}'", cell)
-			}
-			vals = strings.Split(cell[1:len(cell)-1], "|")
-		}
-		b.Set[a] = make([]uint64, (len(at.Categories)+63)/64)
-		for _, v := range vals {
-			c := slices.Index(at.Categories, v)
-			if c < 0 {
-				return &verr{fmt.Sprintf("value %q is not a category of the data", v)}
-			}
-			b.Set[a][c/64] |= 1 << (c % 64)
-		}
+// kanonFileError maps publication errors: a valid-looking file that is not
+// a k-anonymous publication of the data exits 1, anything unreadable 2.
+func kanonFileError(err error) error {
+	if errors.Is(err, kanon.ErrInvalid) {
+		return cli.NoSolution("%v", err)
 	}
-	return nil
-}
-
-// parseInterval reads "[lo-hi]" or a single number. The separator is the
-// first '-' after a digit or '.', so negative bounds and exponents read
-// correctly ("[-5--3]", "[1e-05-2]").
-func parseInterval(cell string) (lo, hi float64, err error) {
-	num := func(s string) (float64, error) {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%q is not a finite number", s)
-		}
-		return v, nil
-	}
-	if !strings.HasPrefix(cell, "[") {
-		v, err := num(cell)
-		return v, v, err
-	}
-	if !strings.HasSuffix(cell, "]") || len(cell) < 2 {
-		return 0, 0, fmt.Errorf("interval %q lacks its closing ']'", cell)
-	}
-	body := cell[1 : len(cell)-1]
-	for x := 1; x < len(body); x++ {
-		if body[x] == '-' && (body[x-1] >= '0' && body[x-1] <= '9' || body[x-1] == '.') {
-			if lo, err = num(body[:x]); err == nil {
-				hi, err = num(body[x+1:])
-			}
-			return lo, hi, err
-		}
-	}
-	return 0, 0, fmt.Errorf("interval %q: want [lo-hi]", cell)
-}
-
-type kanonEdge struct {
-	orig, pub, line int
-	own, assigned   bool
-}
-
-// readKanonGraph reads the graph file.
-func readKanonGraph(path string) ([]kanonEdge, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, cli.BadInput("--graph: %v", err)
-	}
-	defer f.Close()
-	cr := csv.NewReader(bufio.NewReaderSize(f, 1<<16))
-	cr.FieldsPerRecord = 4
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, unreadable(path, 1, "empty file")
-	}
-	if err != nil {
-		return nil, cli.BadInput("--graph: %v", err)
-	}
-	if want := []string{"original", "published", "own", "assigned"}; !slices.Equal(header, want) {
-		return nil, unreadable(path, 1, "header %q, want %q", header, want)
-	}
-	var edges []kanonEdge
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, cli.BadInput("--graph: %v", err)
-		}
-		line, _ := cr.FieldPos(0)
-		var v [4]int
-		for x := range v {
-			if v[x], err = strconv.Atoi(strings.TrimSpace(rec[x])); err != nil || (x >= 2 && v[x] != 0 && v[x] != 1) {
-				return nil, unreadable(path, line, "field %d: %q is not %s", x+1, rec[x], map[bool]string{true: "0 or 1", false: "an integer"}[x >= 2])
-			}
-		}
-		edges = append(edges, kanonEdge{orig: v[0], pub: v[1], line: line, own: v[2] == 1, assigned: v[3] == 1})
-	}
-	return edges, nil
+	return cli.BadInput("%v", err)
 }

@@ -3,8 +3,9 @@
 // and k-anonymity by freeform generalization, with the LP/MIP engines
 // behind one interface.
 //
-// Exit status: 0 success, 1 the problem has no solution, 2 bad usage or
-// bad input, 3 engine failure. Results go to stdout (or --out), diagnostics
+// Exit status: 0 success, 1 the problem has no solution (infeasible,
+// inconsistent input, a time limit without a result), 2 bad usage or bad
+// input, 3 engine failure, 130 / 143 stopped by SIGINT / SIGTERM. Results go to stdout (or --out), diagnostics
 // and progress to stderr.
 package main
 
@@ -37,12 +38,17 @@ func newRoot() *cobra.Command {
 }
 
 func main() {
-	root := newRoot()
-	err := root.Execute()
+	cli.HandleSignals()
+	os.Exit(execute())
+}
+
+// execute runs the command line and returns the exit code.
+func execute() int {
+	err := newRoot().Execute()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdcopt:", err)
 	}
-	os.Exit(cli.Code(err))
+	return cli.Code(err)
 }
 
 // noArgs rejects positional arguments with exit code 2.

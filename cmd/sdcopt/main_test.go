@@ -143,7 +143,7 @@ func TestSolveErrors(t *testing.T) {
 	}{
 		{"missing file", []string{"solve", filepath.Join(dir, "nope.mps")}, 2, "nope.mps"},
 		{"malformed names the line", []string{"solve", malformed}, 2, "bad.mps:6"},
-		{"unknown engine", []string{"solve", wyndor, "--solver", "gurobi"}, 2, "unknown solver"},
+		{"unknown engine", []string{"solve", wyndor, "--solver", "gurobi"}, 2, `unknown --solver "gurobi"`},
 		{"unknown format", []string{"solve", wyndor, "--format", "yaml"}, 2, "yaml"},
 		{"no file", []string{"solve"}, 2, "exactly one"},
 		{"bad flag", []string{"solve", wyndor, "--time-limit", "abc"}, 2, "time-limit"},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -164,16 +162,10 @@ func checkICSMSearch(restarts, sources, hood int, timeLimit float64) error {
 	return checkTimeLimit(timeLimit)
 }
 
-// maxTimeLimit is the largest --time-limit in seconds that a
-// time.Duration holds with room to spare (about 31 years).
-const maxTimeLimit = 1e9
-
-// checkTimeLimit rejects a negative, infinite or NaN --time-limit.
+// checkTimeLimit rejects a negative, too large or NaN --time-limit.
 func checkTimeLimit(secs float64) error {
-	if math.IsNaN(secs) || secs < 0 || secs > maxTimeLimit {
-		return cli.BadInput("--time-limit must be between 0 (none) and %g seconds, got %g", float64(maxTimeLimit), secs)
-	}
-	return nil
+	_, err := cli.TimeLimit("--time-limit", secs)
+	return err
 }
 
 // secondsDuration converts a checked --time-limit.
@@ -181,66 +173,29 @@ func secondsDuration(secs float64) time.Duration {
 	return time.Duration(secs * float64(time.Second))
 }
 
-// icsmProgressInterval is the least time between two ICSM progress lines.
-const icsmProgressInterval = 500 * time.Millisecond
-
-// icsmReporter passes ICSM progress to print, at most once per interval;
-// flush prints the last report when it was held back, so that the final
-// state is always shown. It is safe for concurrent use.
-type icsmReporter struct {
-	interval time.Duration
-	print    func(microagg.ICSMProgress)
-	now      func() time.Time
-
-	mu      sync.Mutex
-	printed bool
-	last    time.Time
-	pending *microagg.ICSMProgress
-}
-
-func newICSMReporter(quiet bool, interval time.Duration, prefix string) *icsmReporter {
-	return &icsmReporter{
-		interval: interval,
-		now:      time.Now,
-		print: func(p microagg.ICSMProgress) {
-			progress(quiet, "%sicsm run %d iteration %d: IL %.4f %% (best %.4f %%), %.1fs",
-				prefix, p.Run, p.Iteration, p.IL, p.BestIL, p.Elapsed.Seconds())
-		},
+// icsmProgress reports ICSM progress as status lines of p (rate-limited
+// by p).
+func icsmProgress(p *cli.Progress, prefix string) func(microagg.ICSMProgress) {
+	return func(r microagg.ICSMProgress) {
+		p.Printf("%sicsm run %d iteration %d: IL %.4f %% (best %.4f %%), %.1fs",
+			prefix, r.Run, r.Iteration, r.IL, r.BestIL, r.Elapsed.Seconds())
 	}
 }
 
-func (r *icsmReporter) report(p microagg.ICSMProgress) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	now := r.now()
-	if r.printed && now.Sub(r.last) < r.interval {
-		r.pending = &p
-		return
-	}
-	r.print(p)
-	r.printed, r.last, r.pending = true, now, nil
-}
-
-func (r *icsmReporter) flush() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.pending != nil {
-		r.print(*r.pending)
-		r.last, r.pending = r.now(), nil
-	}
-}
-
-// icsmStopped names why ICSM stopped: converged, time-limit or
-// max-iterations.
+// icsmStopped names why ICSM stopped: converged, time_limit or
+// iteration_limit.
 func icsmStopped(st *microagg.ICSMStats) string {
 	switch {
 	case st.StoppedByTime:
-		return "time-limit"
+		return stoppedTimeLimit
 	case st.StoppedByIter:
-		return "max-iterations"
+		return "iteration_limit"
 	}
 	return "converged"
 }
+
+// stoppedTimeLimit is the one spelling of a run stopped by its time limit.
+const stoppedTimeLimit = "time_limit"
 
 // icsmSSETolerance is the relative difference allowed between the SSE
 // ICSM reports and model.SSE of its clustering (summation order only).
@@ -306,18 +261,7 @@ type icsmReport struct {
 	Exchanges     int     `json:"exchanges"`
 	Cycles        int     `json:"cycles"`       // negative cycles of the paper's ComplexHeuristic
 	SweepCycles   int     `json:"sweep_cycles"` // negative cycles of the neighbourhood sweep
-	Stopped       string  `json:"stopped"`      // converged | time-limit | max-iterations
-}
-
-// progress reports on stderr when it is a terminal and --quiet is off.
-func progress(quiet bool, format string, args ...any) {
-	if quiet {
-		return
-	}
-	if st, err := os.Stderr.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return
-	}
-	fmt.Fprintf(os.Stderr, "sdcopt: "+format+"\n", args...)
+	Stopped       string  `json:"stopped"`      // converged | time_limit | iteration_limit
 }
 
 // runMicroagg runs `sdcopt microagg`; changed reports the flags given on
@@ -336,6 +280,9 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if gammaSet && s.method != "vmdav" {
 		return cli.BadInput("--gamma applies to --method vmdav only, not %s", s.method)
 	}
+	if err := cli.FloatRange("--gamma", s.gamma, 0, math.Inf(1)); err != nil {
+		return err
+	}
 	if err := checkICSMSettings(s, changed); err != nil {
 		return err
 	}
@@ -345,14 +292,22 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if s.data == "" {
 		return cli.BadInput("--data is required (a CSV file, tarragona|census|eia, or synthetic:NAME[:SEED])")
 	}
-	if s.out != "" && s.out == s.groups {
-		return cli.BadInput("--out and --groups name the same file %s", s.out)
-	}
 	spec, err := datasets.ParseSpec(s.data)
 	if err != nil {
 		return cli.BadInput("--data: %v", err)
 	}
-	progress(s.quiet, "loading %s", spec)
+	var files cli.Files
+	if path, ok := spec.File(); ok {
+		files.Input("--data", path)
+	}
+	files.Output("--out", s.out)
+	files.Output("--groups", s.groups)
+	if err := files.Check(); err != nil {
+		return err
+	}
+	prog := cli.NewProgress(s.quiet)
+	defer prog.Finish()
+	prog.Printf("loading %s", spec)
 	tab, err := spec.Load(s.cols)
 	if err != nil {
 		return cli.BadInput("%v", err)
@@ -370,27 +325,26 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 				raw.Names[j], datasets.FormatValue(std.Mean[j]))
 		}
 	}
-	progress(s.quiet, "%s on %d x %d records, k = %d", s.method, raw.N, raw.D, s.k)
+	prog.Printf("%s on %d x %d records, k = %d", s.method, raw.N, raw.D, s.k)
 	start := time.Now()
 	var cl *model.Clustering
 	var icsm *microagg.ICSMResult
 	var cg *colgen.Result
 	switch {
 	case s.method == methodColgen:
-		cg, err = runColgen(z, s)
+		cg, err = runColgen(z, s, prog)
 		if err != nil {
 			return err
 		}
 		cl = cg.Clustering
 	case s.method == methodICSM:
 		t := &s.icsm
-		rep := newICSMReporter(s.quiet, icsmProgressInterval, "")
 		icsm, err = microagg.ICSM(z, s.k, microagg.ICSMOptions{
 			Init: t.init, MaxIterations: t.maxIter, TimeLimit: secondsDuration(t.timeLimit),
 			Restarts: t.restarts, Seed: t.seed, PoolSize: t.pool, Sources: t.sources, Neighbourhood: t.hood,
-			Check: t.check, Progress: rep.report,
+			Check: t.check, Progress: icsmProgress(prog, ""),
 		})
-		rep.flush()
+		prog.Flush()
 		if err == nil {
 			cl = icsm.Clustering
 		}
@@ -429,14 +383,6 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		res.SSE, res.SST, res.IL = icsm.SSE, icsm.SST, icsm.IL
 		res.icsmReport = newICSMReport(&s.icsm, icsm)
 	}
-	var doc any = res
-	if cg != nil {
-		if err := checkColgenResult(z, cg); err != nil {
-			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
-		}
-		rep := newColgenReport(s, cg, res.SST)
-		doc = colgenMicroaggResult{microaggResult: res, colgenReport: rep, Attributes: res.Columns, MasterColumns: rep.Columns}
-	}
 	if s.method == microagg.MethodVMDAV {
 		g := microagg.DefaultGamma
 		if gammaSet {
@@ -444,48 +390,56 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		}
 		res.Gamma = &g
 	}
+	var doc any = res
+	var cgRep *colgenReport
+	if cg != nil {
+		if err := checkColgenResult(z, cg); err != nil {
+			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
+		}
+		cgRep = newColgenReport(s, cg, res.SST)
+		doc = colgenMicroaggResult{microaggResult: res, colgenReport: cgRep, Attributes: res.Columns, MasterColumns: cgRep.Columns}
+	}
+	var outs cli.Outputs
+	defer outs.Abort()
 	if s.out != "" {
 		prot := model.Protect(raw, cl)
-		if err := writeBuffered(s.out, func(bw *bufio.Writer) error { return tab.WriteProtected(bw, prot) }); err != nil {
+		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WriteProtected(w, prot) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
 	if s.groups != "" {
-		err := writeBuffered(s.groups, func(bw *bufio.Writer) error {
-			bw.WriteString("record,group\n")
-			for i, g := range cl.Group {
-				fmt.Fprintf(bw, "%d,%d\n", i+1, g+1)
-			}
-			return nil
-		})
+		err := outs.Write(s.groups, func(w io.Writer) error { return writeGroups(w, cl) })
 		if err != nil {
-			if s.out != "" {
-				os.Remove(s.out) // no partial set of outputs
-			}
 			return cli.BadInput("--groups: %v", err)
 		}
 	}
+	if err := outs.Commit(); err != nil {
+		return cli.BadInput("%v", err)
+	}
+	prog.Finish()
 	if s.format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)
 	}
 	writeMicroaggText(w, &res)
-	if cg != nil {
-		writeColgenText(w, doc.(colgenMicroaggResult).colgenReport)
+	if cgRep != nil {
+		writeColgenText(w, cgRep)
 	}
 	return nil
 }
 
-// writeBuffered writes a file atomically through a buffered writer.
-func writeBuffered(path string, write func(*bufio.Writer) error) error {
-	return cli.WriteFileAtomic(path, func(f *os.File) error {
-		bw := bufio.NewWriterSize(f, 1<<16)
-		if err := write(bw); err != nil {
+// writeGroups writes a clustering as CSV record,group (both 1-based).
+func writeGroups(w io.Writer, cl *model.Clustering) error {
+	if _, err := io.WriteString(w, "record,group\n"); err != nil {
+		return err
+	}
+	for i, g := range cl.Group {
+		if _, err := fmt.Fprintf(w, "%d,%d\n", i+1, g+1); err != nil {
 			return err
 		}
-		return bw.Flush()
-	})
+	}
+	return nil
 }
 
 func writeMicroaggText(w io.Writer, r *microaggResult) {

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -130,35 +128,23 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 }
 
 // runColgen runs the column generation with progress on stderr.
-func runColgen(z *model.Dataset, s *microaggSettings) (*colgen.Result, error) {
+func runColgen(z *model.Dataset, s *microaggSettings, prog *cli.Progress) (*colgen.Result, error) {
 	opt := colgenOptions(&s.colgen, s.icsm.timeLimit, s.icsm.maxIter)
 	if s.colgen.fromICSM {
-		progress(s.quiet, "colgen: ICSM start")
+		prog.Printf("colgen: ICSM start")
 		r, err := microagg.ICSM(z, s.k, microagg.ICSMOptions{})
 		if err != nil {
 			return nil, icsmError("icsm start", err)
 		}
 		opt.Initial = []*model.Clustering{r.Clustering}
 	}
-	var last time.Time
 	opt.Progress = func(p colgen.Progress) {
-		if time.Since(last) < icsmProgressInterval {
-			return
-		}
-		last = time.Now()
-		progress(s.quiet, "colgen: iteration %d, %d columns, master %.6g, bound %.6g, best SSE %.6g, %.1fs",
+		prog.Printf("colgen: iteration %d, %d columns, master %.6g, bound %.6g, best SSE %.6g, %.1fs",
 			p.Iteration, p.Columns, p.Master, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
 	}
 	res, err := colgen.Run(z, s.k, opt)
 	if err != nil {
-		if errors.Is(err, colgen.ErrInput) {
-			return nil, cli.BadInput("%v", err)
-		}
-		var se *solvers.Error
-		if errors.As(err, &se) {
-			return nil, err // cli.Code maps engine errors
-		}
-		return nil, &cli.ExitError{Code: cli.ExitEngine, Err: err}
+		return nil, libraryError("", err)
 	}
 	return res, nil
 }

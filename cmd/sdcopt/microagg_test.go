@@ -8,14 +8,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"sdcopt/datasets"
-	"sdcopt/microagg"
 )
 
 type microaggDoc struct {
@@ -398,7 +395,7 @@ func TestMicroaggICSM(t *testing.T) {
 	}
 	// An iteration cap of 1 allows at most one improving round.
 	c := runICSMJSON(t, "--data", "synthetic:sim2:3", "--k", "3", "--max-iter", "1")
-	if *c.Iterations > 1 || (c.Stopped != "converged" && c.Stopped != "max-iterations") {
+	if *c.Iterations > 1 || (c.Stopped != "converged" && c.Stopped != "iteration_limit") {
 		t.Errorf("--max-iter 1: %d iterations, stopped %q", *c.Iterations, c.Stopped)
 	}
 	out, msg, code := run(t, "microagg", "--data", "synthetic:sim2:3", "--k", "3", "--method", "icsm", "--restarts", "1")
@@ -434,26 +431,4 @@ func TestMicroaggICSMBadInput(t *testing.T) {
 		{[]string{"--method", "icsm", "--k", "101"}, []string{"--k 101 exceeds"}},
 	}
 	expectBadInput(t, append([]string{"microagg"}, data...), cases)
-}
-
-func TestICSMReporter(t *testing.T) {
-	var printed []int
-	clock := time.Unix(0, 0)
-	r := &icsmReporter{
-		interval: icsmProgressInterval,
-		now:      func() time.Time { return clock },
-		print:    func(p microagg.ICSMProgress) { printed = append(printed, p.Iteration) },
-	}
-	r.flush() // nothing held back yet
-	// Reports at 0, 0.1, ..., 1.2 s: the first one is printed, then one
-	// per interval; the last, held back, comes with flush.
-	for i := 0; i <= 12; i++ {
-		clock = time.Unix(0, 0).Add(time.Duration(i) * 100 * time.Millisecond)
-		r.report(microagg.ICSMProgress{Iteration: i})
-	}
-	r.flush()
-	r.flush() // printed once only
-	if want := []int{0, 5, 10, 12}; !slices.Equal(printed, want) {
-		t.Errorf("printed iterations %v, want %v", printed, want)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,14 +33,18 @@ func newSolversCmd() *cobra.Command {
 }
 
 func printSolvers(w io.Writer, format string) error {
+	start := time.Now()
 	list := solvers.List()
 	if format == "json" {
+		auto := currentAuto()
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
+			Method  string         `json:"method"`
 			Solvers []solvers.Info `json:"solvers"`
 			Auto    autoChoice     `json:"auto"`
-		}{list, currentAuto()})
+			Seconds float64        `json:"seconds"` // probing the engines
+		}{"solvers", list, auto, time.Since(start).Seconds()})
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ENGINE\tVERSION\tAVAILABLE\tCAPABILITIES\tDESCRIPTION")
@@ -88,8 +93,8 @@ func capString(c solvers.Capabilities) string {
 	add(c.Integer, "mip")
 	add(c.Duals, "duals")
 	add(c.Incremental, "incremental")
-	add(c.WarmStart, "warm-start")
-	add(c.TimeLimit, "time-limit")
+	add(c.WarmStart, "warm_start")
+	add(c.TimeLimit, "time_limit")
 	if len(parts) == 0 {
 		return "-"
 	}

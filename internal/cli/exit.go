@@ -1,12 +1,10 @@
-// Package cli holds what every sdcopt command shares: exit codes, output
-// formats and atomic file writing.
+// Package cli holds what every sdcopt command shares: exit codes, checks of flags
+// and paths, atomic output files, clean interrupts and progress reporting.
 package cli
 
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"sdcopt/solvers"
 )
@@ -54,49 +52,9 @@ func Code(err error) int {
 	case errors.Is(err, solvers.ErrEngine):
 		return ExitEngine
 	case errors.Is(err, solvers.ErrUnknownSolver), errors.Is(err, solvers.ErrUnavailable),
-		errors.Is(err, solvers.ErrInvalidProblem), errors.Is(err, solvers.ErrUnsupported):
+		errors.Is(err, solvers.ErrInvalidProblem), errors.Is(err, solvers.ErrUnsupported),
+		errors.Is(err, solvers.ErrInvalidParams):
 		return ExitBadInput
 	}
 	return ExitBadInput
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so a failure never leaves a partial file.
-func WriteFileAtomic(path string, write func(f *os.File) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; results are ordinary files.
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// CheckFormat validates a --format value against the allowed ones.
-func CheckFormat(format string, allowed ...string) error {
-	for _, a := range allowed {
-		if format == a {
-			return nil
-		}
-	}
-	return BadInput("unknown --format %q (want one of %v)", format, allowed)
 }

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// The temporary files of outputs being written, so that an interrupt can
+// remove them (HandleSignals), and the lock that makes a set of renames
+// (Outputs.Commit) indivisible for the signal handler.
+var (
+	tempMu   sync.Mutex
+	temps    = map[string]bool{}
+	commitMu sync.Mutex
+)
+
+func createTemp(path string) (*os.File, error) {
+	tempMu.Lock()
+	defer tempMu.Unlock()
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	temps[f.Name()] = true
+	return f, nil
+}
+
+func removeTemp(name string) {
+	tempMu.Lock()
+	defer tempMu.Unlock()
+	os.Remove(name)
+	delete(temps, name)
+}
+
+// removeAllTemps removes every registered temporary; it is called with
+// tempMu held by the signal handler, which then exits.
+func removeAllTemps() {
+	for name := range temps {
+		os.Remove(name)
+		delete(temps, name)
+	}
+}
+
+// Outputs writes the output files of one run so that they appear together
+// or not at all: Write puts each file's contents into a temporary file in
+// the destination's directory, Commit renames them all into place, and
+// Abort (or an interrupt, see HandleSignals) removes the temporaries. Call
+// Abort in a defer: after Commit it does nothing.
+type Outputs struct {
+	staged []staged
+}
+
+type staged struct {
+	path, tmp string
+}
+
+// Write stages path with the contents that write produces. Errors name
+// path, never the temporary file.
+func (o *Outputs) Write(path string, write func(w io.Writer) error) error {
+	f, err := createTemp(path)
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			removeTemp(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := write(bw); err != nil {
+		return pathError(path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return pathError(path, err)
+	}
+	// CreateTemp makes the file 0600; results are ordinary files.
+	if err := f.Chmod(0o644); err != nil {
+		return pathError(path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return pathError(path, err)
+	}
+	if err := f.Close(); err != nil {
+		return pathError(path, err)
+	}
+	ok = true
+	o.staged = append(o.staged, staged{path, tmp})
+	return nil
+}
+
+// Commit renames every staged file into place. An interrupt waits until
+// the renames are done, so a run leaves either all of its outputs or none
+// (barring a rename failure, which is reported).
+func (o *Outputs) Commit() error {
+	commitMu.Lock()
+	defer commitMu.Unlock()
+	var first error
+	for _, s := range o.staged {
+		if first != nil {
+			removeTemp(s.tmp)
+			continue
+		}
+		if err := os.Rename(s.tmp, s.path); err != nil {
+			first = pathError(s.path, err)
+			removeTemp(s.tmp)
+			continue
+		}
+		tempMu.Lock()
+		delete(temps, s.tmp)
+		tempMu.Unlock()
+	}
+	o.staged = nil
+	return first
+}
+
+// Abort removes the staged files that were not committed.
+func (o *Outputs) Abort() {
+	for _, s := range o.staged {
+		removeTemp(s.tmp)
+	}
+	o.staged = nil
+}
+
+// WriteFileAtomic writes one file through a temporary file and a rename,
+// so that a failure or an interrupt never leaves a partial file.
+func WriteFileAtomic(path string, write func(w io.Writer) error) error {
+	var o Outputs
+	defer o.Abort()
+	if err := o.Write(path, write); err != nil {
+		return err
+	}
+	return o.Commit()
+}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes after a signal: 128 + the signal number, as shells report them.
+const (
+	ExitInterrupted = 128 + int(syscall.SIGINT)  // 130
+	ExitTerminated  = 128 + int(syscall.SIGTERM) // 143
+)
+
+// HandleSignals makes SIGINT and SIGTERM stop the process cleanly: the
+// handler waits for a commit of outputs under way (Outputs.Commit),
+// removes every temporary output file, says so on stderr and exits with
+// ExitInterrupted or ExitTerminated. Engines running in C or WebAssembly
+// end with the process; nothing they wrote is an output. Call it once, at
+// the start of main.
+func HandleSignals() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		sig := <-ch
+		commitMu.Lock()
+		tempMu.Lock()
+		removeAllTemps()
+		code := ExitInterrupted
+		if sig == syscall.SIGTERM {
+			code = ExitTerminated
+		}
+		fmt.Fprintf(os.Stderr, "sdcopt: stopped by %s; %s\n", signalName(sig), StoppedMessage)
+		os.Exit(code)
+	}()
+}
+
+// StoppedMessage is printed when a signal stops a run (tests match it).
+const StoppedMessage = "no partial output left behind"
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
