@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"sdcopt/internal/sysmem"
 	"sdcopt/lp"
 	"sdcopt/microagg"
 	"sdcopt/model"
@@ -223,6 +224,11 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		if _, err := c.CheckK(n, k); err != nil {
 			return nil, fmt.Errorf("%w: initial clustering %d: %v", ErrInput, i, err)
 		}
+	}
+	// The n x n squared-distance matrix dominates the memory.
+	if need, limit := float64(n)*float64(n)*8, sysmem.DefaultLimit(); need > float64(limit) {
+		return nil, fmt.Errorf("%w: %d records need a %d x %d distance matrix of %s, more than the memory limit of %s (%s)",
+			ErrInput, n, n, n, sysmem.Human(need), sysmem.Human(float64(limit)), sysmem.DefaultSource())
 	}
 	var deadline time.Time
 	if opt.TimeLimit > 0 {

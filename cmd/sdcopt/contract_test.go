@@ -237,6 +237,7 @@ func specificCases() []contractCase {
 		{name: "microagg mixed column", args: []string{"microagg", "--data", "f:mixed.csv", "--k", "2"}, code: 2, want: []string{"mixed.csv", "abc"}},
 		{name: "microagg k > n", args: []string{"microagg", "--data", fxMicrodata, "--k", "13"}, code: 2, want: []string{"--k 13"}},
 		{name: "microagg huge synthetic", args: []string{"microagg", "--data", "synthetic:gauss-1000000000000-10-5", "--k", "3"}, code: 2, want: []string{"1000000000000"}},
+		{name: "microagg colgen too large", args: []string{"microagg", "--data", "synthetic:gauss-2000000-2-2", "--k", "3", "--method", "colgen"}, code: 2, want: []string{"distance matrix"}},
 		{name: "microagg gamma NaN", args: []string{"microagg", "--data", fxMicrodata, "--k", "3", "--method", "vmdav", "--gamma", "NaN"}, code: 2, want: []string{"--gamma"}},
 		{name: "bounds inconsistent margins", args: []string{"bounds", "--margin-files", fxMarginAB + ",f:inconsistent.csv"}, code: 1, want: []string{"inconsistent"}},
 		{name: "bounds unknown solver on a native method", args: []string{"bounds", "--table", fxTable, "--margins", "A:B,B:C", "--method", "shuttle", "--solver", "nosuch"}, code: 2, want: []string{"nosuch"}},

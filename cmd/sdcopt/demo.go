@@ -24,7 +24,7 @@ var demoModels embed.FS
 func newDemoCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",
-		Short: "Run the main job on embedded data with every available engine, and microaggregation on generated data",
+		Short: "Run the main job on embedded and generated data: engines, microaggregation, column generation, cell bounds, k-anonymity",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runDemo(c.OutOrStdout())
