@@ -1,4 +1,4 @@
-module sdcopt
+module github.com/sdcopt/sdcopt
 
 go 1.26
 

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/cellbounds"
-	"sdcopt/model"
-	"sdcopt/native/shuttle"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/shuttle"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // benchInstance is a margin set to bound.

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sdcopt/cellbounds"
-	"sdcopt/datasets"
-	"sdcopt/model"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 // tol compares LP bounds; integer methods must agree exactly.

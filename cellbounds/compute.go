@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"sdcopt/ip"
-	"sdcopt/lp"
-	"sdcopt/model"
-	"sdcopt/native/frechet"
-	"sdcopt/native/shuttle"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/frechet"
+	"github.com/sdcopt/sdcopt/native/shuttle"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Method names.

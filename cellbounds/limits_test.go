@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/cellbounds"
-	"sdcopt/lp"
-	"sdcopt/model"
-	"sdcopt/native/shuttle"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/shuttle"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // checkContains fails when got cuts into the sharp bounds ref somewhere

@@ -6,9 +6,9 @@ import (
 	"os"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // censusSubset is the standardized random Census subset of n records

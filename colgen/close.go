@@ -5,10 +5,10 @@ import (
 	"math"
 	"time"
 
-	"sdcopt/lp"
-	"sdcopt/model"
-	"sdcopt/native/enumerate"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Defaults of the gap-closing stage: the most groups its integer program

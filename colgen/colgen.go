@@ -8,12 +8,12 @@ import (
 	"slices"
 	"time"
 
-	"sdcopt/internal/sysmem"
-	"sdcopt/lp"
-	"sdcopt/microagg"
-	"sdcopt/model"
-	"sdcopt/native/enumerate"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/internal/sysmem"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Options are the settings of Run. The zero value means the paper's scheme

@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/datasets"
-	"sdcopt/ip"
-	"sdcopt/microagg"
-	"sdcopt/model"
-	"sdcopt/native/enumerate"
-	"sdcopt/solvers"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 // randomData returns n seeded points in d dimensions, standardized.

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"time"
 
-	"sdcopt/ip"
-	"sdcopt/model"
-	"sdcopt/native/enumerate"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Exact pricing methods (Options.Exact).

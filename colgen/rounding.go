@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // rounder turns fractional master solutions into clusterings (Section 5.2).

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 func TestSkipBOM(t *testing.T) {

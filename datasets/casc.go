@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // cascFile describes one CASC benchmark file of the shared data directory;

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // DataError is a data-dependent failure located in an input file: File,

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Fuzz targets for every input format of the package. Each checks that a

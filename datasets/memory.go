@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sdcopt/internal/sysmem"
 	"sync/atomic"
+
+	"github.com/sdcopt/sdcopt/internal/sysmem"
 )
 
 // ErrTooLarge is wrapped by every error about a requested or implied size

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sdcopt/internal/sysmem"
 	"strings"
 	"testing"
+
+	"github.com/sdcopt/sdcopt/internal/sysmem"
 )
 
 // setMemoryLimit makes MemoryLimit return limit until the test ends.

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/microagg"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // TestSimulatedMDAVPublished checks the Sim-1 and Sim-2 generators against

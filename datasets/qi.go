@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Quasi-identifier data for k-anonymity by freeform generalization.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 const qiCSV = `age, sex ,city,income

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // The subset extraction criteria of Gentile, Spagnolo-Arrizabalaga &

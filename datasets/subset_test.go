@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 func TestSubsetProperties(t *testing.T) {

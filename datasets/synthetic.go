@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Parameters of the generators (Mortazavi & Jalili, Section 5.1).

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // CountColumn is the name of the count column of a long-format table

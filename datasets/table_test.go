@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 func writeTableFile(t *testing.T, name, text string) string {

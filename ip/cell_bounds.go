@@ -1,9 +1,9 @@
 package ip
 
 import (
-	"sdcopt/lp"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // ErrInfeasible is wrapped by CellBounds when the margins are inconsistent

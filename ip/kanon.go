@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // The exact GCP-optimal k-regular generalization graph (freeform

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/ip"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // kanonHier is a generalization tree over 6 values: Any -> {A, B, v5},

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // MaxPricingNonzeros caps the number of matrix entries of the pricing model

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/datasets"
-	"sdcopt/ip"
-	"sdcopt/microagg"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // benchPricingLimit caps one SolveExactPricing call in the benchmarks; a

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"testing"
 
-	"sdcopt/ip"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // pricingInstance returns n seeded points in d = 3 dimensions (standard

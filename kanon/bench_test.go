@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/datasets"
 )
 
 // BenchmarkMethods times every native method on synthetic Adult-like data

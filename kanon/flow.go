@@ -1,8 +1,8 @@
 package kanon
 
 import (
-	"sdcopt/model"
-	"sdcopt/native/mincostflow"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/mincostflow"
 )
 
 // solveFlow is the minimum-cost-flow baseline (Doka et al., Section 8,

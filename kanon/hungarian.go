@@ -1,6 +1,6 @@
 package kanon
 
-import "sdcopt/native/hungarian"
+import "github.com/sdcopt/sdcopt/native/hungarian"
 
 // roundHungarian is one round of the Hungarian-based algorithm (Doka et
 // al., Section 7): an exact minimum-weight perfect matching of the current

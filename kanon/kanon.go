@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Method names.

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/model"
-	"sdcopt/solvers"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 // testHierarchy builds a two-level hierarchy over L leaves: leaf c is

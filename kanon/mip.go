@@ -1,9 +1,9 @@
 package kanon
 
 import (
-	"sdcopt/ip"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // solveMIP solves one partition exactly with ip.SolveKAnonMIP (the

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"sdcopt/datasets"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // The publication of a freeform generalization is two CSV files.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/datasets"
 )
 
 func TestParseInterval(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // rounds is the state of the k-round framework on one partition (local

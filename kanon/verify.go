@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Verify checks a published generalization: g is k-regular and contains

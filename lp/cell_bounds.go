@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // ErrInfeasible is wrapped by the errors of CellBounds when the margins

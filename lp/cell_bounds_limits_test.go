@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/model"
-	"sdcopt/solvers"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 // TestBoundValueLimits: a limit is a valid unproven bound (the dual bound

@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/lp"
-	"sdcopt/model"
-	"sdcopt/solvers"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 // tol compares bounds computed by engines.

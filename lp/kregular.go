@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // b-regular bipartite selection as a transportation LP.

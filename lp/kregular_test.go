@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sdcopt/internal/costtest"
 	"testing"
 
-	"sdcopt/solvers"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/internal/costtest"
+
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 var krInf = math.Inf(1)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // MasterProblem writes the restricted master problem of the column

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 func TestMasterProblem(t *testing.T) {

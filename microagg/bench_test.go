@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/datasets"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // BenchmarkMethods times every method on Gaussian-cluster data (10

@@ -5,9 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/microagg"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // loadStandardized loads a CASC file z-scored, or skips the test when the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Errors returned (wrapped, with the offending values) for bad input.

@@ -3,7 +3,7 @@ package microagg
 import (
 	"math/rand/v2"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // gaussianClusters returns n records of d attributes drawn around nc

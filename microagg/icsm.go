@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // ICSM initial clusterings (ICSMOptions.Init).

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // ICSM improves a clustering of the standardized data z by the Iterative

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // icsmState is a clustering held with what the move weights need: per

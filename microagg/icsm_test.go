@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // groupSSE is the SSE of one group from scratch.

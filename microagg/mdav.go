@@ -3,7 +3,7 @@ package microagg
 import (
 	"math"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // MDAV partitions the records of z into groups of at least k records with

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // sameTol is the relative tolerance for two computations of one SSE that

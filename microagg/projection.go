@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Power iteration settings for the first principal component.

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // PartitionSequence returns the partition of the records, taken in the

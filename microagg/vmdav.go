@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // DefaultGamma is the V-MDAV extension parameter γ used when none is

@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/microagg"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // newBenchCmd is the parent of the paper-table reproductions; each one is

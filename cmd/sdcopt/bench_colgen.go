@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/colgen"
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/colgen"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // colgenBenchCriteria maps the paper's extraction criteria (Section 6) to

@@ -14,10 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/cellbounds"
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // dobraTable is one of the bound tables of Dobra & Fienberg, "Bounds for

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/microagg"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // icsmPublished is the source of the published values of `sdcopt bench icsm`.

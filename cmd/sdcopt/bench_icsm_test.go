@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/microagg"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 type icsmBenchJSON struct {

@@ -14,12 +14,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/ip"
-	"sdcopt/kanon"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // `sdcopt bench kanon`: the experiments of Doka et al. (Sections 8-9) on

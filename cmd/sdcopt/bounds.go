@@ -15,12 +15,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/cellbounds"
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/lp"
-	"sdcopt/model"
-	"sdcopt/solvers/mps"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers/mps"
 )
 
 // boundsSettings are the flags of `sdcopt bounds`.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/datasets"
 )
 
 func autoworkersCSV(t *testing.T) string {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/datasets"
-	"sdcopt/microagg"
-	"sdcopt/model"
-	"sdcopt/solvers/mps"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers/mps"
 )
 
 //go:embed demodata/*.mps

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"sdcopt/cellbounds"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // demoBoundsTable is a hand-made 2x2x2x2 table (seeded random counts, kept

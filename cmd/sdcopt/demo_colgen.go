@@ -6,9 +6,9 @@ import (
 	"math"
 	"text/tabwriter"
 
-	"sdcopt/colgen"
-	"sdcopt/datasets"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/colgen"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // The column-generation demo: a random subset of the demo's synthetic

@@ -6,8 +6,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"sdcopt/datasets"
-	"sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/kanon"
 )
 
 // The k-anonymity demo: seeded synthetic records with the Adult attribute

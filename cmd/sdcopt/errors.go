@@ -4,17 +4,17 @@ import (
 	"errors"
 	"fmt"
 
-	"sdcopt/cellbounds"
-	"sdcopt/colgen"
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/ip"
-	"sdcopt/kanon"
-	"sdcopt/lp"
-	"sdcopt/microagg"
-	"sdcopt/model"
-	"sdcopt/native/shuttle"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/colgen"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/ip"
+	"github.com/sdcopt/sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/shuttle"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // The library sentinels by exit code of the CLI contract.

@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/kanon"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // k-anonymity by freeform generalization: `sdcopt kanon` and

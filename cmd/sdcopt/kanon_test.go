@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/kanon"
 )
 
 // kanonCSV has a numeric quasi-identifier with negative values, two

@@ -15,8 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/internal/cli"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 // version is the sdcopt release; overridden with -ldflags "-X main.version=...".

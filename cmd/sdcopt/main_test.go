@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/internal/cli"
 )
 
 // run executes the CLI in-process and returns stdout, the error text and

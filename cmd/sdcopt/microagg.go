@@ -13,11 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/colgen"
-	"sdcopt/datasets"
-	"sdcopt/internal/cli"
-	"sdcopt/microagg"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/colgen"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // microaggSettings are the flags of `sdcopt microagg`.

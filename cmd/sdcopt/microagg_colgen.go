@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"sdcopt/colgen"
-	"sdcopt/internal/cli"
-	"sdcopt/microagg"
-	"sdcopt/model"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/colgen"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 const methodColgen = "colgen"

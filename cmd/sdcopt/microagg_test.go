@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/datasets"
 )
 
 type microaggDoc struct {

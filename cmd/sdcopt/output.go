@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"io"
 
-	"sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/internal/cli"
 )
 
 // emit writes a command's result: to stdout, or with out set atomically to

@@ -11,11 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sdcopt/internal/cli"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sdcopt/sdcopt/internal/cli"
 )
 
 // mainEnv makes the test binary run sdcopt instead of the tests, so that

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/internal/cli"
 )
 
 // Signal tests: every long-running command, interrupted by SIGINT or

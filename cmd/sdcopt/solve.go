@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/internal/cli"
-	"sdcopt/solvers"
-	"sdcopt/solvers/mps"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/mps"
 )
 
 // engineFlags are the solver flags shared by every command that solves a

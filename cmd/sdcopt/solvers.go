@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdcopt/internal/cli"
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 func newSolversCmd() *cobra.Command {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // MaxTimeLimit is the largest --time-limit in seconds: a time.Duration

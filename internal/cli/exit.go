@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Exit codes of the sdcopt command (the CLI contract in the README).

@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // RandomCost returns a seeded n×n matrix: with probability pInf an entry is

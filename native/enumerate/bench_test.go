@@ -9,11 +9,11 @@ import (
 	"sync"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/microagg"
-	"sdcopt/model"
-	"sdcopt/solvers"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 // benchData returns a standardized data set and its distances: src

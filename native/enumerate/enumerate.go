@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Options control Solve. The zero value (or a nil *Options) asks for the

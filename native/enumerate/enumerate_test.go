@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/datasets"
-	"sdcopt/microagg"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // randomPoints returns n seeded points in d dimensions; with grid, the

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // topList is the shared list of the best groups found so far, ordered by

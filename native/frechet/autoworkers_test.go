@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // autoworkers reads ../shared/datasets/autoworkers.csv (the Czech

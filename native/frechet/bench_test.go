@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // chain returns the margin set [AB] [BC] ... of a random table with k

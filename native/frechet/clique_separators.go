@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // maxSeparatorCandidateVars bounds the size of a released marginal whose

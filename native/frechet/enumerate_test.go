@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // enumerateTables calls f with every non-negative integer table over ms.Vars

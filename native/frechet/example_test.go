@@ -3,8 +3,8 @@ package frechet_test
 import (
 	"fmt"
 
-	"sdcopt/model"
-	"sdcopt/native/frechet"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/frechet"
 )
 
 // A 2x2x2 table released through [AB] and [BC]: the graph is the chain

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Decomposable reports whether the released marginals, after dropping

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // boundsTol compares bounds that are whole numbers held in float64s.

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // MaxVars is the largest number of variables a margin set may have here:

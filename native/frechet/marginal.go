@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 var (

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // MaximumCardinalitySearch returns the order in which maximum cardinality

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // ComponentSolver returns bounds for every cell of the full table over

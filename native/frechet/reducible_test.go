@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // bruteSolver is a component solver by enumeration, labelling its cells.

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/native/hungarian"
+	"github.com/sdcopt/sdcopt/native/hungarian"
 )
 
 // Dense uniform random costs in [0, 1000), seeded; the target use is

@@ -4,12 +4,13 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"sdcopt/internal/costtest"
 	"testing"
 
-	"sdcopt/lp"
-	"sdcopt/native/hungarian"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/internal/costtest"
+
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/native/hungarian"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 var inf = math.Inf(1)

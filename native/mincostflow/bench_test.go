@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/native/mincostflow"
+	"github.com/sdcopt/sdcopt/native/mincostflow"
 )
 
 // Dense uniform random costs in [0, 1000), seeded, b = 4.

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"sdcopt/internal/costtest"
 	"testing"
 
-	"sdcopt/lp"
-	"sdcopt/native/hungarian"
-	"sdcopt/native/mincostflow"
-	_ "sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/internal/costtest"
+
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/native/hungarian"
+	"github.com/sdcopt/sdcopt/native/mincostflow"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
 var inf = math.Inf(1)

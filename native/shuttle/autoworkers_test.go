@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sdcopt/datasets"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // loadAutoworkers reads ../shared/datasets/autoworkers.csv (columns

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // poissonTable returns a table with the given dims and independent

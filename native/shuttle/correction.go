@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Outcomes of one search of the correction step.

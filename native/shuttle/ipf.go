@@ -3,7 +3,7 @@ package shuttle
 import (
 	"math"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // ipfSweeps is the number of iterative proportional fitting sweeps used

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // TestFamilySizeClosedForm: the closed forms behind Estimate count exactly

@@ -3,8 +3,8 @@ package shuttle
 import (
 	"math"
 
-	"sdcopt/internal/sysmem"
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/internal/sysmem"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // DefaultMemoryLimit is the memory limit used when Options.MemoryLimit is

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // ErrNoIntegerTable is wrapped by Bounds when the released margins admit no

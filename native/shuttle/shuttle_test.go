@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // testVars makes variables V0, V1, ... with levels "0", "1", ...

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"sdcopt/model"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // system is the set T of cells of all (block-family) dichotomizations of all

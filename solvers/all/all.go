@@ -4,7 +4,7 @@
 package all
 
 import (
-	_ "sdcopt/solvers/coin"
-	_ "sdcopt/solvers/highs"
-	_ "sdcopt/solvers/lpsolve"
+	_ "github.com/sdcopt/sdcopt/solvers/coin"
+	_ "github.com/sdcopt/sdcopt/solvers/highs"
+	_ "github.com/sdcopt/sdcopt/solvers/lpsolve"
 )

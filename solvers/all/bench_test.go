@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/solvers"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 // Engine benchmarks: one b.Run per engine and size over seeded instances

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/solvers"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 // TestRequiredEngines fails when an engine named in SDCOPT_REQUIRE_ENGINES

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdcopt/solvers"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 // masterLP is the column-generation measurement: a 400-row, 4000-column

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 func init() {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 func init() {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/solvers"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 const tol = 1e-7

@@ -1,6 +1,6 @@
 package coin
 
-import "sdcopt/solvers"
+import "github.com/sdcopt/sdcopt/solvers"
 
 // Registry entries shared by the cgo build and the stub build.
 const (

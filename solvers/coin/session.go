@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // clpSession keeps one CLP model alive across re-solves. It mirrors the rim

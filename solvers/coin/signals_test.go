@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"sdcopt/solvers"
-	"sdcopt/solvers/internal/sigtest"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/internal/sigtest"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 func TestMain(m *testing.M) {

@@ -5,7 +5,7 @@ package coin
 import (
 	"fmt"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 func unavailable(name string) error {

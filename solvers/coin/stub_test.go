@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 func TestStubUnavailable(t *testing.T) {

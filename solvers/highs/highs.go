@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 const engineName = "highs"

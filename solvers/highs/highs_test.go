@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"sdcopt/solvers"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 const tol = 1e-7

@@ -20,7 +20,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Pinned runtime: build/highs.wasm and build/highs.js of the npm package

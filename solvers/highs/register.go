@@ -1,6 +1,6 @@
 package highs
 
-import "sdcopt/solvers"
+import "github.com/sdcopt/sdcopt/solvers"
 
 func init() {
 	solvers.Register(solvers.Engine{

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // engine is a session's wasm instance, replaced by a fresh one after a

@@ -5,8 +5,8 @@ package lpsolve
 import (
 	"testing"
 
-	"sdcopt/solvers"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 func TestConformance(t *testing.T) {

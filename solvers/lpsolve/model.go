@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // model is an lp_solve instance together with the Go-side copy of what the

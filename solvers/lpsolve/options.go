@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // options is Params translated for lp_solve, checked once per Solve or

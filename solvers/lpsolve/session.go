@@ -6,7 +6,7 @@ import (
 	"errors"
 	"runtime"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // session keeps one lp_solve model alive between solves. lp_solve keeps its

@@ -3,7 +3,7 @@
 package lpsolve
 
 import (
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 const engineName = "lpsolve"

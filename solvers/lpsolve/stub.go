@@ -5,7 +5,7 @@ package lpsolve
 import (
 	"fmt"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 const engineName = "lpsolve"

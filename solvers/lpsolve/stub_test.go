@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 func TestStubUnavailable(t *testing.T) {

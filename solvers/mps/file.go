@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // ReadFile reads the MPS model in path (gzip-compressed when the name ends

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // demoDataDir holds the CLI's demo models (read, not copied, as seeds).

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 var inf = math.Inf(1)

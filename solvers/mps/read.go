@@ -11,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Read parses an MPS model (see the package documentation for the accepted

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Set names used for the RHS, RANGES and BOUNDS entries written by Write.

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Factory returns a fresh instance of the engine under test.

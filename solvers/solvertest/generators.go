@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // RandomLP returns a feasible, bounded LP with m rows and n columns drawn

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // Tolerances of the certificate checks. Engines work with feasibility

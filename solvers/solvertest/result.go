@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // CheckResult verifies the guarantees of solvers.Result that hold for every

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // twin applies every change to an engine session and to a ReloadSession of

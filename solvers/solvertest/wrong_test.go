@@ -5,9 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"sdcopt/solvers"
-	_ "sdcopt/solvers/all"
-	"sdcopt/solvers/solvertest"
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
 
 // mutant wraps a real engine and corrupts its results, to show that the
