@@ -6,7 +6,7 @@ TAGS    ?= lpsolve coin
 BIN     := bin/sdcopt
 GOFLAGS_TAGS := -tags "$(TAGS)"
 
-.PHONY: all deps build demo test test-short fuzz bench vet clean
+.PHONY: all deps build demo test test-short fuzz bench figures vet clean
 
 all: build
 
@@ -35,6 +35,19 @@ test-short: deps
 
 bench: deps
 	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchtime 1x -timeout 90m ./...
+
+# The figures of bench/README.md, drawn by the bench commands (gonum/plot),
+# with the reports they come from beside them. About 15 minutes on 2 cores.
+FIGURES := bench/figures
+
+figures: build
+	@mkdir -p $(FIGURES)
+	./$(BIN) bench colgen --data census --plot $(FIGURES) --out $(FIGURES)/colgen-census.txt --quiet
+	./$(BIN) bench colgen --data tarragona --plot $(FIGURES) --out $(FIGURES)/colgen-tarragona.txt --quiet
+	./$(BIN) bench icsm --data tarragona,census,eia --plot $(FIGURES) --out $(FIGURES)/icsm.txt --quiet
+	./$(BIN) bench kanon --mip-n '' --scale-n '' --plot $(FIGURES) --out $(FIGURES)/kanon.txt --quiet
+	./$(BIN) bench scaling --plot $(FIGURES) --out $(FIGURES)/scaling.txt --quiet
+	./$(BIN) bench dobra --tables table3,table5 --plot $(FIGURES) --out $(FIGURES)/dobra.txt --quiet
 
 vet: deps
 	$(GO) vet $(GOFLAGS_TAGS) ./...

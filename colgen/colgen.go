@@ -179,6 +179,28 @@ type Result struct {
 // Gap returns formula (15) for a heuristic SSE against the lower bound.
 func (r *Result) Gap(sse float64) float64 { return GapPercent(sse, r.LowerBound) }
 
+// ErrCheck is wrapped by Result.Check: a result that contradicts its
+// data, which is a bug, never an input problem.
+var ErrCheck = errors.New("colgen: result failed verification")
+
+// Check verifies a result against the data it was computed on: the
+// clustering covers every record with groups of at least k, the reported
+// SSE equals model.SSE of the clustering (relative tolerance 1e-9) and
+// the lower bound does not exceed it. Failures wrap ErrCheck.
+func (r *Result) Check(z *model.Dataset, k int) error {
+	if _, err := r.Clustering.CheckK(z.N, k); err != nil {
+		return fmt.Errorf("%w: invalid clustering: %v", ErrCheck, err)
+	}
+	sse := model.SSE(z, r.Clustering)
+	if math.Abs(sse-r.SSE) > 1e-9*math.Max(1, sse) {
+		return fmt.Errorf("%w: reported SSE %.12g, its clustering has %.12g", ErrCheck, r.SSE, sse)
+	}
+	if r.LowerBound > sse*(1+1e-9)+1e-12 {
+		return fmt.Errorf("%w: lower bound %.12g exceeds the SSE %.12g of its clustering", ErrCheck, r.LowerBound, sse)
+	}
+	return nil
+}
+
 // GapPercent is the paper's formula (15), 100·(sse − bound)/sse: NaN for
 // a missing (infinite or NaN) SSE, 0 for a zero SSE (nothing to gain).
 func GapPercent(sse, bound float64) float64 {
@@ -534,4 +556,42 @@ func (s *columnSet) addNew(dst [][]int, groups [][]int) [][]int {
 		dst = append(dst, m)
 	}
 	return dst
+}
+
+// ResolveEngines checks the engine names of Options.LPSolver and
+// Options.MIPSolver: the master needs an engine with incremental sessions
+// and duals, the pricing ILP a MIP engine. An empty name is "auto"; when
+// lpName names a MIP-capable engine and mipName is empty, the pricing ILP
+// uses it too. Unknown names and engines without the needed capabilities
+// are errors wrapping ErrInput; an engine that is registered but not
+// available here is reported when it is used.
+func ResolveEngines(lpName, mipName string) (string, string, error) {
+	if lpName == "" {
+		lpName = "auto"
+	}
+	if lpName != "auto" {
+		e, _, err := solvers.Lookup(lpName)
+		if err != nil {
+			return "", "", fmt.Errorf("%w: master engine: %w", ErrInput, err)
+		}
+		if !e.Caps.Incremental || !e.Caps.Duals {
+			return "", "", fmt.Errorf("%w: engine %s cannot hold the master LP (needs incremental sessions and duals)", ErrInput, lpName)
+		}
+		if mipName == "" && e.Caps.Integer {
+			mipName = lpName
+		}
+	}
+	if mipName == "" {
+		mipName = "auto"
+	}
+	if mipName != "auto" {
+		e, _, err := solvers.Lookup(mipName)
+		if err != nil {
+			return "", "", fmt.Errorf("%w: pricing engine: %w", ErrInput, err)
+		}
+		if !e.Caps.Integer {
+			return "", "", fmt.Errorf("%w: pricing engine %s does not solve MIPs", ErrInput, mipName)
+		}
+	}
+	return lpName, mipName, nil
 }

@@ -111,6 +111,46 @@ type ICSMStats struct {
 	StoppedByIter bool    // MaxIterations ended a run
 }
 
+// checkTolerance is the relative difference allowed between a reported
+// SSE and model.SSE of the clustering (summation order only).
+const checkTolerance = 1e-9
+
+// Check verifies a result against the data it was computed on: the
+// clustering covers every record with groups of at least k, and the
+// reported SSE equals model.SSE of the clustering (relative tolerance
+// 1e-9). A failure wraps ErrICSMCheck: it is a bug, not an input problem.
+func (r *ICSMResult) Check(z *model.Dataset, k int) error {
+	if _, err := r.Clustering.CheckK(z.N, k); err != nil {
+		return fmt.Errorf("%w: invalid clustering: %v", ErrICSMCheck, err)
+	}
+	sse := model.SSE(z, r.Clustering)
+	if math.Abs(sse-r.SSE) > checkTolerance*math.Max(1, sse) {
+		return fmt.Errorf("%w: reported SSE %.12g, its clustering has %.12g", ErrICSMCheck, r.SSE, sse)
+	}
+	return nil
+}
+
+// Stop reasons of ICSM (ICSMStats.Stopped), spelled as the solvers'
+// statuses.
+const (
+	StopConverged = "converged"       // no move lowers the SSE
+	StopTimeLimit = "time_limit"      // ICSMOptions.TimeLimit ended the search
+	StopIterLimit = "iteration_limit" // ICSMOptions.MaxIterations ended a run
+)
+
+// Stopped names why the search stopped: StopTimeLimit when the time limit
+// ended it, else StopIterLimit when an iteration cap ended a run, else
+// StopConverged.
+func (s *ICSMStats) Stopped() string {
+	switch {
+	case s.StoppedByTime:
+		return StopTimeLimit
+	case s.StoppedByIter:
+		return StopIterLimit
+	}
+	return StopConverged
+}
+
 // ICSMResult is the outcome of ICSM.
 type ICSMResult struct {
 	Clustering *model.Clustering

@@ -323,21 +323,6 @@ func (r *boundsReport) flags(c int) string {
 	return f
 }
 
-// fmtBound prints a bound: integers as integers, others with 2 decimals.
-func fmtBound(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "?"
-	case math.IsInf(v, 1):
-		return "inf"
-	case v == math.Round(v):
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
-}
-
-func fmtInterval(lo, up float64) string { return "[" + fmtBound(lo) + "," + fmtBound(up) + "]" }
-
 func (r *boundsReport) methodSummary() string {
 	counts := map[string]int{}
 	var order []string
@@ -415,10 +400,10 @@ func (r *boundsReport) writeText(w io.Writer) error {
 			row = append(row, strconv.FormatInt(r.inst.table.Counts[c], 10))
 		}
 		b := r.res.Bounds
-		row = append(row, fmtInterval(b.Lower[c], b.Upper[c]))
+		row = append(row, cellbounds.FormatInterval(b.Lower[c], b.Upper[c]))
 		for _, m := range r.compare {
 			cb := r.res.Compare[m].Bounds
-			row = append(row, fmtInterval(cb.Lower[c], cb.Upper[c]))
+			row = append(row, cellbounds.FormatInterval(cb.Lower[c], cb.Upper[c]))
 		}
 		fl := r.flags(c)
 		if fl != "" {

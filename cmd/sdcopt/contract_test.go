@@ -141,6 +141,8 @@ var contractCommands = []commandSpec{
 		inputs: []string{fxQI, fxPublished, fxGraph}, outputs: []string{"--out"}},
 	{name: "bench dobra", args: []string{"bench", "dobra", "--data", fxDobra, "--tables", "table2"}, inputs: []string{fxDobra},
 		outputs: []string{"--out"}, noData: true},
+	{name: "bench scaling", args: []string{"bench", "scaling", "--mdav-n", "100,200", "--icsm-n", "100", "--sortgreedy-n", "600"},
+		outputs: []string{"--out"}, formats: []string{"json", "csv"}},
 }
 
 // contractCase is one command line of the catalogue.
@@ -248,6 +250,8 @@ func specificCases() []contractCase {
 		{name: "solve infeasible", args: []string{"solve", "f:infeasible.mps", "--solver", "all"}, code: 1, want: []string{"infeasible"}},
 		{name: "solve threads", args: []string{"solve", fxModel, "--threads", "100000"}, code: 2, want: []string{"--threads"}},
 		{name: "solve mip gap", args: []string{"solve", fxModel, "--mip-gap", "2"}, code: 2, want: []string{"--mip-gap"}},
+		{name: "bench plot into a file", args: []string{"bench", "scaling", "--mdav-n", "100", "--icsm-n", "", "--sortgreedy-n", "", "--plot", fxModel}, code: 2, want: []string{"--plot", fxModel}},
+		{name: "bench bad list", args: []string{"bench", "scaling", "--mdav-n", "1..x"}, code: 2, want: []string{"--mdav-n"}},
 		{name: "kanon k > n", args: with(append([]string{"kanon"}, kanonFixtureArgs[:len(kanonFixtureArgs)-1]...), "7"), code: 2, want: []string{"--k 7"}},
 		{name: "kanon verify wrong k", args: append(with([]string{"kanon", "verify", "--published", fxPublished, "--graph", fxGraph}, kanonFixtureArgs[:len(kanonFixtureArgs)-1]...), "3"), code: 1, want: []string{"k = 3"}},
 	}

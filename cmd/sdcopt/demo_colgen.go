@@ -37,7 +37,7 @@ func runColgenDemo(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("demo colgen: %w", err)
 	}
-	if err := checkColgenResult(z, r); err != nil {
+	if err := r.Check(z, demoColgenK); err != nil {
 		return fmt.Errorf("demo colgen: %w", err)
 	}
 	sst := model.SST(z)

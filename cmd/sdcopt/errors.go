@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/colgen"
@@ -35,7 +36,7 @@ var (
 		solvers.ErrUnknownSolver, solvers.ErrUnavailable, solvers.ErrInvalidProblem, solvers.ErrUnsupported, solvers.ErrInvalidParams,
 	}
 	// engineErrors: an engine or a self-check failed.
-	engineErrors = []error{solvers.ErrEngine, lp.ErrNotSolved, microagg.ErrICSMCheck}
+	engineErrors = []error{solvers.ErrEngine, lp.ErrNotSolved, microagg.ErrICSMCheck, colgen.ErrCheck}
 )
 
 // libraryError gives an error of a library call the exit code of the CLI
@@ -56,6 +57,12 @@ func libraryError(prefix string, err error) error {
 	var ie *model.InconsistencyError
 	if errors.As(err, &ie) {
 		return &cli.ExitError{Code: cli.ExitNoSolution, Err: err}
+	}
+	// A file that cannot be read or parsed is bad input.
+	var de *datasets.DataError
+	var pe *fs.PathError
+	if errors.As(err, &de) || errors.As(err, &pe) {
+		return &cli.ExitError{Code: cli.ExitBadInput, Err: err}
 	}
 	for _, s := range noSolutionErrors {
 		if errors.Is(err, s) {

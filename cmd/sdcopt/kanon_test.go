@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcopt/sdcopt/bench"
 	"github.com/sdcopt/sdcopt/kanon"
 )
 
@@ -309,7 +310,7 @@ func TestBenchKanonSmall(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, msg, out)
 	}
-	var doc benchKanonDoc
+	var doc bench.KanonReport
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("bad JSON: %v\n%s", err, out)
 	}
@@ -335,8 +336,8 @@ func TestBenchKanonBadInput(t *testing.T) {
 	}{
 		{[]string{"--methods", "magic"}, `unknown method "magic"`},
 		{[]string{"--k", "5..2"}, "want A..B"},
-		{[]string{"--mip-n", "4", "--mip-k", "5"}, "--mip-k 5 exceeds the sample size 4"},
-		{[]string{"--samples", "0"}, "--samples must be at least 1"},
+		{[]string{"--mip-n", "4", "--mip-k", "5"}, "--mip-k: 5 must be between 1 and the sample size 4"},
+		{[]string{"--samples", "0"}, "--samples: must be at least 1"},
 	} {
 		out, msg, code := run(t, append([]string{"bench", "kanon"}, c.args...)...)
 		if code != 2 || !strings.Contains(msg, c.want) {

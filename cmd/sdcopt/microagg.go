@@ -182,35 +182,6 @@ func icsmProgress(p *cli.Progress, prefix string) func(microagg.ICSMProgress) {
 	}
 }
 
-// icsmStopped names why ICSM stopped: converged, time_limit or
-// iteration_limit.
-func icsmStopped(st *microagg.ICSMStats) string {
-	switch {
-	case st.StoppedByTime:
-		return stoppedTimeLimit
-	case st.StoppedByIter:
-		return "iteration_limit"
-	}
-	return "converged"
-}
-
-// stoppedTimeLimit is the one spelling of a run stopped by its time limit.
-const stoppedTimeLimit = "time_limit"
-
-// icsmSSETolerance is the relative difference allowed between the SSE
-// ICSM reports and model.SSE of its clustering (summation order only).
-const icsmSSETolerance = 1e-9
-
-// checkICSMResult verifies the SSE that ICSM reports against model.SSE of
-// its clustering.
-func checkICSMResult(z *model.Dataset, res *microagg.ICSMResult) error {
-	sse := model.SSE(z, res.Clustering)
-	if math.Abs(sse-res.SSE) > icsmSSETolerance*math.Max(1, sse) {
-		return fmt.Errorf("icsm reports SSE %.12g, its clustering has %.12g", res.SSE, sse)
-	}
-	return nil
-}
-
 // icsmError maps an ICSM error: a failed self-check is an engine
 // failure, anything else bad input.
 func icsmError(prefix string, err error) error {
@@ -377,7 +348,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		res.IL = 100 * res.SSE / res.SST
 	}
 	if icsm != nil {
-		if err := checkICSMResult(z, icsm); err != nil {
+		if err := icsm.Check(z, s.k); err != nil {
 			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
 		}
 		res.SSE, res.SST, res.IL = icsm.SSE, icsm.SST, icsm.IL
@@ -393,7 +364,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	var doc any = res
 	var cgRep *colgenReport
 	if cg != nil {
-		if err := checkColgenResult(z, cg); err != nil {
+		if err := cg.Check(z, s.k); err != nil {
 			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
 		}
 		cgRep = newColgenReport(s, cg, res.SST)
@@ -478,7 +449,7 @@ func newICSMReport(t *icsmSettings, res *microagg.ICSMResult) *icsmReport {
 	r := &icsmReport{
 		Init: t.init, Iterations: st.Iterations, Runs: st.Runs, Restarts: t.restarts, BestRun: st.BestRun,
 		MaxIterations: t.maxIter, TimeLimit: t.timeLimit, Pool: t.pool, Sources: t.sources, Neighbourhood: t.hood,
-		Migrations: st.Migrations, Exchanges: st.Exchanges, Cycles: st.Cycles, SweepCycles: st.SweepCycles, Stopped: icsmStopped(st),
+		Migrations: st.Migrations, Exchanges: st.Exchanges, Cycles: st.Cycles, SweepCycles: st.SweepCycles, Stopped: st.Stopped(),
 	}
 	if res.SST > 0 {
 		r.InitialIL = 100 * st.InitialSSE / res.SST

@@ -13,7 +13,6 @@ import (
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
-	"github.com/sdcopt/sdcopt/solvers"
 )
 
 const methodColgen = "colgen"
@@ -76,46 +75,19 @@ func (c *colgenSettings) check(timeLimit float64, maxIter int) error {
 	if err := checkTimeLimit(timeLimit); err != nil {
 		return err
 	}
-	lpName, mipName, err := colgenEngines(c.solver, c.pricingSolver)
+	for _, e := range [][2]string{{"--solver", c.solver}, {"--pricing-solver", c.pricingSolver}} {
+		if e[1] != "" {
+			if err := cli.Solver(e[0], e[1], false); err != nil {
+				return err
+			}
+		}
+	}
+	lpName, mipName, err := colgen.ResolveEngines(c.solver, c.pricingSolver)
 	if err != nil {
-		return err
+		return cli.BadInput("%v", err)
 	}
 	c.solver, c.pricingSolver = lpName, mipName
 	return nil
-}
-
-// colgenEngines resolves --solver and --pricing-solver: the master needs
-// an engine with incremental LP sessions and duals; the pricing ILP a MIP
-// engine. Unknown or unavailable names are bad input.
-func colgenEngines(lpName, mipName string) (string, string, error) {
-	if lpName == "" {
-		lpName = "auto"
-	}
-	if lpName != "auto" {
-		e, _, err := solvers.Lookup(lpName)
-		if err != nil {
-			return "", "", cli.BadInput("--solver: %v", err)
-		}
-		if !e.Caps.Incremental || !e.Caps.Duals {
-			return "", "", cli.BadInput("--solver %s cannot hold the master LP (needs incremental sessions and duals)", lpName)
-		}
-		if mipName == "" && e.Caps.Integer {
-			mipName = lpName
-		}
-	}
-	if mipName == "" {
-		mipName = "auto"
-	}
-	if mipName != "auto" {
-		e, _, err := solvers.Lookup(mipName)
-		if err != nil {
-			return "", "", cli.BadInput("--pricing-solver: %v", err)
-		}
-		if !e.Caps.Integer {
-			return "", "", cli.BadInput("--pricing-solver %s does not solve MIPs", mipName)
-		}
-	}
-	return lpName, mipName, nil
 }
 
 // colgenOptions builds the library options from the flags.
@@ -147,19 +119,6 @@ func runColgen(z *model.Dataset, s *microaggSettings, prog *cli.Progress) (*colg
 		return nil, libraryError("", err)
 	}
 	return res, nil
-}
-
-// checkColgenResult verifies the reported SSE against model.SSE of the
-// clustering and that the bound does not exceed it.
-func checkColgenResult(z *model.Dataset, r *colgen.Result) error {
-	sse := model.SSE(z, r.Clustering)
-	if math.Abs(sse-r.SSE) > 1e-9*math.Max(1, sse) {
-		return fmt.Errorf("colgen reports SSE %.12g, its clustering has %.12g", r.SSE, sse)
-	}
-	if r.LowerBound > sse*(1+1e-9)+1e-12 {
-		return fmt.Errorf("colgen lower bound %.12g exceeds the SSE %.12g of its clustering", r.LowerBound, sse)
-	}
-	return nil
 }
 
 // colgenReport is what `sdcopt microagg --method colgen` adds to the JSON.

@@ -155,7 +155,7 @@ func TestBenchColgen(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{{"--data", "eia"}, {"--criteria", "foo"}, {"--n", "1"}, {"--instances", "0"}, {"--k", "1"},
-		{"--n", "2000"}, {"--exact", "x"}, {"--format", "csv"}, {"--close-columns", "-1"}, {"--max-iter", "-1"}} {
+		{"--n", "2000"}, {"--exact", "x"}, {"--format", "yaml"}, {"--close-columns", "-1"}, {"--max-iter", "-1"}} {
 		_, msg, code := run(t, append([]string{"bench", "colgen", "--quiet"}, bad...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", bad, code, msg)

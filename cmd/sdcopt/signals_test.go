@@ -145,8 +145,16 @@ func signalCases() []signalCase {
 	}
 	cases = append(cases, signalCase{name: "bounds lp clp", files: map[string]string{"t.csv": table}, args: []string{"bounds", "--table", "t.csv",
 		"--margins", allPairs, "--method", "lp", "--solver", "clp", "--cold", "--out", "b.txt"}, outputs: []string{"b.txt"}, delays: []time.Duration{early, 300 * time.Millisecond}, engine: true})
+	cases = append(cases, signalCase{name: "bench scaling", args: []string{"bench", "scaling", "--out", "s.csv", "--format", "csv", "--plot", "figs"},
+		outputs: []string{"s.csv", "figs"}, delays: []time.Duration{early, mid}})
 	if _, ok := sharedDataDir(); ok {
 		cases = append(cases,
+			signalCase{name: "bench icsm", args: []string{"bench", "icsm", "--data", "census", "--k", "3", "--restarts", "5", "--out", "i.txt"},
+				outputs: []string{"i.txt"}, delays: []time.Duration{early, mid}},
+			signalCase{name: "bench colgen", args: []string{"bench", "colgen", "--out", "c.json", "--format", "json"},
+				outputs: []string{"c.json"}, delays: []time.Duration{early, mid}, engine: true},
+			signalCase{name: "bench kanon", args: []string{"bench", "kanon", "--k", "2..4", "--mip-n", "", "--scale-n", "", "--out", "k.txt"},
+				outputs: []string{"k.txt"}, delays: []time.Duration{early, mid}},
 			signalCase{name: "bench dobra", args: []string{"bench", "dobra", "--out", "d.txt"}, outputs: []string{"d.txt"}, delays: []time.Duration{early, mid}, engine: true},
 			signalCase{name: "microagg colgen", args: []string{"microagg", "--data", "census", "--k", "3", "--method", "colgen", "--groups", "g.csv"},
 				outputs: []string{"g.csv"}, delays: []time.Duration{early, 2 * time.Second}, engine: true})

@@ -119,3 +119,37 @@ func TestWriteFileAtomicNamesThePath(t *testing.T) {
 		t.Errorf("error %v: want one naming %s, not the temporary", err, path)
 	}
 }
+
+func TestOutputsMkdir(t *testing.T) {
+	dir := t.TempDir()
+	figs := filepath.Join(dir, "a", "b")
+	write := func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }
+	var o Outputs
+	if err := o.Mkdir(figs); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Write(filepath.Join(figs, "f.svg"), write); err != nil {
+		t.Fatal(err)
+	}
+	o.Abort()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("abort left %v", entries)
+	}
+	var o2 Outputs
+	if err := o2.Mkdir(figs); err != nil {
+		t.Fatal(err)
+	}
+	if err := o2.Write(filepath.Join(figs, "f.svg"), write); err != nil {
+		t.Fatal(err)
+	}
+	if err := o2.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	o2.Abort()
+	if b, err := os.ReadFile(filepath.Join(figs, "f.svg")); err != nil || string(b) != "x" {
+		t.Errorf("committed file: %q, %v", b, err)
+	}
+	if len(temps) != 0 {
+		t.Errorf("temporaries still registered: %v", temps)
+	}
+}

@@ -3,8 +3,10 @@ package cli
 import (
 	"bufio"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -13,7 +15,7 @@ import (
 // (Outputs.Commit) indivisible for the signal handler.
 var (
 	tempMu   sync.Mutex
-	temps    = map[string]bool{}
+	temps    = map[string]bool{} // path -> is a directory
 	commitMu sync.Mutex
 )
 
@@ -24,7 +26,7 @@ func createTemp(path string) (*os.File, error) {
 	if err != nil {
 		return nil, pathError(path, err)
 	}
-	temps[f.Name()] = true
+	temps[f.Name()] = false
 	return f, nil
 }
 
@@ -35,10 +37,21 @@ func removeTemp(name string) {
 	delete(temps, name)
 }
 
-// removeAllTemps removes every registered temporary; it is called with
-// tempMu held by the signal handler, which then exits.
+// removeAllTemps removes every registered temporary, files first, then
+// the directories created for outputs (when still empty); it is called
+// with tempMu held by the signal handler, which then exits.
 func removeAllTemps() {
-	for name := range temps {
+	for name, dir := range temps {
+		if !dir {
+			os.Remove(name)
+			delete(temps, name)
+		}
+	}
+	// Directories innermost first: a longer path cannot contain a
+	// shorter one.
+	dirs := slices.Collect(maps.Keys(temps))
+	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
+	for _, name := range dirs {
 		os.Remove(name)
 		delete(temps, name)
 	}
@@ -51,6 +64,30 @@ func removeAllTemps() {
 // Abort in a defer: after Commit it does nothing.
 type Outputs struct {
 	staged []staged
+	dirs   []string // directories created by Mkdir, innermost last
+}
+
+// Mkdir creates dir (and missing parents) for outputs of the run; the
+// directories it created are removed again by Abort or an interrupt, so
+// a run that writes nothing leaves none behind.
+func (o *Outputs) Mkdir(dir string) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		missing = append(missing, d)
+	}
+	tempMu.Lock()
+	defer tempMu.Unlock()
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil {
+			return pathError(dir, err)
+		}
+		temps[missing[i]] = true
+		o.dirs = append(o.dirs, missing[i])
+	}
+	return nil
 }
 
 type staged struct {
@@ -116,15 +153,35 @@ func (o *Outputs) Commit() error {
 		tempMu.Unlock()
 	}
 	o.staged = nil
-	return first
+	if first != nil {
+		o.removeDirs()
+		return first
+	}
+	tempMu.Lock()
+	for _, d := range o.dirs {
+		delete(temps, d)
+	}
+	tempMu.Unlock()
+	o.dirs = nil
+	return nil
 }
 
-// Abort removes the staged files that were not committed.
+// removeDirs removes the directories Mkdir created, innermost first.
+func (o *Outputs) removeDirs() {
+	for i := len(o.dirs) - 1; i >= 0; i-- {
+		removeTemp(o.dirs[i])
+	}
+	o.dirs = nil
+}
+
+// Abort removes the staged files that were not committed and the
+// directories Mkdir created for them.
 func (o *Outputs) Abort() {
 	for _, s := range o.staged {
 		removeTemp(s.tmp)
 	}
 	o.staged = nil
+	o.removeDirs()
 }
 
 // WriteFileAtomic writes one file through a temporary file and a rename,

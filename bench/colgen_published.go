@@ -1,4 +1,4 @@
-package main
+package bench
 
 // Published results of the column generation heuristic for microaggregation:
 // Gentile, Spagnolo-Arrizabalaga & Castro, "MicroaggregationHeuristicMP",
@@ -48,7 +48,7 @@ package main
 //     better. MDAV (24.3 or 24.5), V-MDAV (19.0 or 15.0) and time (2.00 or
 //     2.30) of this row are uncertain.
 //
-// Table 4, n=200 (low confidence; listed in colgenPublishedDoubtful). The
+// Table 4, n=200 (low confidence; listed in ColgenPublishedDoubtful). The
 // 200/4 and 200/5 blocks have five lines each, with labels that do not
 // follow the row order:
 //
@@ -97,11 +97,11 @@ import (
 	"strings"
 )
 
-// colgenPublishedSource names the origin of colgenPublished.
-const colgenPublishedSource = "Gentile, Spagnolo-Arrizabalaga & Castro, column generation for microaggregation, Section 6, Table 3 (Census) and Table 4 (Tarragona)"
+// ColgenPublishedSource names the origin of ColgenPublished.
+const ColgenPublishedSource = "Gentile, Spagnolo-Arrizabalaga & Castro, column generation for microaggregation, Section 6, Table 3 (Census) and Table 4 (Tarragona)"
 
-// colgenPublishedRow is one row of Tables 3/4 (averages over 5 instances).
-type colgenPublishedRow struct {
+// ColgenPublishedRow is one row of Tables 3/4 (averages over 5 instances).
+type ColgenPublishedRow struct {
 	N     int     `json:"n"`
 	K     int     `json:"k"`
 	Crit  string  `json:"criterion"` // cons, rand, l2n, l2d
@@ -113,10 +113,10 @@ type colgenPublishedRow struct {
 	Ex    int     `json:"ex"`      // instances solved exactly (master LP integral)
 }
 
-// colgenPublished holds Table 3 ("census") and Table 4 ("tarragona") in the
+// ColgenPublished holds Table 3 ("census") and Table 4 ("tarragona") in the
 // paper's row order (k = 3, 4, 5; n = 30, 40, 50, 100, 200; cons, rand,
 // l2n, l2d). See the reading notes at the top of this file.
-var colgenPublished = map[string][]colgenPublishedRow{
+var ColgenPublished = map[string][]ColgenPublishedRow{
 	// Table 3: Computational Results: "Census" data set.
 	"census": {
 		{30, 3, "cons", 23.5, 14.7, 5.39, 5.89, 0.02, 0},
@@ -245,11 +245,11 @@ var colgenPublished = map[string][]colgenPublishedRow{
 	},
 }
 
-// colgenPublishedDoubtful lists the rows of colgenPublished whose reading is
+// ColgenPublishedDoubtful lists the rows of ColgenPublished whose reading is
 // uncertain, keyed "data/n/k/crit", with the reason (details in the reading
 // notes at the top of this file). Comparisons against the paper should
 // report these rows apart.
-var colgenPublishedDoubtful = map[string]string{
+var ColgenPublishedDoubtful = map[string]string{
 	"tarragona/100/3/l2d":  "two extraction lines for this row; MDAV 24.3 or 24.5, V-MDAV 19.0 or 15.0, time 2.00 or 2.30",
 	"tarragona/200/4/cons": "200/4 block garbled (5 lines, labels out of order); row assignment inferred",
 	"tarragona/200/4/rand": "200/4 block garbled; MSTH and SRH above MDAV and V-MDAV, SRH 12.00 possibly 2.00",
@@ -261,24 +261,24 @@ var colgenPublishedDoubtful = map[string]string{
 	"tarragona/200/5/l2d":  "200/5 block garbled; a second l2d-like line reads 24.1, 20.8, 2.63, 14.77, 3076.78",
 }
 
-// colgenPublishedKey is the key of a row in colgenPublishedDoubtful.
+// colgenPublishedKey is the key of a row in ColgenPublishedDoubtful.
 func colgenPublishedKey(data string, n, k int, crit string) string {
 	return fmt.Sprintf("%s/%d/%d/%s", data, n, k, crit)
 }
 
-// colgenPublishedLookup returns the published row of data ("census" or
+// ColgenPublishedLookup returns the published row of data ("census" or
 // "tarragona", case-insensitive), subset size n, minimum group size k and
 // extraction criterion crit ("cons", "rand", "l2n", "l2d"; Table 4's name
 // "l2c" is accepted for "l2d").
-func colgenPublishedLookup(data string, n, k int, crit string) (colgenPublishedRow, bool) {
+func ColgenPublishedLookup(data string, n, k int, crit string) (ColgenPublishedRow, bool) {
 	crit = strings.ToLower(crit)
 	if crit == "l2c" {
 		crit = "l2d"
 	}
-	for _, r := range colgenPublished[strings.ToLower(data)] {
+	for _, r := range ColgenPublished[strings.ToLower(data)] {
 		if r.N == n && r.K == k && r.Crit == crit {
 			return r, true
 		}
 	}
-	return colgenPublishedRow{}, false
+	return ColgenPublishedRow{}, false
 }

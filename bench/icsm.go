@@ -1,7 +1,6 @@
-package main
+package bench
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -9,16 +8,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/sdcopt/sdcopt/datasets"
-	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
 )
 
-// icsmPublished is the source of the published values of `sdcopt bench icsm`.
-const icsmPublished = "Mortazavi & Jalili, A Novel Local Search Method for Microaggregation, Table 2 (ICSM from MDAV) and Table 4 (best IL of ICSM and LS)"
+// ICSMPublishedSource is the source of the published values of ICSM.
+const ICSMPublishedSource = "Mortazavi & Jalili, A Novel Local Search Method for Microaggregation, Table 2 (ICSM from MDAV) and Table 4 (best IL of ICSM and LS)"
 
 // icsmBenchSlack is how far above a published IL (printed with 2 decimals)
 // our value may be and still count as reproduced: half a unit of the last
@@ -104,29 +100,46 @@ var icsmTable4 = []icsmPub4{
 	{"eia", 10, 1.95, 2.45},
 }
 
-// icsmBenchData are the data set names --data accepts.
-var icsmBenchData = []string{"tarragona", "census", "eia", "sim1", "sim2", "sim3", "synthetic"}
+// ICSMData are the data set names ICSM accepts.
+var ICSMData = []string{"tarragona", "census", "eia", "sim1", "sim2", "sim3", "synthetic"}
 
-// icsmBenchSettings are the flags of `sdcopt bench icsm`.
-type icsmBenchSettings struct {
-	tables    []int
-	data      []string
-	ks        []int
-	restarts  int
-	seed      uint64
-	timeLimit float64 // seconds per ICSM call
-	sources   int
-	hood      int
-	format    string
-	quiet     bool
+// ICSMOptions configure ICSM; nil means DefaultICSMOptions().
+type ICSMOptions struct {
+	// Tables to reproduce: 2 (one run from MDAV) and/or 4 (best over
+	// restarts); default both.
+	Tables []int
+	// Data and Ks restrict the cases (default all of the tables).
+	Data []string
+	Ks   []int
+	// Restarts are Table 4's perturbed restarts per case (the paper used
+	// 1600); Seed seeds them.
+	Restarts int
+	Seed     uint64
+	// TimeLimit bounds each ICSM call (per data set for the Sim rows,
+	// restarts included; 0 = none).
+	TimeLimit time.Duration
+	// Sources and Neighbourhood are ICSM's settings (microagg.ICSMOptions;
+	// Neighbourhood -1 turns the sweep off).
+	Sources, Neighbourhood int
+	Progress               Progress
+
+	// solve and load replace microagg.ICSM and the data sets in tests.
+	solve func(z *model.Dataset, k int, opt microagg.ICSMOptions) (*microagg.ICSMResult, error)
+	load  func(name string) ([]*model.Dataset, error)
 }
 
-// icsmSolver is the ICSM entry point of the bench (microagg.ICSM; tests
-// inject their own).
-type icsmSolver func(z *model.Dataset, k int, opt microagg.ICSMOptions) (*microagg.ICSMResult, error)
+// DefaultICSMRestarts is Table 4's default number of perturbed restarts.
+const DefaultICSMRestarts = 20
 
-// icsmBench2Row is a row of our Table 2.
-type icsmBench2Row struct {
+// DefaultICSMOptions returns the defaults: both tables, every case,
+// DefaultICSMRestarts restarts with seed 1, no time limit, one source and
+// microagg.DefaultNeighbourhood.
+func DefaultICSMOptions() *ICSMOptions {
+	return &ICSMOptions{Restarts: DefaultICSMRestarts, Seed: 1, Sources: 1, Neighbourhood: microagg.DefaultNeighbourhood}
+}
+
+// ICSMTable2Row is a row of our Table 2.
+type ICSMTable2Row struct {
 	Data                string  `json:"data"`
 	N                   int     `json:"n"` // records (of each data set for the Sim rows)
 	D                   int     `json:"d"` // attributes (of the first data set for the Sim rows)
@@ -146,8 +159,8 @@ type icsmBench2Row struct {
 	Status              string  `json:"status"`  // ok | ABOVE
 }
 
-// icsmBench4Row is a row of our Table 4.
-type icsmBench4Row struct {
+// ICSMTable4Row is a row of our Table 4.
+type ICSMTable4Row struct {
 	Data        string  `json:"data"`
 	N           int     `json:"n"`
 	D           int     `json:"d"`
@@ -166,129 +179,107 @@ type icsmBench4Row struct {
 	Status      string  `json:"status"`
 }
 
-func newBenchICSMCmd() *cobra.Command {
-	var s icsmBenchSettings
-	c := &cobra.Command{
-		Use:   "icsm",
-		Short: "ICSM local search on the benchmark and simulated data beside the published values",
-		Long: "ICSM local search (1-opt, 2-opt and n-opt moves from MDAV) beside\n" +
-			"Mortazavi & Jalili, \"A Novel Local Search Method for Microaggregation\".\n\n" +
-			"Table 2: one run from MDAV without an iteration cap on Tarragona, Census and\n" +
-			"EIA at k = 3, 5, 10; Sim-1, Sim-2, Sim-3 at k = 3, 5, 10, averaged over 25\n" +
-			"generated data sets (seeds 1..25; our generators follow the paper's\n" +
-			"description, not its data); Synthetic (seed 1) at k = 3, 5, 10 with 20 and\n" +
-			"400 iterations. Table 4: the best IL over --restarts perturbed restarts on\n" +
-			"Tarragona, Census and EIA at k = 3, 4, 5, 10 (the paper used 1600), beside\n" +
-			"the published IL of ICSM and of LS.\n\n" +
-			"IL = 100*SSE/SST (percent, z-scored data). DIFF is ours minus published;\n" +
-			"STATUS is ok when ours <= published + 0.005 (the paper prints 2 decimals),\n" +
-			"else ABOVE. SECONDS is our ICSM time including MDAV (mean per data set for\n" +
-			"the Sim rows). The full reproduction takes a long time (Synthetic: 10,000\n" +
-			"records, EIA: 4,092); restrict it with --tables, --data and --k.",
-		Args: noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			cases, err := s.check()
-			if err != nil {
-				return err
-			}
-			doc, err := benchICSM(&s, cases, microagg.ICSM, newBenchLoader())
-			if err != nil {
-				return err
-			}
-			return writeBenchICSM(c.OutOrStdout(), s.format, doc)
-		},
-	}
-	f := c.Flags()
-	f.IntSliceVar(&s.tables, "tables", []int{2, 4}, "tables to reproduce: 2 (ICSM from MDAV), 4 (best over restarts)")
-	f.StringSliceVar(&s.data, "data", nil, "data sets to run (default all): "+strings.Join(icsmBenchData, ","))
-	f.IntSliceVar(&s.ks, "k", nil, "k values to run (default all of the tables: 3,4,5,10)")
-	f.IntVar(&s.restarts, "restarts", 20, "Table 4: perturbed restarts per case (the paper used 1600)")
-	f.Uint64Var(&s.seed, "seed", 1, "Table 4: seed of the restart perturbations")
-	f.Float64Var(&s.timeLimit, "time-limit", 0, "time limit in seconds per ICSM call (per data set for the Sim rows, restarts included; 0 = none)")
-	f.IntVar(&s.sources, "sources", 1, "groups, by increasing score, searched for negative cycles (-1 = all)")
-	f.IntVar(&s.hood, "neighbourhood", microagg.DefaultNeighbourhood, "groups of the restricted graph of the neighbourhood sweep (-1 = off: the paper's algorithm)")
-	f.StringVar(&s.format, "format", "text", "output format: text|json")
-	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
-	return c
+// ICSMReport is the outcome of ICSM.
+type ICSMReport struct {
+	Method    string          `json:"method"` // "icsm"
+	Table2    []ICSMTable2Row `json:"table2"`
+	Table4    []ICSMTable4Row `json:"table4"`
+	Source    string          `json:"published"`
+	Restarts  int             `json:"restarts"`   // Table 4
+	Seed      uint64          `json:"seed"`       // Table 4
+	TimeLimit float64         `json:"time_limit"` // seconds per ICSM call, 0 = none
+	Sources   int             `json:"sources"`
+	Hood      int             `json:"neighbourhood"`
+	Rows      int             `json:"rows"`
+	AtOrBelow int             `json:"at_or_below"` // rows with status ok
+	Above     []string        `json:"above"`       // the other rows, "table T: DATA k=K[ cap C]"
+	Seconds   float64         `json:"seconds"`
 }
 
-// icsmBenchCase is one row to compute.
-type icsmBenchCase struct {
+// icsmCase is one row to compute.
+type icsmCase struct {
 	table int
 	pub2  *icsmPub2
 	pub4  *icsmPub4
 }
 
-func (c icsmBenchCase) data() string {
+func (c icsmCase) data() string {
 	if c.pub2 != nil {
 		return c.pub2.data
 	}
 	return c.pub4.data
 }
 
-func (c icsmBenchCase) k() int {
+func (c icsmCase) k() int {
 	if c.pub2 != nil {
 		return c.pub2.k
 	}
 	return c.pub4.k
 }
 
-// check validates the flags and returns the selected cases, in table and
-// paper order.
-func (s *icsmBenchSettings) check() ([]icsmBenchCase, error) {
-	if err := cli.CheckFormat(s.format, "text", "json"); err != nil {
-		return nil, err
-	}
-	for _, t := range s.tables {
+// cases validates the options and returns the selected cases, in table
+// and paper order.
+func (o *ICSMOptions) cases() ([]icsmCase, error) {
+	for _, t := range o.Tables {
 		if t != 2 && t != 4 {
-			return nil, cli.BadInput("--tables: unknown table %d (want 2, 4)", t)
+			return nil, settingsErr("tables", "unknown table %d (want 2, 4)", t)
 		}
 	}
-	for i, d := range s.data {
+	data := make([]string, len(o.Data))
+	for i, d := range o.Data {
 		d = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(d)), "-", "")
-		if !slices.Contains(icsmBenchData, d) {
-			return nil, cli.BadInput("--data: unknown data set %q (want one of %s)", s.data[i], strings.Join(icsmBenchData, ", "))
+		if !slices.Contains(ICSMData, d) {
+			return nil, settingsErr("data", "unknown data set %q (want one of %s)", o.Data[i], strings.Join(ICSMData, ", "))
 		}
-		s.data[i] = d
+		data[i] = d
 	}
-	for _, k := range s.ks {
+	for _, k := range o.Ks {
 		if k < 2 {
-			return nil, cli.BadInput("--k must be at least 2, got %d", k)
+			return nil, settingsErr("k", "must be at least 2, got %d", k)
 		}
 	}
-	if err := checkICSMSearch(s.restarts, s.sources, s.hood, s.timeLimit); err != nil {
-		return nil, err
+	switch {
+	case o.Restarts < 0:
+		return nil, settingsErr("restarts", "must be >= 0, got %d", o.Restarts)
+	case o.Sources == 0 || o.Sources < -1:
+		return nil, settingsErr("sources", "must be at least 1, or -1 for every group, got %d", o.Sources)
+	case o.Neighbourhood < 2 && o.Neighbourhood != -1:
+		return nil, settingsErr("neighbourhood", "must be at least 2, or -1 to turn the sweep off, got %d", o.Neighbourhood)
+	case o.TimeLimit < 0:
+		return nil, settingsErr("time-limit", "negative time limit %v", o.TimeLimit)
 	}
-	selected := func(data string, k int) bool {
-		return (len(s.data) == 0 || slices.Contains(s.data, data)) && (len(s.ks) == 0 || slices.Contains(s.ks, k))
+	tables := o.Tables
+	if len(tables) == 0 {
+		tables = []int{2, 4}
 	}
-	var cases []icsmBenchCase
-	if slices.Contains(s.tables, 2) {
+	selected := func(d string, k int) bool {
+		return (len(data) == 0 || slices.Contains(data, d)) && (len(o.Ks) == 0 || slices.Contains(o.Ks, k))
+	}
+	var cases []icsmCase
+	if slices.Contains(tables, 2) {
 		for i := range icsmTable2 {
 			if p := &icsmTable2[i]; selected(p.data, p.k) {
-				cases = append(cases, icsmBenchCase{table: 2, pub2: p})
+				cases = append(cases, icsmCase{table: 2, pub2: p})
 			}
 		}
 	}
-	if slices.Contains(s.tables, 4) {
+	if slices.Contains(tables, 4) {
 		for i := range icsmTable4 {
 			if p := &icsmTable4[i]; selected(p.data, p.k) {
-				cases = append(cases, icsmBenchCase{table: 4, pub4: p})
+				cases = append(cases, icsmCase{table: 4, pub4: p})
 			}
 		}
 	}
 	if len(cases) == 0 {
-		return nil, cli.BadInput("no case of tables %v matches --data %s --k %v", s.tables, strings.Join(s.data, ","), s.ks)
+		return nil, settingsErr("tables", "no case of tables %v matches data %s and k %v", tables, strings.Join(o.Data, ","), o.Ks)
 	}
 	return cases, nil
 }
 
-// benchLoader returns the standardized data sets of a bench name, loading
-// each once: one for the CASC sets and Synthetic (seed 1), 25 for Sim-1..3
-// (seeds 1..25).
-type benchLoader func(name string) ([]*model.Dataset, error)
-
-func newBenchLoader() benchLoader {
+// casLoader returns the standardized data sets of a bench name, loading
+// each once: one for the CASC sets and Synthetic (seed 1), icsmSimSets
+// for Sim-1..3 (seeds 1..25).
+func cascLoader() func(name string) ([]*model.Dataset, error) {
 	cache := map[string][]*model.Dataset{}
 	return func(name string) ([]*model.Dataset, error) {
 		if zs, ok := cache[name]; ok {
@@ -299,7 +290,7 @@ func newBenchLoader() benchLoader {
 		case datasets.IsCASC(name):
 			raw, err := datasets.LoadCASC(name)
 			if err != nil {
-				return nil, cli.BadInput("%v", err)
+				return nil, err
 			}
 			z, _ := model.Standardize(raw)
 			zs = append(zs, z)
@@ -322,23 +313,6 @@ func newBenchLoader() benchLoader {
 	}
 }
 
-// icsmBenchDoc is the outcome of `sdcopt bench icsm`.
-type icsmBenchDoc struct {
-	Method    string          `json:"method"`
-	Seconds   float64         `json:"seconds"`
-	Table2    []icsmBench2Row `json:"table2"`
-	Table4    []icsmBench4Row `json:"table4"`
-	Published string          `json:"published"`
-	Restarts  int             `json:"restarts"`   // Table 4
-	Seed      uint64          `json:"seed"`       // Table 4
-	TimeLimit float64         `json:"time_limit"` // seconds per ICSM call, 0 = none
-	Sources   int             `json:"sources"`
-	Hood      int             `json:"neighbourhood"`
-	Rows      int             `json:"rows"`
-	AtOrBelow int             `json:"at_or_below"` // rows with status ok
-	Above     []string        `json:"above"`       // the other rows, "table T: DATA k=K[ cap C]"
-}
-
 func icsmStatus(il, published float64) string {
 	if il <= published+icsmBenchSlack {
 		return "ok"
@@ -349,23 +323,44 @@ func icsmStatus(il, published float64) string {
 // worseStop merges the stop reasons of the data sets of a row: a time
 // limit outweighs an iteration cap, which outweighs convergence.
 func worseStop(a, b string) string {
-	rank := map[string]int{"converged": 0, "iteration_limit": 1, stoppedTimeLimit: 2}
+	rank := map[string]int{microagg.StopConverged: 0, microagg.StopIterLimit: 1, microagg.StopTimeLimit: 2}
 	if rank[b] > rank[a] {
 		return b
 	}
 	return a
 }
 
-func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, load benchLoader) (doc *icsmBenchDoc, err error) {
-	start := time.Now()
-	defer func() { doc.Seconds = time.Since(start).Seconds() }()
-	doc = &icsmBenchDoc{
-		Method: "icsm",
-		Table2: []icsmBench2Row{}, Table4: []icsmBench4Row{}, Above: []string{},
-		Published: icsmPublished, Restarts: s.restarts, Seed: s.seed, TimeLimit: s.timeLimit, Sources: s.sources, Hood: s.hood,
+// ICSM reproduces Mortazavi & Jalili's Table 2 (one ICSM run from MDAV on
+// Tarragona, Census and EIA, the Sim sets averaged over 25 generated data
+// sets, Synthetic with 20 and 400 iterations) and Table 4 (the best IL
+// over perturbed restarts), beside the published values.
+func ICSM(opt *ICSMOptions) (*ICSMReport, error) {
+	if opt == nil {
+		opt = DefaultICSMOptions()
 	}
-	prog := cli.NewProgress(s.quiet)
-	defer prog.Finish()
+	o := *opt
+	cases, err := o.cases()
+	if err != nil {
+		return nil, err
+	}
+	return runICSMCases(&o, cases)
+}
+
+// runICSMCases computes the rows of cases.
+func runICSMCases(o *ICSMOptions, cases []icsmCase) (*ICSMReport, error) {
+	solve, load := o.solve, o.load
+	if solve == nil {
+		solve = microagg.ICSM
+	}
+	if load == nil {
+		load = cascLoader()
+	}
+	prog := progressOf(o.Progress)
+	start := time.Now()
+	rep := &ICSMReport{
+		Method: "icsm", Table2: []ICSMTable2Row{}, Table4: []ICSMTable4Row{}, Above: []string{},
+		Source: ICSMPublishedSource, Restarts: o.Restarts, Seed: o.Seed, TimeLimit: o.TimeLimit.Seconds(), Sources: o.Sources, Hood: o.Neighbourhood,
+	}
 	for i, c := range cases {
 		zs, err := load(c.data())
 		if err != nil {
@@ -379,30 +374,30 @@ func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, lo
 			label += fmt.Sprintf(" (%d data sets)", len(zs))
 		}
 		prog.Printf("%s ...", label)
-		opt := microagg.ICSMOptions{
-			Init: microagg.InitMDAV, TimeLimit: secondsDuration(s.timeLimit), Sources: s.sources, Neighbourhood: s.hood,
+		iopt := microagg.ICSMOptions{
+			Init: microagg.InitMDAV, TimeLimit: o.TimeLimit, Sources: o.Sources, Neighbourhood: o.Neighbourhood,
 		}
 		if c.table == 2 {
-			opt.MaxIterations = c.pub2.maxIter
+			iopt.MaxIterations = c.pub2.maxIter
 		} else {
-			opt.Restarts, opt.Seed = s.restarts, s.seed
+			iopt.Restarts, iopt.Seed = o.Restarts, o.Seed
 		}
 		var ilMDAV, il, iters, secs float64
-		stopped, bestRun, totalIters := "converged", 0, 0
+		stopped, bestRun, totalIters := microagg.StopConverged, 0, 0
 		for _, z := range zs {
-			opt.Progress = icsmProgress(prog, label+": ")
-			start := time.Now()
-			res, err := solve(z, c.k(), opt)
-			elapsed := time.Since(start).Seconds()
+			iopt.Progress = func(r microagg.ICSMProgress) {
+				prog.Printf("%s: icsm run %d iteration %d: IL %.4f %% (best %.4f %%), %.1fs",
+					label, r.Run, r.Iteration, r.IL, r.BestIL, r.Elapsed.Seconds())
+			}
+			t0 := time.Now()
+			res, err := solve(z, c.k(), iopt)
+			elapsed := time.Since(t0).Seconds()
 			prog.Flush()
 			if err != nil {
-				return nil, icsmError(fmt.Sprintf("%s k=%d", c.data(), c.k()), err)
+				return nil, fmt.Errorf("bench icsm: %s k=%d: %w", c.data(), c.k(), err)
 			}
-			if _, err := res.Clustering.CheckK(z.N, c.k()); err != nil {
-				return nil, &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: icsm returned an invalid clustering on %s k=%d: %w", c.data(), c.k(), err)}
-			}
-			if err := checkICSMResult(z, res); err != nil {
-				return nil, &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error on %s k=%d: %w", c.data(), c.k(), err)}
+			if err := res.Check(z, c.k()); err != nil {
+				return nil, checkErr("icsm on %s k=%d: %v", c.data(), c.k(), err)
 			}
 			if res.SST > 0 {
 				ilMDAV += 100 * res.Stats.InitialSSE / res.SST
@@ -412,14 +407,14 @@ func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, lo
 			totalIters += res.Stats.Iterations
 			secs += elapsed
 			bestRun = res.Stats.BestRun
-			stopped = worseStop(stopped, icsmStopped(&res.Stats))
+			stopped = worseStop(stopped, res.Stats.Stopped())
 		}
 		m := float64(len(zs))
 		ilMDAV, il, iters, secs = ilMDAV/m, il/m, iters/m, secs/m
 		var status string
 		if c.table == 2 {
 			p := c.pub2
-			row := icsmBench2Row{
+			row := ICSMTable2Row{
 				Data: p.data, N: zs[0].N, D: zs[0].D, K: p.k, Sets: len(zs), MaxIterations: p.maxIter,
 				ILMDAV: ilMDAV, IL: il, PublishedMDAV: p.mdav, Published: p.icsm, Diff: il - p.icsm,
 				Iterations: iters, Seconds: secs, PublishedSeconds: p.seconds, Stopped: stopped,
@@ -429,71 +424,84 @@ func benchICSM(s *icsmBenchSettings, cases []icsmBenchCase, solve icsmSolver, lo
 				n := p.iterations
 				row.PublishedIterations = &n
 			}
-			doc.Table2 = append(doc.Table2, row)
+			rep.Table2 = append(rep.Table2, row)
 			status = row.Status
 		} else {
 			p := c.pub4
-			row := icsmBench4Row{
-				Data: p.data, N: zs[0].N, D: zs[0].D, K: p.k, Restarts: s.restarts, Seed: s.seed,
+			row := ICSMTable4Row{
+				Data: p.data, N: zs[0].N, D: zs[0].D, K: p.k, Restarts: o.Restarts, Seed: o.Seed,
 				ILMDAV: ilMDAV, IL: il, Published: p.icsm, PublishedLS: p.ls, Diff: il - p.icsm,
 				BestRun: bestRun, Iterations: totalIters, Seconds: secs, Stopped: stopped,
 				Status: icsmStatus(il, p.icsm),
 			}
-			doc.Table4 = append(doc.Table4, row)
+			rep.Table4 = append(rep.Table4, row)
 			status = row.Status
 		}
-		doc.Rows++
+		rep.Rows++
 		if status == "ok" {
-			doc.AtOrBelow++
+			rep.AtOrBelow++
 		} else {
 			name := fmt.Sprintf("table %d: %s k=%d", c.table, c.data(), c.k())
 			if c.pub2 != nil && c.pub2.maxIter > 0 {
 				name += fmt.Sprintf(" cap %d", c.pub2.maxIter)
 			}
-			doc.Above = append(doc.Above, name)
+			rep.Above = append(rep.Above, name)
 		}
 		prog.Printf("%s: IL %.4f %% (MDAV %.4f %%), %s, %.1fs", label, il, ilMDAV, status, secs*m)
 	}
-	return doc, nil
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
 }
 
-func writeBenchICSM(w io.Writer, format string, doc *icsmBenchDoc) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(doc)
+// Tables returns Table 2's and Table 4's rows.
+func (r *ICSMReport) Tables() []*Table {
+	t2 := &Table{Name: "table2", Columns: []string{"data", "n", "d", "k", "sets", "max_iterations", "il_mdav", "il_icsm",
+		"published_il_mdav", "published_il_icsm", "diff", "iterations", "published_iterations", "seconds", "published_seconds", "stopped", "status"}}
+	for _, x := range r.Table2 {
+		t2.add(x.Data, x.N, x.D, x.K, x.Sets, x.MaxIterations, x.ILMDAV, x.IL, x.PublishedMDAV, x.Published, x.Diff, x.Iterations,
+			x.PublishedIterations, x.Seconds, x.PublishedSeconds, x.Stopped, x.Status)
 	}
+	t4 := &Table{Name: "table4", Columns: []string{"data", "n", "d", "k", "restarts", "seed", "il_mdav", "il_icsm",
+		"published_il_icsm", "published_il_ls", "diff", "best_run", "iterations", "seconds", "stopped", "status"}}
+	for _, x := range r.Table4 {
+		t4.add(x.Data, x.N, x.D, x.K, x.Restarts, x.Seed, x.ILMDAV, x.IL, x.Published, x.PublishedLS, x.Diff, x.BestRun,
+			x.Iterations, x.Seconds, x.Stopped, x.Status)
+	}
+	return []*Table{t2, t4}
+}
+
+// WriteText writes the tables beside the published values.
+func (r *ICSMReport) WriteText(w io.Writer) error {
 	fmt.Fprintln(w, "ICSM information loss IL = 100*SSE/SST (%, z-scored data)")
-	fmt.Fprintf(w, "published: %s\n", icsmPublished)
-	if len(doc.Table2) > 0 {
+	fmt.Fprintf(w, "published: %s\n", r.Source)
+	if len(r.Table2) > 0 {
 		fmt.Fprintln(w, "\nTable 2: one run from MDAV (Sim rows: mean over 25 data sets, seeds 1..25; PUB-MDAV\n"+
 			"differs where our generated data differ from the paper's)")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "DATA\tK\tITER-CAP\tIL_MDAV\tPUB-MDAV\tIL_ICSM\tPUBLISHED\tDIFF\tITERATIONS\tSECONDS\tPUB-SECONDS\tSTOPPED\tSTATUS")
-		for _, r := range doc.Table2 {
+		for _, x := range r.Table2 {
 			limit := "-"
-			if r.MaxIterations > 0 {
-				limit = fmt.Sprint(r.MaxIterations)
+			if x.MaxIterations > 0 {
+				limit = fmt.Sprint(x.MaxIterations)
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%.4f\t%.2f\t%.4f\t%.2f\t%+.4f\t%.4g\t%.3f\t%s\t%s\t%s\n",
-				r.Data, r.K, limit, r.ILMDAV, r.PublishedMDAV, r.IL, r.Published, r.Diff, r.Iterations, r.Seconds, r.PublishedSeconds, r.Stopped, r.Status)
+				x.Data, x.K, limit, x.ILMDAV, x.PublishedMDAV, x.IL, x.Published, x.Diff, x.Iterations, x.Seconds, x.PublishedSeconds, x.Stopped, x.Status)
 		}
 		tw.Flush()
 	}
-	if len(doc.Table4) > 0 {
-		fmt.Fprintf(w, "\nTable 4: best IL over 1 + %d runs (restarts from perturbed MDAV, seed %d; the paper used 1600)\n", doc.Restarts, doc.Seed)
+	if len(r.Table4) > 0 {
+		fmt.Fprintf(w, "\nTable 4: best IL over 1 + %d runs (restarts from perturbed MDAV, seed %d; the paper used 1600)\n", r.Restarts, r.Seed)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "DATA\tK\tIL_MDAV\tIL_ICSM\tPUBLISHED\tPUB-IL_LS\tDIFF\tBEST-RUN\tITERATIONS\tSECONDS\tSTOPPED\tSTATUS")
-		for _, r := range doc.Table4 {
+		for _, x := range r.Table4 {
 			fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%.2f\t%+.4f\t%d\t%d\t%.3f\t%s\t%s\n",
-				r.Data, r.K, r.ILMDAV, r.IL, r.Published, r.PublishedLS, r.Diff, r.BestRun, r.Iterations, r.Seconds, r.Stopped, r.Status)
+				x.Data, x.K, x.ILMDAV, x.IL, x.Published, x.PublishedLS, x.Diff, x.BestRun, x.Iterations, x.Seconds, x.Stopped, x.Status)
 		}
 		tw.Flush()
 	}
-	fmt.Fprintf(w, "\n%d of %d rows at or below the published IL_ICSM (+%g)\n", doc.AtOrBelow, doc.Rows, icsmBenchSlack)
-	if len(doc.Above) > 0 {
-		fmt.Fprintf(w, "above: %s\n", strings.Join(doc.Above, "; "))
+	fmt.Fprintf(w, "\n%d of %d rows at or below the published IL_ICSM (+%g)\n", r.AtOrBelow, r.Rows, icsmBenchSlack)
+	if len(r.Above) > 0 {
+		fmt.Fprintf(w, "above: %s\n", strings.Join(r.Above, "; "))
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
-package main
+package bench
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -12,13 +11,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/datasets"
-	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/model"
 )
+
+// DobraSource names the paper of the dobra tables.
+const DobraSource = "Dobra & Fienberg, Bounds for cell entries in contingency tables induced by fixed marginal totals, Tables 2-5 (Czech autoworkers)"
 
 // dobraTable is one of the bound tables of Dobra & Fienberg, "Bounds for
 // cell entries in contingency tables induced by fixed marginal totals with
@@ -144,7 +143,7 @@ func (d *dobraTable) parsePublished() (lo, up []float64) {
 			x, err1 := strconv.ParseFloat(a, 64)
 			y, err2 := strconv.ParseFloat(b, 64)
 			if !ok || err1 != nil || err2 != nil {
-				panic(fmt.Sprintf("bench dobra: %s row %d cell %d: bad transcription %q", d.name, r, c, cell))
+				panic(fmt.Sprintf("bench: dobra %s row %d cell %d: bad transcription %q", d.name, r, c, cell))
 			}
 			lo, up = append(lo, x), append(up, y)
 		}
@@ -152,8 +151,17 @@ func (d *dobraTable) parsePublished() (lo, up []float64) {
 	return lo, up
 }
 
-// dobraCell is one cell of a reproduced table.
-type dobraCell struct {
+// DobraTableNames lists the reproducible tables.
+func DobraTableNames() []string {
+	var out []string
+	for _, d := range dobraTables {
+		out = append(out, d.name)
+	}
+	return out
+}
+
+// DobraCell is one cell of a reproduced table.
+type DobraCell struct {
 	Labels       map[string]string `json:"labels"`
 	Count        int64             `json:"count"`
 	Lower        float64           `json:"lower"`
@@ -174,7 +182,8 @@ type dobraCell struct {
 	Verdict string `json:"verdict,omitempty"`
 }
 
-type dobraResult struct {
+// DobraTable is one reproduced table.
+type DobraTable struct {
 	Table   string      `json:"table"`
 	Title   string      `json:"title"`
 	Margins []string    `json:"margins"`
@@ -183,90 +192,88 @@ type dobraResult struct {
 	Seconds float64     `json:"seconds"`
 	Solver  string      `json:"solver"`
 	Differs int         `json:"differs"`
-	Cells   []dobraCell `json:"cells"` // in the paper's layout order
+	Cells   []DobraCell `json:"cells"` // in the paper's layout order
 	def     *dobraTable
 }
 
-func newBenchDobraCmd() *cobra.Command {
-	var format, data, out, only string
-	c := &cobra.Command{
-		Use:   "dobra",
-		Short: "Dobra & Fienberg's Tables 2-5 (cell bounds on the autoworkers table) beside ours",
-		Long: "Reproduce Tables 2, 3, 4 and 5 of Dobra & Fienberg, \"Bounds for cell entries\n" +
-			"in contingency tables induced by fixed marginal totals\", from autoworkers.csv:\n" +
-			"for every cell our sharp bounds (method auto), the LP bounds, the integer\n" +
-			"(IP) and shuttle bounds, and the published bounds, in the paper's layout.\n" +
-			"Flags: ! our sharp bound differs from the published one; F the LP bound is\n" +
-			"fractional. Below each table every difference is explained: where IP and\n" +
-			"the shuttle agree with each other and not with the paper, the paper is\n" +
-			"reported as in error; the code is not bent to the published number.",
-		Args: noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := cli.CheckFormat(format, "text", "json"); err != nil {
-				return err
-			}
-			if data == "" {
-				dir, err := datasets.SharedDir()
-				if err != nil {
-					return cli.BadInput("%v", err)
-				}
-				data = filepath.Join(dir, "autoworkers.csv")
-			}
-			if err := checkFiles([]string{"--data", data}, []string{"--out", out}); err != nil {
-				return err
-			}
-			start := time.Now()
-			var results []*dobraResult
-			for i := range dobraTables {
-				d := &dobraTables[i]
-				if only != "" && !slices.Contains(strings.Split(only, ","), d.name) {
-					continue
-				}
-				r, err := runDobraTable(d, data)
-				if err != nil {
-					return err
-				}
-				results = append(results, r)
-			}
-			if len(results) == 0 {
-				return cli.BadInput("--tables %q names no table (table2..table5)", only)
-			}
-			return emit(c.OutOrStdout(), out, func(w io.Writer) error {
-				if format == "json" {
-					enc := json.NewEncoder(w)
-					enc.SetIndent("", "  ")
-					return enc.Encode(map[string]any{"method": "auto", "data": data, "tables": results, "seconds": time.Since(start).Seconds()})
-				}
-				for _, r := range results {
-					writeDobraText(w, r)
-				}
-				return nil
-			})
-		},
-	}
-	c.Flags().StringVar(&format, "format", "text", "output format: text|json")
-	c.Flags().StringVar(&data, "data", "", "autoworkers CSV (default: autoworkers.csv in the shared data directory)")
-	c.Flags().StringVar(&out, "out", "", "write the result to this file (atomically)")
-	c.Flags().StringVar(&only, "tables", "", "only these tables, e.g. table3,table4 (default all)")
-	return c
+// DobraReport is the outcome of Dobra.
+type DobraReport struct {
+	Method      string        `json:"method"` // "auto", the method of our bounds
+	Data        string        `json:"data"`
+	Source      string        `json:"published"`
+	Results     []*DobraTable `json:"tables"`
+	Differences int           `json:"differences"` // cells whose sharp bounds differ from the published ones
+	Seconds     float64       `json:"seconds"`
 }
 
-func runDobraTable(d *dobraTable, data string) (*dobraResult, error) {
+// DobraOptions configure Dobra; nil means defaults.
+type DobraOptions struct {
+	// Data is the autoworkers CSV (default: autoworkers.csv of
+	// datasets.SharedDir).
+	Data string
+	// Tables selects tables by name (DobraTableNames; default all).
+	Tables   []string
+	Progress Progress
+}
+
+// Dobra reproduces Dobra & Fienberg's Tables 2-5 on the autoworkers table:
+// for every cell our sharp bounds (cellbounds method auto), the LP, IP and
+// shuttle bounds, and the published bounds in the paper's layout; every
+// difference from the paper comes with the verdict of the independent
+// methods.
+func Dobra(opt *DobraOptions) (*DobraReport, error) {
+	if opt == nil {
+		opt = &DobraOptions{}
+	}
+	prog := progressOf(opt.Progress)
+	for _, name := range opt.Tables {
+		if !slices.Contains(DobraTableNames(), name) {
+			return nil, settingsErr("tables", "unknown table %q (want some of %s)", name, strings.Join(DobraTableNames(), ", "))
+		}
+	}
+	data := opt.Data
+	if data == "" {
+		dir, err := datasets.SharedDir()
+		if err != nil {
+			return nil, err
+		}
+		data = filepath.Join(dir, "autoworkers.csv")
+	}
+	start := time.Now()
+	rep := &DobraReport{Method: cellbounds.Auto, Data: data, Source: DobraSource}
+	for i := range dobraTables {
+		d := &dobraTables[i]
+		if len(opt.Tables) > 0 && !slices.Contains(opt.Tables, d.name) {
+			continue
+		}
+		prog.Printf("dobra %s", d.name)
+		r, err := runDobraTable(d, data)
+		if err != nil {
+			return nil, err
+		}
+		rep.Results = append(rep.Results, r)
+		rep.Differences += r.Differs
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+func runDobraTable(d *dobraTable, data string) (*DobraTable, error) {
 	t, err := datasets.LoadTableCSV(data, d.vars)
 	if err != nil {
-		return nil, cli.BadInput("%v", err)
+		return nil, err
 	}
 	ms, err := t.ReleaseSpec(d.margins)
 	if err != nil {
-		return nil, cli.BadInput("%s: %v", d.name, err)
+		return nil, fmt.Errorf("bench dobra: %s: %w", d.name, err)
 	}
 	res, err := cellbounds.Compute(ms, cellbounds.Settings{Method: cellbounds.Auto,
 		Compare: []string{cellbounds.LP, cellbounds.IP, cellbounds.Shuttle}})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", d.name, err)
+		return nil, fmt.Errorf("bench dobra: %s: %w", d.name, err)
 	}
 	pubLo, pubUp := d.parsePublished()
-	r := &dobraResult{Table: d.name, Title: d.title, Method: "auto", Sharp: res.Sharp, Seconds: res.Seconds,
+	r := &DobraTable{Table: d.name, Title: d.title, Method: cellbounds.Auto, Sharp: res.Sharp, Seconds: res.Seconds,
 		Solver: res.Compare[cellbounds.IP].Solver, def: d}
 	for _, m := range ms.Margins {
 		r.Margins = append(r.Margins, model.MarginalName(ms.Vars, m.Vars))
@@ -286,7 +293,7 @@ func runDobraTable(d *dobraTable, data string) (*dobraResult, error) {
 	}
 	nr, nc := model.NumCells(rowDims), model.NumCells(colDims)
 	if len(pubLo) != nr*nc {
-		panic(fmt.Sprintf("bench dobra: %s transcribes %d cells, the layout has %d", d.name, len(pubLo), nr*nc))
+		panic(fmt.Sprintf("bench: dobra %s transcribes %d cells, the layout has %d", d.name, len(pubLo), nr*nc))
 	}
 	lv := make([]int, len(dims))
 	rl := make([]int, len(rowDims))
@@ -303,7 +310,7 @@ func runDobraTable(d *dobraTable, data string) (*dobraResult, error) {
 				lv[p] = cl[i]
 			}
 			idx := model.CellIndex(dims, lv)
-			cell := dobraCell{Labels: map[string]string{}, Count: t.Counts[idx],
+			cell := DobraCell{Labels: map[string]string{}, Count: t.Counts[idx],
 				Lower: res.Bounds.Lower[idx], Upper: res.Bounds.Upper[idx], Method: res.Bounds.Method[idx],
 				LPLower: lpB.Lower[idx], LPUpper: lpB.Upper[idx], IPLower: ipB.Lower[idx], IPUpper: ipB.Upper[idx],
 				ShuttleLower: shB.Lower[idx], ShuttleUpper: shB.Upper[idx]}
@@ -331,8 +338,13 @@ func runDobraTable(d *dobraTable, data string) (*dobraResult, error) {
 
 func dobraEq(a, b float64) bool { return math.Abs(a-b) <= cellbounds.FracTol }
 
+var (
+	fmtBound    = cellbounds.FormatBound
+	fmtInterval = cellbounds.FormatInterval
+)
+
 // dobraVerdict explains a difference from the published bound.
-func dobraVerdict(c *dobraCell) string {
+func dobraVerdict(c *DobraCell) string {
 	ipSh := dobraEq(c.IPLower, c.ShuttleLower) && dobraEq(c.IPUpper, c.ShuttleUpper)
 	oursIP := dobraEq(c.Lower, c.IPLower) && dobraEq(c.Upper, c.IPUpper)
 	switch {
@@ -347,7 +359,41 @@ func dobraVerdict(c *dobraCell) string {
 		fmtBound(c.IPLower), fmtBound(c.IPUpper), fmtBound(c.ShuttleLower), fmtBound(c.ShuttleUpper))
 }
 
-func writeDobraText(w io.Writer, r *dobraResult) {
+// CellName names a cell by the table's row and column variables, in the
+// paper's order ("F=neg,E=<3,...").
+func (r *DobraTable) CellName(c *DobraCell) string {
+	var parts []string
+	for _, v := range append(append([]string{}, r.def.rows...), r.def.cols...) {
+		parts = append(parts, v+"="+c.Labels[v])
+	}
+	return strings.Join(parts, ",")
+}
+
+// Tables returns one row per cell of every table.
+func (r *DobraReport) Tables() []*Table {
+	t := &Table{Name: "dobra", Columns: []string{"paper_table", "cell", "count", "lower", "upper", "method", "lp_lower", "lp_upper",
+		"ip_lower", "ip_upper", "shuttle_lower", "shuttle_upper", "published_lower", "published_upper", "published_lp_upper",
+		"differs", "lp_fractional", "verdict"}}
+	for _, tb := range r.Results {
+		for i := range tb.Cells {
+			c := &tb.Cells[i]
+			t.add(tb.Table, tb.CellName(c), c.Count, c.Lower, c.Upper, c.Method, c.LPLower, c.LPUpper, c.IPLower, c.IPUpper,
+				c.ShuttleLower, c.ShuttleUpper, c.PubLower, c.PubUpper, c.PubLPUpper, c.Differs, c.Fractional, c.Verdict)
+		}
+	}
+	return []*Table{t}
+}
+
+// WriteText writes every table in the paper's layout: our bounds, the LP
+// bounds and the published bounds, with every difference explained.
+func (r *DobraReport) WriteText(w io.Writer) error {
+	for _, tb := range r.Results {
+		writeDobraText(w, tb)
+	}
+	return nil
+}
+
+func writeDobraText(w io.Writer, r *DobraTable) {
 	d := r.def
 	fmt.Fprintf(w, "== %s\n", d.title)
 	sharp := "not proven sharp"
@@ -355,19 +401,18 @@ func writeDobraText(w io.Writer, r *dobraResult) {
 		sharp = "sharp"
 	}
 	methods := map[string]bool{}
-	for _, c := range r.Cells {
-		methods[c.Method] = true
-	}
 	var ms []string
-	for m := range methods {
-		ms = append(ms, m)
+	for _, c := range r.Cells {
+		if !methods[c.Method] {
+			methods[c.Method] = true
+			ms = append(ms, c.Method)
+		}
 	}
 	fmt.Fprintf(w, "margins %s; ours: auto = %s (%s), %.3f s; IP engine %s\n",
 		strings.Join(r.Margins, " "), strings.Join(ms, ", "), sharp, r.Seconds, r.Solver)
 	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', 0)
-	nc := 1
 	colLabels := dobraColLabels(r)
-	nc = len(colLabels)
+	nc := len(colLabels)
 	head := append(append([]string{}, d.rows...), "")
 	head = append(head, colLabels...)
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
@@ -419,16 +464,17 @@ func writeDobraText(w io.Writer, r *dobraResult) {
 		}
 	}
 	fmt.Fprintf(w, "flags: ! differs from the published bound (%d cells); F fractional LP bound (%d cells)\n", r.Differs, nfrac)
-	for _, c := range r.Cells {
+	for i := range r.Cells {
+		c := &r.Cells[i]
 		if c.Differs {
-			fmt.Fprintf(w, "  %s (count %d): ours [%s,%s], published [%s,%s]: %s\n", dobraCellName(r, &c), c.Count,
+			fmt.Fprintf(w, "  %s (count %d): ours [%s,%s], published [%s,%s]: %s\n", r.CellName(c), c.Count,
 				fmtBound(c.Lower), fmtBound(c.Upper), fmtBound(*c.PubLower), fmtBound(*c.PubUpper), c.Verdict)
 		}
 	}
 	fmt.Fprintln(w)
 }
 
-func dobraColLabels(r *dobraResult) []string {
+func dobraColLabels(r *DobraTable) []string {
 	d := r.def
 	seen := map[string]bool{}
 	var out []string
@@ -445,12 +491,4 @@ func dobraColLabels(r *dobraResult) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-func dobraCellName(r *dobraResult, c *dobraCell) string {
-	var parts []string
-	for _, v := range append(append([]string{}, r.def.rows...), r.def.cols...) {
-		parts = append(parts, v+"="+c.Labels[v])
-	}
-	return strings.Join(parts, ",")
 }

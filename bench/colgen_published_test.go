@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"math"
@@ -15,11 +15,11 @@ var (
 // TestColgenPublishedComplete checks that each table has one row per
 // (n, k, criterion), in the paper's order (k, then n, then criterion).
 func TestColgenPublishedComplete(t *testing.T) {
-	if len(colgenPublished) != 2 {
-		t.Fatalf("%d tables, want census and tarragona", len(colgenPublished))
+	if len(ColgenPublished) != 2 {
+		t.Fatalf("%d tables, want census and tarragona", len(ColgenPublished))
 	}
 	for _, data := range []string{"census", "tarragona"} {
-		rows := colgenPublished[data]
+		rows := ColgenPublished[data]
 		if len(rows) != 60 {
 			t.Errorf("%s: %d rows, want 60", data, len(rows))
 		}
@@ -43,10 +43,10 @@ func TestColgenPublishedComplete(t *testing.T) {
 			}
 		}
 	}
-	for key := range colgenPublishedDoubtful {
+	for key := range ColgenPublishedDoubtful {
 		found := false
 		for _, data := range []string{"census", "tarragona"} {
-			for _, r := range colgenPublished[data] {
+			for _, r := range ColgenPublished[data] {
 				if colgenPublishedKey(data, r.N, r.K, r.Crit) == key {
 					found = true
 				}
@@ -68,7 +68,7 @@ var colgenPubAboveBoth = []string{"tarragona/200/4/rand"}
 // of the transcription.
 func TestColgenPublishedRanges(t *testing.T) {
 	var above []string
-	for data, rows := range colgenPublished {
+	for data, rows := range ColgenPublished {
 		for _, r := range rows {
 			key := colgenPublishedKey(data, r.N, r.K, r.Crit)
 			for name, g := range map[string]float64{"MDAV": r.MDAV, "V-MDAV": r.VMDAV, "MSTH": r.MSTH, "SRH": r.SRH} {
@@ -94,7 +94,7 @@ func TestColgenPublishedRanges(t *testing.T) {
 		t.Errorf("rows with MSTH or SRH above both MDAV and V-MDAV: %v, want %v", above, colgenPubAboveBoth)
 	}
 	for _, key := range colgenPubAboveBoth {
-		if _, ok := colgenPublishedDoubtful[key]; !ok {
+		if _, ok := ColgenPublishedDoubtful[key]; !ok {
 			t.Errorf("%s violates the sanity relation but is not listed as doubtful", key)
 		}
 	}
@@ -105,13 +105,13 @@ func TestColgenPublishedRanges(t *testing.T) {
 // decimal point would give a factor 10 or more), and the mean time of a
 // block grows with n for each table and k.
 func TestColgenPublishedTimes(t *testing.T) {
-	for data := range colgenPublished {
+	for data := range ColgenPublished {
 		for _, k := range colgenPubKs {
 			prev := 0.0
 			for _, n := range colgenPubNs {
 				lo, hi, sum := math.Inf(1), 0.0, 0.0
 				for _, c := range colgenPubCrits {
-					r, ok := colgenPublishedLookup(data, n, k, c)
+					r, ok := ColgenPublishedLookup(data, n, k, c)
 					if !ok {
 						t.Fatalf("%s missing", colgenPublishedKey(data, n, k, c))
 					}
@@ -165,7 +165,7 @@ func TestColgenPublishedSpot(t *testing.T) {
 		// Table 4, n=50 k=5 rand: 1.2 1.2 0.13 0.13 4.65, Ex 2.
 		{"Table 4, n=50 k=5 rand", "tarragona", 50, 5, "rand", 1.2, 1.2, 0.13, 0.13, 4.65, 2},
 	} {
-		r, ok := colgenPublishedLookup(tc.data, tc.n, tc.k, tc.crit)
+		r, ok := ColgenPublishedLookup(tc.data, tc.n, tc.k, tc.crit)
 		if !ok {
 			t.Errorf("%s: not found", tc.cite)
 			continue
@@ -186,8 +186,8 @@ func TestColgenPublishedSpot(t *testing.T) {
 
 // TestColgenPublishedLookup checks the lookup's name handling and misses.
 func TestColgenPublishedLookup(t *testing.T) {
-	a, ok1 := colgenPublishedLookup("Tarragona", 40, 5, "L2C")
-	b, ok2 := colgenPublishedLookup("tarragona", 40, 5, "l2d")
+	a, ok1 := ColgenPublishedLookup("Tarragona", 40, 5, "L2C")
+	b, ok2 := ColgenPublishedLookup("tarragona", 40, 5, "l2d")
 	if !ok1 || !ok2 || a != b || a.MDAV != 13.9 {
 		t.Errorf("Tarragona/L2C %v %v, tarragona/l2d %v %v", a, ok1, b, ok2)
 	}
@@ -202,7 +202,7 @@ func TestColgenPublishedLookup(t *testing.T) {
 		{"eia", 30, 3, "cons"},
 		{"", 0, 0, ""},
 	} {
-		if r, ok := colgenPublishedLookup(q.data, q.n, q.k, q.crit); ok {
+		if r, ok := ColgenPublishedLookup(q.data, q.n, q.k, q.crit); ok {
 			t.Errorf("lookup %v found %v", q, r)
 		}
 	}

@@ -1,0 +1,80 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/sdcopt/sdcopt/datasets"
+)
+
+// TestReportsRender draws the figures of hand-built reports (no data
+// needed) and renders them in every format.
+func TestReportsRender(t *testing.T) {
+	p1, _ := ColgenPublishedLookup("census", 30, 3, "cons")
+	p2, _ := ColgenPublishedLookup("census", 40, 3, "cons")
+	colgen := &ColgenReport{Method: "colgen", Data: "census", Rows: []ColgenRow{
+		{N: 30, K: 3, Crit: "cons", GapPiStar: 2, GapBest: 1, GapMSTH: 3, GapSRH: 4, Published: &p1},
+		{N: 40, K: 3, Crit: "cons", GapPiStar: 1.5, GapBest: 0.5, GapMSTH: 2, GapSRH: 2.5, Published: &p2},
+	}}
+	icsm := &ICSMReport{Method: "icsm", Restarts: 20,
+		Table2: []ICSMTable2Row{{Data: "census", K: 3, Sets: 1, ILMDAV: 5.69, IL: 4.85, PublishedMDAV: 5.69, Published: 4.85},
+			{Data: "census", K: 5, Sets: 1, ILMDAV: 9.09, IL: 7.52, PublishedMDAV: 9.09, Published: 7.78}},
+		Table4: []ICSMTable4Row{{Data: "census", K: 3, IL: 4.75, Published: 4.75, PublishedLS: 4.85}}}
+	kanon := &KanonReport{Method: "kanon", N: 100, Heuristics: []string{"greedy", "hungarian"}, VsK: []KanonKRow{
+		{Method: "greedy", K: 2, GCP: 0.02}, {Method: "greedy", K: 5, GCP: 0.06},
+		{Method: "hungarian", K: 2, GCP: 0.01}, {Method: "hungarian", K: 5, GCP: 0.05}}}
+	for _, rep := range []Report{colgen, icsm, kanon} {
+		checkRenders(t, rep)
+	}
+	if s := colgen.Summary(); len(s) != 2 || s[0].PublishedBest != min(p1.MSTH, p1.SRH) || s[1].PiStar != 1.5 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+func skipWithoutShared(t *testing.T) {
+	t.Helper()
+	if _, err := datasets.SharedDir(); err != nil {
+		t.Skip(err)
+	}
+}
+
+// TestMDAV reproduces every published IL_MDAV (Mortazavi & Jalili, Table
+// 2, column IL_MDAV, in MDAVPublished) to 2 decimals.
+func TestMDAV(t *testing.T) {
+	skipWithoutShared(t)
+	rep, err := MDAV(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 12 || rep.Differences != 0 {
+		t.Errorf("%d rows, %d differences", len(rep.Rows), rep.Differences)
+	}
+	checkRenders(t, rep)
+}
+
+// TestDobraTable3 reproduces Table 3 of Dobra & Fienberg and draws its
+// widths: one published bound is not sharp (the cell A=yes, B=no, C=yes,
+// E<3 has lower bound 30, not 0; LP, IP and the shuttle agree) and one
+// LP bound is fractional (312.67, printed in the paper).
+func TestDobraTable3(t *testing.T) {
+	skipWithoutShared(t)
+	if testing.Short() {
+		t.Skip("solves the table's integer programs")
+	}
+	rep, err := Dobra(&DobraOptions{Tables: []string{"table3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Differences != 1 {
+		t.Fatalf("%d tables, %d differences", len(rep.Results), rep.Differences)
+	}
+	frac := 0
+	for _, c := range rep.Results[0].Cells {
+		if c.Fractional {
+			frac++
+		}
+	}
+	if frac != 1 {
+		t.Errorf("%d fractional LP cells, want 1", frac)
+	}
+	checkRenders(t, rep)
+}
