@@ -81,6 +81,11 @@ func Extract(g *model.GenGraph, k int, seed uint64) ([]int, error) {
 // perfectMatching returns a perfect matching of the bipartite graph
 // adj[u] (left u, right vertices in adj[u]; both sides of size len(adj))
 // found by Hopcroft-Karp, or nil if there is none. pairU[u] = right mate.
+//
+// It is hand-written because gonum (v0.17) has no bipartite matching: its
+// only flow routine, graph/network.MaxFlowDinic, returns the value of a
+// maximum flow but not the flow on the edges, so it cannot name the
+// matched pairs.
 func perfectMatching(adj [][]int32) []int32 {
 	n := len(adj)
 	const inf = int32(1 << 30)

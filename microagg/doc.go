@@ -2,6 +2,17 @@
 // of at least k records (microaggregation heuristics and the optimal
 // univariate method). Every method returns a model.Clustering; the
 // measures (SSE, SST, IL) and the protected data set are in package model.
+// No engine is needed; for a proven lower bound on the optimal SSE see
+// package colgen.
+//
+//	z, _ := model.Standardize(raw)
+//	c, err := microagg.MDAV(z, 3)                           // or VMDAV, Projection, ...
+//	res, err := microagg.ICSM(z, 3, microagg.ICSMOptions{}) // improves MDAV
+//	il := model.IL(z, res.Clustering)                       // 100·SSE/SST
+//	prot := model.Protect(raw, res.Clustering)              // centroids, original units
+//
+// Run selects a method by name (Methods: mdav, vmdav, univariate,
+// projection, icsm), as the CLI does.
 //
 // With z_1..z_n the records (z-scored: see model.Standardize), a
 // k-partition minimizes
@@ -92,18 +103,19 @@
 // # Projection
 //
 // The projection heuristic orders the records by their score on the first
-// principal component (power iteration on the d x d covariance matrix
-// from a fixed pseudo-random start, at most 1000 iterations, tolerance
-// 1e-12; the attribute of largest variance when the covariance is zero)
-// and partitions that order with PartitionSequence: O(n·d² + n log n +
-// n·k·d) time.
+// principal component (the eigenvector of the largest eigenvalue of the
+// d x d scatter matrix, from gonum's symmetric eigendecomposition, its
+// largest-magnitude entry made positive; the attribute of largest variance
+// when the scatter matrix is zero) and partitions that order with
+// PartitionSequence: O(n·d² + d³ + n log n + n·k·d) time.
 //
 // # ICSM local search
 //
 // ICSM (Mortazavi & Jalili, "A Novel Local Search Method for
-// Microaggregation", ISeCure 7(1), 2015, Algorithms 2-5) improves a
-// clustering (MDAV by default) by repairing violations of two necessary
-// conditions of an optimum: no exchange of two records between groups and
+// Microaggregation", ISeCure 7(1), 2015, Section 4: Algorithm 2 with
+// SimpleHeuristic, ComplexHeuristic and Tour2Assignment, Algorithms 3-5)
+// improves a clustering (MDAV by default) by repairing violations of two
+// necessary conditions of an optimum: no exchange of two records between groups and
 // no migration of a record to another group (sizes kept in k..2k-1)
 // lowers the SSE. With a(x,q) = ||x - c_q||², b(y) = ||y - c_group(y)||²
 // and m_q = |G_q| the moves are edges of a graph H on records and groups:
@@ -116,15 +128,15 @@
 // R1+R1 and a migration R2+R3 (2-cycles), longer negative cycles that
 // visit every group at most once are n-opt moves. One run repeats
 //
-//   - the tour (MDAV-MHM style: from the group of the record farthest from
-//     the data centroid, nearest point next inside a group, then the open
-//     group with the record nearest to the end of the tour) and
-//     Tour2Assignment: the optimal partition of the tour read as a cycle
-//     into runs of k..2k-1, the best of the 2k-1 rotations of the
-//     Hansen-Mukherjee shortest path; the run SSEs are shared by all
-//     rotations (O(n·k·d) once, then O(n·k) per rotation). The clustering
-//     is one such partition, so this never raises the SSE; it is taken
-//     only when it lowers it.
+//   - the tour (Section 4.2, MDAV-MHM style: from the group of the record
+//     farthest from the data centroid, nearest point next inside a group,
+//     then the open group with the record nearest to the end of the tour)
+//     and Tour2Assignment (Algorithm 5): the optimal partition of the tour
+//     read as a cycle into runs of k..2k-1, the best of the 2k-1 rotations
+//     of the Hansen-Mukherjee shortest path; the run SSEs are shared by
+//     all rotations (O(n·k·d) once, then O(n·k) per rotation). The
+//     clustering is one such partition, so this never raises the SSE; it
+//     is taken only when it lowers it.
 //   - SimpleHeuristic (Algorithm 3): all negative 2-cycles; the best
 //     p_n = 100 are applied greedily when they touch groups not touched
 //     yet. Only the best move per pair of groups is kept (two moves on one
@@ -177,7 +189,11 @@
 //
 // Data-dependent failures return errors wrapping the exported sentinels:
 // ErrEmpty (no records), ErrNoAttributes, ErrNonFinite (NaN or ±Inf),
-// ErrK (k < 2 or k > n), ErrGamma, ErrNotUnivariate, ErrMethod (Run).
+// ErrK (k < 2 or k > n), ErrTooLarge (more than 2^31-1 records), ErrGamma,
+// ErrNotUnivariate, ErrMethod (Run), ErrInit (an unknown
+// ICSMOptions.Init or an invalid ICSMOptions.Initial) and ErrICSMCheck
+// (ICSMOptions.Check found a bug). ICSM's time limit is not an error: it
+// returns the best clustering so far (ICSMStats.StoppedByTime).
 // Programmer errors (a nil data set, a malformed order) panic. Constant
 // attributes are allowed: after model.Standardize they are 0 and add
 // nothing to any distance.

@@ -174,6 +174,11 @@ func (p *pool) chunked(f func(w, lo, hi int)) {
 // sqDist is the squared Euclidean distance ||a - b||². Every pass uses it,
 // so a distance is the same number whichever pass computes it.
 //
+// It stays hand-written: gonum has no squared distance, and
+// floats.Distance(a, b, 2) (a square root of a rescaled sum, guarding
+// against overflow) squared is not the same number and was 8x slower on
+// 10 attributes (BenchmarkSqDist: one pass over 10^5 records).
+//
 //go:noinline
 func sqDist(a, b []float64) float64 {
 	b = b[:len(a)]

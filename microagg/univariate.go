@@ -21,7 +21,9 @@ import (
 // weighted by the segment's SSE. For every end j the segments ending at j
 // are grown backwards one record at a time, updating their mean and sum
 // of squared deviations (Welford's update), so the cost is O(n·k·d) time
-// and O(n) memory. Ties go to the shorter last segment.
+// and O(n) memory. (gonum's stat.MeanVariance has no such running update:
+// recomputing each of the 2k-1 segments from scratch would cost
+// O(n·k²·d).) Ties go to the shorter last segment.
 //
 // order must be a permutation of 0..n-1 (it panics otherwise). Errors:
 // as for MDAV (empty data, no attributes, non-finite values, k < 2 or

@@ -13,7 +13,9 @@ type CellBounds struct {
 	Method       []string
 }
 
-// NewCellBounds returns bounds for n cells initialised to [0, +inf).
+// NewCellBounds returns bounds for n cells initialised to [0, 1e300], 1e300
+// standing for "no upper bound yet" (finite, so that it survives sums and
+// JSON).
 func NewCellBounds(n int) *CellBounds {
 	b := &CellBounds{Lower: make([]float64, n), Upper: make([]float64, n)}
 	for i := range b.Upper {

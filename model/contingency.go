@@ -122,7 +122,7 @@ type Marginal struct {
 	Counts []int64
 }
 
-// Name is the conventional bracket name of a marginal, e.g. "[ABCE]" for
+// MarginalName is the conventional bracket name of a marginal, e.g. "[ABCE]" for
 // one-letter variables or "[age:sex]" otherwise.
 func MarginalName(vars []Variable, m []int) string {
 	names := make([]string, len(m))

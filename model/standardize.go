@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+)
 
 // Standardization is the per-attribute z-score transform of a data set,
 // kept so that results computed on the standardized records can be written
@@ -25,46 +29,54 @@ type Standardization struct {
 
 // Standardize returns the z-scored copy of ds and the transform. ds is not
 // modified. A data set without records has every attribute constant.
+//
+// The means and standard deviations are gonum's stat.PopMeanVariance of
+// each attribute (the corrected two-pass algorithm, which subtracts the
+// rounding error of the mean from the sum of squares). The attributes are
+// first copied, transposed, into the buffer that then receives the z-scores
+// row by row, so that stat reads contiguous columns without extra memory:
+// as fast as the earlier accumulation over the rows within the noise of
+// BenchmarkStandardize (10^3 to 10^6 records of 10 attributes).
 func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 	n, d := ds.N, ds.D
 	s := &Standardization{Mean: make([]float64, d), SD: make([]float64, d), Constant: make([]bool, d)}
-	for j := 0; j < d; j++ {
-		s.Constant[j] = true
-	}
-	if n > 0 {
-		first := ds.Row(0)
-		for i := 0; i < n; i++ {
-			row := ds.Row(i)
-			for j, v := range row {
-				s.Mean[j] += v
-				if v != first[j] {
-					s.Constant[j] = false
-				}
-			}
-		}
-		for j := range s.Mean {
-			s.Mean[j] /= float64(n)
-		}
-		for i := 0; i < n; i++ {
-			for j, v := range ds.Row(i) {
-				e := v - s.Mean[j]
-				s.SD[j] += e * e
-			}
-		}
-		for j := range s.SD {
-			if s.Constant[j] {
-				// The exact value, free of the rounding of the sum.
-				s.Mean[j], s.SD[j] = first[j], 0
-				continue
-			}
-			s.SD[j] = math.Sqrt(s.SD[j] / float64(n))
-		}
-	}
 	z := &Dataset{Names: append([]string(nil), ds.Names...), N: n, D: d, X: make([]float64, len(ds.X))}
+	if n == 0 {
+		for j := range s.Constant {
+			s.Constant[j] = true
+		}
+		return z, s
+	}
+	// z.X holds the columns of ds (column j at z.X[j*n : (j+1)*n]) until
+	// the z-scores overwrite it below.
+	for i := 0; i < n; i++ {
+		for j, v := range ds.Row(i) {
+			z.X[j*n+i] = v
+		}
+	}
+	for j := 0; j < d; j++ {
+		col := z.X[j*n : (j+1)*n]
+		s.Constant[j] = true
+		for _, v := range col[1:] {
+			if v != col[0] {
+				s.Constant[j] = false
+				break
+			}
+		}
+		if s.Constant[j] {
+			// The exact value, free of the rounding of the sum.
+			s.Mean[j], s.SD[j] = col[0], 0
+			continue
+		}
+		mean, variance := stat.PopMeanVariance(col, nil)
+		s.Mean[j], s.SD[j] = mean, math.Sqrt(variance)
+	}
 	for i := 0; i < n; i++ {
 		src, dst := ds.Row(i), z.Row(i)
 		for j, v := range src {
-			if !s.Constant[j] {
+			if s.Constant[j] {
+				dst[j] = 0
+			} else {
 				dst[j] = (v - s.Mean[j]) / s.SD[j]
 			}
 		}

@@ -141,7 +141,10 @@ func isClique(adj []varSet, s varSet) bool {
 }
 
 // components returns the connected components of the subgraph of adj
-// induced by w, each as a set, ordered by their smallest vertex.
+// induced by w, each as a set, ordered by their smallest vertex. Bit-set
+// breadth-first search: topo.ConnectedComponents on the gonum graph took
+// 75-210x as long (BenchmarkMaximalCliques), and Decompose would need a new
+// induced gonum subgraph for every candidate separator it tries.
 func components(adj []varSet, w varSet) []varSet {
 	var out []varSet
 	for rest := w; rest != 0; {
