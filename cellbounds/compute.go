@@ -117,10 +117,10 @@ type Settings struct {
 
 // Run is the outcome of one method.
 type Run struct {
-	Method  string
+	Method  string            // the method asked for (one of Methods)
 	Bounds  *model.CellBounds // every full-table cell; Bounds.Method per cell
 	Solver  string            // the engine used, "" for native methods
-	Seconds float64
+	Seconds float64           // wall-clock time of the method
 	// Sharp reports that every bound is proven to be the sharp integer
 	// bound (Fréchet, IP without gaps, shuttle with every bound certified,
 	// LP bounds all attained by integral vertices, and combinations of

@@ -1,16 +1,34 @@
 // Package cellbounds chooses and runs a method for the bounds problem of
 // Dobra & Fienberg ("Bounds for cell entries in contingency tables induced
-// by fixed marginal totals"): given released marginals of an unknown k-way
-// table of counts, find lower and upper bounds for every cell.
+// by fixed marginal totals"): given released marginals n_M of an unknown
+// k-way table of counts n, find for every cell c
+//
+//	L_c = min x_c,  U_c = max x_c  over the tables x ∈ ℤ^I, x ≥ 0,
+//	      with Σ_{c' : c'_M = m} x_c' = n_M(m) for every released M and cell m of M
+//
+// (Section 2: the tables with the margins are the lattice points of a
+// polytope Q). Bounds are "sharp" when some table with the margins attains
+// them, and "valid" when every such table lies within them. Compute is the
+// entry point:
+//
+//	ms, _ := table.ReleaseSpec("AB,AC,BC") // or datasets.LoadMarginFiles
+//	res, err := cellbounds.Compute(ms, cellbounds.Settings{TimeLimit: time.Minute})
+//	// res.Bounds.Lower[c], res.Bounds.Upper[c], res.Bounds.Method[c], res.Sharp
+//
+// The methods that solve LPs or integer programs take their engine from
+// the registry of package solvers (Settings.Solver, default "auto"):
+// import github.com/sdcopt/sdcopt/solvers/all, or one backend, for its
+// side effect. "frechet", "reducible" with Fréchet components, "shuttle"
+// and "auto" on tables the shuttle settles need no engine.
 //
 // Methods (Settings.Method):
 //
 //   - "lp": two LPs per cell over the polytope of the margins (package lp),
 //     warm-started in one engine session. Not sharp in general: bounds may
-//     be fractional (Section 2, Table 3's 312.67) and, even when integral,
-//     need not be attained by an integer table; a bound whose optimal
-//     vertex is an integer table is sharp (Run.SharpCells, and Run.Sharp
-//     when that holds for every bound).
+//     be fractional (Section 2; the 312.67 of Table 3, Section 5) and,
+//     even when integral, need not be attained by an integer table; a
+//     bound whose optimal vertex is an integer table is sharp
+//     (Run.SharpCells, and Run.Sharp when that holds for every bound).
 //   - "ip": the same with integer cells (package ip): sharp integer bounds
 //     proven by an engine.
 //   - "shuttle": the generalized shuttle algorithm and its correction step
@@ -25,10 +43,18 @@
 //     decomposable, the shuttle with correction otherwise) and the bounds
 //     are combined.
 //   - "auto" (the default): Fréchet when the margins are decomposable
-//     (closed form, proven sharp), else reducible when the graph splits,
-//     else the shuttle with correction; where the shuttle leaves a bound
-//     uncertified, the integer program settles every cell. The method that
-//     produced each cell's bounds is in Bounds.Method.
+//     (closed form, proven sharp), else reducible when the graph splits
+//     (each component settled as follows), else, for a table of at most
+//     AutoShuttleMaxCells cells, the shuttle with correction. Where the
+//     shuttle leaves a bound uncertified, and for larger tables, the LP
+//     runs first: a bound attained at an integral optimal vertex is sharp.
+//     The cells left open are settled by integer programs
+//     (AutoIPTimeLimit each unless Settings.Params has a time limit), as
+//     long as there are at most AutoIPMaxCells of them; beyond that they
+//     keep the tighter of the rounded LP bounds and the shuttle's bounds
+//     without correction: valid, not proven sharp ("ip" proves them). The
+//     method that produced each cell's bounds is in Bounds.Method ("frechet",
+//     "shuttle", "lp(integral vertex)", "ip", "lp+shuttle(unproven)", ...).
 //
 // Settings.Compare runs further methods on the same margins, so that
 // callers can mark the cells where LP bounds are fractional or differ from

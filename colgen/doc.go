@@ -4,29 +4,47 @@
 // proven lower bound on the optimal SSE — the one thing heuristics such as
 // MDAV, V-MDAV or ICSM cannot give.
 //
-// # Model
+//	z, _ := model.Standardize(raw)
+//	res, err := colgen.Run(z, 3, &colgen.Options{TimeLimit: time.Minute})
+//	// res.Clustering, res.SSE, res.LowerBound, res.GapPercent, res.Exact
+//
+// Run needs an LP engine with incremental sessions and duals for the
+// master and a MIP engine for the pricing ILP and the gap-closing stage,
+// both from the registry of package solvers: import
+// github.com/sdcopt/sdcopt/solvers/all (or the backends wanted) for its
+// side effect.
+//
+// # Model (Sections 3 and 4.1)
 //
 // A feasible group is a set C of k..2k-1 records (larger groups are never
 // needed); its cost is its SSE, w_C = Σ_{i<j ∈ C} c_ij / |C| with c_ij the
 // squared Euclidean distance (Equation (8), from Proposition 3.1). The
-// microaggregation problem is the set partitioning (9): choose groups
-// covering every record once at least total cost. Its LP relaxation over a
-// subset of the groups is the restricted master problem (package lp,
-// MasterProblem), held in one incremental engine session: new columns are
-// appended and the LP is re-solved warm from the previous basis.
+// microaggregation problem is the set partitioning (9):
 //
-// # Pricing (Section 5.1)
+//	minimize Σ_C w_C x_C   subject to Σ_{C ∋ v} x_C = 1 (every record v),  x_C ∈ {0, 1}.
+//
+// Its LP relaxation over a subset of the groups is the restricted master
+// problem (package lp, MasterProblem), held in one incremental engine
+// session: new columns are appended and the LP is re-solved warm from the
+// previous basis. The run starts from the groups of MDAV and V-MDAV (and
+// of Options.Initial), as MicroaggregationHeuristicMP does (Section 5.2).
+//
+// # Pricing (Sections 4.2 and 5.1)
 //
 // With the master's row duals λ, a group of size η has reduced cost
 // Σ_{i<j ∈ C} c_ij/η − Σ_{v∈C} λ_v (Equation (10)). For η = k..2k-1, in
-// order, the pricing tries the greedy SolveHeuristicPricing (several
-// disjoint columns), and when that finds none an exact method — complete
-// enumeration (package native/enumerate) or the edge-only ILP (14)
-// (package ip, SolveExactPricing) — chosen by the paper's Table 2 rule
-// (Table2) unless Options.Exact says otherwise; it stops at the first size
-// that yields columns. When every size has been priced exactly without a
-// negative reduced cost, the master LP value is a lower bound on the
-// optimal SSE.
+// order, the pricing (PricingProblem of Section 5.1) tries the greedy
+// SolveHeuristicPricing (several disjoint columns), and when that finds
+// none an exact method: complete enumeration (package native/enumerate)
+// by default (Options.Exact = ExactCE), the edge-only ILP (14) of Section
+// 4.2 (package ip, SolveExactPricing; ExactEP), or the paper's choice
+// between the two by its Table 2 (Table2; ExactTable2). The paper sends
+// sizes ≥ 7 to the ILP; here enumeration with bounds proves those sizes
+// far faster, hence the default. The pricing stops at the first size that
+// yields columns. When every size has been priced exactly without a
+// negative reduced cost (below a tolerance of 1e-8 relative to the largest
+// dual), the master LP value is a lower bound on the optimal SSE
+// (Result.Converged).
 //
 // # Bounds during the run
 //
@@ -49,10 +67,28 @@
 // (Options.NoRoundedColumns turns this off); the greedy pricing picks the
 // record of smallest exact reduced-cost increase.
 //
-// # Result
+// # Closing the gap (beyond the paper)
+//
+// After convergence with a gap between π* and the master bound z = Σ_v λ_v,
+// every partition at least as good as π* uses only groups whose reduced
+// cost is at most SSE(π*) − z. Run first solves the set-partitioning
+// integer program over the master's own columns, then enumerates every
+// group within the gap (complete enumeration) and solves the integer
+// program over them, whose optimum is the optimal SSE (Result.Closed). It
+// is skipped when more than Options.CloseColumns (DefaultCloseColumns)
+// groups qualify, and bounded by Options.CloseTimeLimit
+// (DefaultCloseTimeLimit); Options.NoClose turns it off.
+//
+// # Result and errors
 //
 // Result carries the best clustering and its SSE, the lower bound, the gap
-// of formula (15), the best SSE of MDAV, V-MDAV, SRH and MSTH, whether the
-// run converged, whether the last master solution was integral, Exact when
-// the gap is closed (the clustering is optimal), and where the time went.
+// of formula (15) (GapPercent = 100·(SSE − bound)/SSE), the best SSE of
+// MDAV, V-MDAV, SRH and MSTH, whether the run converged, whether the last
+// master solution was integral, Exact when the gap is closed (the
+// clustering is optimal), and where the time went (Stats). A time or
+// iteration limit is not an error: Result.Stopped says why the run ended,
+// and the clustering and bound are the best proven so far. Unusable input
+// (k < 2, fewer than k records, a distance matrix beyond the memory limit,
+// a bad Options value or initial clustering) wraps ErrInput; engine
+// failures are returned as the solvers package's errors.
 package colgen

@@ -20,11 +20,11 @@ import (
 // file) and Column (the header name; empty when the error concerns a
 // whole line or file).
 type DataError struct {
-	File   string
-	Line   int
-	Column string
-	Msg    string
-	Err    error // a sentinel the failure is an instance of (ErrTooLarge), or nil; not part of Error()
+	File   string // the file (or data set, or CLI flag) the error is about
+	Line   int    // 1-based; 0 for the whole file
+	Column string // the header name, or ""
+	Msg    string // what is wrong
+	Err    error  // a sentinel the failure is an instance of (ErrTooLarge), or nil; not part of Error()
 }
 
 // Unwrap returns e.Err.
@@ -47,11 +47,11 @@ func (e *DataError) Error() string {
 // Table is a CSV file as read: every cell as text, plus the numeric data
 // set of the selected (microaggregated) columns.
 type Table struct {
-	Source string     // the file (or data set name) the table came from
-	Header []string   // column names, in input order
-	Rows   [][]string // the records' cells, in input order, len(Header) each; nil for a generated table
-	Cols   []int      // indices into Header of the selected columns, increasing
-	Data   *model.Dataset
+	Source string         // the file (or data set name) the table came from
+	Header []string       // column names, in input order
+	Rows   [][]string     // the records' cells, in input order, len(Header) each; nil for a generated table
+	Cols   []int          // indices into Header of the selected columns, increasing
+	Data   *model.Dataset // the selected columns as numbers, raw (not standardized)
 
 	// all holds every column of a table made by TableFromDataset, whose
 	// cells are formatted only when written.

@@ -1,6 +1,28 @@
-// Package datasets reads and generates the numerical microdata that
-// sdcopt microaggregates: CSV files, the CASC benchmark files, subsets of
-// them, and seeded synthetic data.
+// Package datasets reads and generates sdcopt's inputs: the numerical
+// microdata that is microaggregated (CSV files, the CASC benchmark files,
+// subsets of them, seeded synthetic data), the quasi-identifier tables of
+// k-anonymity (CSV files, UCI Adult, synthetic tables, generalization
+// hierarchies), and contingency tables and released marginals in long
+// format (cell bounds). Everything it returns is a type of package model,
+// or a wrapper that keeps the input's text for writing results back.
+//
+// The main entry points are Load (a --data specification: a file, a CASC
+// name or "synthetic:NAME[:SEED]", see Spec), ReadCSV/LoadCSV,
+// ReadQI/LoadQI, LoadTableCSV and LoadMarginFiles:
+//
+//	t, err := datasets.Load("census", nil)   // *Table: t.Data is a *model.Dataset
+//	z, _ := model.Standardize(t.Data)
+//	c, err := microagg.MDAV(z, 3)
+//	err = t.WriteProtected(w, model.Protect(t.Data, c))
+//
+// # Errors
+//
+// Data-dependent failures are errors, never panics: a *DataError names the
+// file, the line (1-based; the header is line 1) and the column; sizes
+// beyond MemoryLimit wrap ErrTooLarge; a missing shared data directory
+// wraps ErrNoSharedData (tests skip on it); a CASC or Adult file whose
+// SHA-256 differs from the data README's is an error. Functions meant for
+// sizes the caller controls (SyntheticQI) panic instead, and say so.
 //
 // # CSV files
 //
@@ -18,6 +40,32 @@
 // reason to skip the column (which would then be published unmasked).
 // Every error names the file, the line (1-based; the header is line 1)
 // and the column.
+//
+// # Quasi-identifier data (Doka et al.)
+//
+// ReadQI and LoadQI read a CSV file with mixed columns for k-anonymity:
+// the named quasi-identifiers become a model.QITable (numeric ones with
+// their range over the kept records, categorical ones coded in sorted
+// byte order of their values, so codes do not depend on the record order)
+// and every cell is kept as text (QIData) so that a published file can
+// carry the other columns. A missing quasi-identifier value ("" or "?")
+// drops the row, or with keepMissing becomes the category "?". LoadAdult
+// reads the UCI Adult file of the shared data directory with AdultQI, the
+// 8 quasi-identifiers that mirror the CENSUS data of Doka et al. (Section
+// 8, Table 2); NewSyntheticQI generates tables with the same attributes
+// and Adult's cardinalities. LoadHierarchy and ReadHierarchy read a
+// generalization hierarchy for a categorical attribute.
+//
+// # Contingency tables and margins (Dobra & Fienberg)
+//
+// LoadTableCSV reads a table in long format (one column per variable, the
+// category labels as text, and a "count" column; missing combinations are
+// zero cells) and optionally collapses it onto chosen variables
+// (CollapseTo). LoadMarginCSV reads one released marginal in the same
+// format; LoadMarginFiles and MergeMargins merge several into the
+// model.MarginSet an intruder knows, leaving their consistency to
+// model.MarginSet.Check. Counts, and a table's grand total, above 2^50
+// are refused so that every sum stays exact in float64.
 //
 // # Sizes
 //

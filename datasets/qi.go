@@ -29,12 +29,12 @@ import (
 
 // QIData is a CSV file read for k-anonymization.
 type QIData struct {
-	Table   *model.QITable
-	Rows    []int      // Rows[i]: index into Records (0-based data row of the file) of table record i
-	Header  []string   // column names, in file order
-	Records [][]string // every data row of the file (cells trimmed), dropped rows included
-	QICols  []int      // QICols[a]: index into Header of quasi-identifier a (the order of the qi argument)
-	Dropped int        // data rows dropped for a missing quasi-identifier value
+	Table   *model.QITable // the quasi-identifiers of the kept records
+	Rows    []int          // Rows[i]: index into Records (0-based data row of the file) of table record i
+	Header  []string       // column names, in file order
+	Records [][]string     // every data row of the file (cells trimmed), dropped rows included
+	QICols  []int          // QICols[a]: index into Header of quasi-identifier a (the order of the qi argument)
+	Dropped int            // data rows dropped for a missing quasi-identifier value
 }
 
 // MissingQI is the category that a missing categorical value becomes when

@@ -29,10 +29,10 @@ const DefaultSeed = 1
 //
 // A file whose name collides with a data set name can be given as ./NAME.
 type Spec struct {
-	Kind SpecKind
-	Path string // SpecFile
-	Name string // SpecCASC (lower case) and SpecSynthetic
-	Seed uint64 // SpecSynthetic
+	Kind SpecKind // what the specification names
+	Path string   // SpecFile
+	Name string   // SpecCASC (lower case) and SpecSynthetic
+	Seed uint64   // SpecSynthetic
 }
 
 // ParseSpec parses a data specification. It does not open files or run

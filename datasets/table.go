@@ -117,8 +117,8 @@ func permuteTable(t *model.Table, from, to []int) *model.Table {
 // Margin is a released marginal table as read from a file: the variables
 // it is over (with the levels it lists) and its counts, row-major.
 type Margin struct {
-	Source string
-	Table  *model.Table
+	Source string       // the file it was read from
+	Table  *model.Table // the marginal as a table over its own variables
 }
 
 // LoadMarginCSV reads one released marginal table in the same long format

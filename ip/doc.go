@@ -28,7 +28,12 @@
 // # Errors
 //
 // Inconsistent margins and margins that admit no integer table return
-// errors wrapping ErrInfeasible.
+// errors wrapping ErrInfeasible (lp.ErrNoIntegerTable); the limits and the
+// other errors are those of lp.Solve, which CellBounds runs with integer
+// columns:
+//
+//	s, _ := solvers.New("auto", true) // HiGHS
+//	b, err := ip.CellBounds(ms, s, &solvers.Params{TimeLimit: time.Minute}, nil)
 //
 // # Exact pricing of the column generation for microaggregation
 //
@@ -52,4 +57,29 @@
 // after Corollary 4.3) for a few rounds, and passes them to the MIP as
 // rows. The model has n(n−1)(2n−1)/2 nonzeros; beyond MaxPricingNonzeros
 // (n = 200 for η ≥ 3) both functions return ErrPricingTooLarge.
+//
+// # GCP-optimal freeform k-anonymity
+//
+// KAnonMIPProblem writes the exact problem behind the heuristics of Doka
+// et al. ("k-Anonymization by Freeform Generalization": the formulation of
+// their Section 4, the "MIP" baseline of Section 8): choose a k-regular
+// bipartite graph between the originals S_i and the published records
+// T_j, containing the identity round, that minimizes the GCP of the boxes
+// it implies,
+//
+//	minimize   Σ_j Σ_a NCP_ja / (n·d)
+//	subject to Σ_{j≠i} x_ij = k−1 (every i),  Σ_{i≠j} x_ij = k−1 (every j),  x_ij ∈ {0,1}
+//
+// with each NCP_ja linearized exactly: box bounds with the tightest big-M
+// (or, for at most KAnonStepMaxN records, a step form with a stronger
+// relaxation) for numeric attributes, forced indicator variables for the
+// values of a categorical box, and telescoping level indicators along the
+// path to the root for a hierarchy (see kanon.go). The model has n(n−1)
+// binaries, so it is for small tables and partitions only (package kanon,
+// method "mip"); beyond MaxKAnonMIPNonzeros it is refused with
+// ErrKAnonMIPTooLarge. SolveKAnonMIP solves it and returns the graph with
+// its GCP recomputed from the boxes, the engine's bound and whether
+// optimality was proven; a solve that ends without any feasible point
+// wraps ErrNoSolution, and lp_solve is refused (it reports wrong optima on
+// this model).
 package ip

@@ -106,8 +106,8 @@ type KAnonMIPResult struct {
 
 // KAnonMIP is a built model with what decoding its solutions needs.
 type KAnonMIP struct {
-	Problem *solvers.Problem
-	N, K    int
+	Problem *solvers.Problem // the model, ready for any MIP engine
+	N, K    int              // records and degree
 	// xcol[i*n+j] is the column of x_ij (−1 on the diagonal).
 	xcol []int
 }

@@ -1,12 +1,27 @@
-// Package kanon builds k-anonymous freeform generalizations (Doka,
-// Terrovitis, Mamoulis, Karras et al., "k-Anonymization by Freeform
-// Generalization", Sections 5-8): every published record T_j is the box
+// Package kanon builds k-anonymous freeform generalizations (Doka et al.,
+// "k-Anonymization by Freeform Generalization", Sections 5-8): every
+// published record T_j is the box
 // (numeric [min, max], categorical set of values or, with a hierarchy,
 // lowest common ancestor) of the originals S_i matched to it, and the
 // bipartite graph of matches is k-regular and contains the identity
 // (S_j–T_j), so an adversary who knows the algorithm links no record with
 // probability above 1/k. The quality is the GCP (model.QITable.GCP): the
-// mean NCP over records and quasi-identifiers, in [0, 1].
+// mean NCP over records and quasi-identifiers, in [0, 1],
+//
+//	GCP = Σ_j Σ_a NCP_a(box_j) / (n·d).
+//
+// Anonymize is the entry point; the publication helpers write and check
+// what is released:
+//
+//	q, err := datasets.LoadQI("people.csv", []string{"age", "zip"}, []string{"zip"}, false)
+//	res, err := kanon.Anonymize(q.Table, 5, &kanon.Options{Method: kanon.MethodSortGreedy, Seed: 1})
+//	err = kanon.WritePublished(pubFile, q, res)  // release this
+//	err = kanon.WriteGraph(graphFile, q, res)    // keep this: it links records
+//	pub, _ := kanon.ReadPublished(pubFile2, "published.csv", q)
+//	edges, _ := kanon.ReadGraph(graphFile2, "graph.csv")
+//	v, err := kanon.VerifyPublication(q, pub, edges, 5, &res.GCP, "published.csv", "graph.csv")
+//
+// Only the mip method needs an engine (package solvers' registry).
 //
 // # The k-round framework (greedy, sortgreedy, hungarian)
 //
@@ -77,7 +92,8 @@
 // # Assignment extraction and publishing
 //
 // Extract decomposes the k-regular graph into k perfect matchings
-// (Hopcroft-Karp on the remaining, still regular, graph, after a seeded
+// (the package's own Hopcroft-Karp: gonum has no bipartite matching; on the
+// remaining, still regular, graph, after a seeded
 // shuffle of the adjacency lists) and returns one drawn uniformly with the
 // seed: Result.Assignment[j] is the original whose non-quasi-identifier
 // attributes are published with box j. Result.PublishOrder is a seeded
@@ -87,5 +103,31 @@
 //
 // Verify checks a published generalization from scratch: degrees, the
 // identity round, every edge's original inside its box and the reported
-// GCP.
+// GCP. CheckResult does so for a Result before it is written.
+//
+// # Publication files
+//
+// The published file (WritePublished) has the quasi-identifiers first,
+// then the input's other columns, one row per published record in the
+// seeded publish order: a numeric box is "[lo-hi]" (one value when
+// lo = hi), a categorical one "{a|b|c}" in category order (one value
+// without braces), with a hierarchy the name of the node. The graph file
+// (WriteGraph) has the header "original,published,own,assigned" and one
+// line per edge: the 1-based data row of the input, the 1-based row of the
+// published file, 1 on the identity-round edge and 1 on the edge whose
+// original's other cells the published row carries. The graph links
+// published and original records: it is for the data holder's audit,
+// never for release. ReadPublished and ReadGraph parse both back (a
+// leading UTF-8 byte-order mark is skipped), and VerifyPublication checks
+// everything against the data: degrees, the identity and assignment
+// edges, containment, the carried cells and the GCP.
+//
+// # Errors
+//
+// Anonymize wraps ErrK (k outside 1..n), ErrMethod, ErrPartition and
+// ErrTooLarge (a partition beyond MaxDense for a dense method); an invalid
+// table and, for mip, the errors of package ip (a solve without any
+// feasible point) are returned too. Files that do not parse wrap
+// ErrFormat; files that parse but are not a valid k-anonymous publication
+// of the data wrap ErrInvalid; both name the file and line or row.
 package kanon

@@ -49,7 +49,7 @@ const (
 // Options configure Anonymize. A nil *Options means the zero value; an
 // empty Method means MethodSortGreedy.
 type Options struct {
-	Method    string
+	Method    string        // one of Methods() ("" = MethodSortGreedy)
 	Partition int           // records per partition after the lexicographic sort (0 = one partition = whole data)
 	Workers   int           // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
 	Seed      uint64        // randomized assignment extraction and publish order; same seed => same output
@@ -60,8 +60,8 @@ type Options struct {
 // Result is a k-anonymous freeform generalization.
 type Result struct {
 	Graph      *model.GenGraph // k-regular, global record indices, identity round included
-	GCP        float64
-	Partitions int
+	GCP        float64         // the graph's GCP (model.QITable.GCP), in [0, 1]
+	Partitions int             // partitions solved (1 without Options.Partition)
 	// Assignment[j] = the original whose non-QI attributes are published
 	// with box j (a perfect matching of Graph drawn with Options.Seed).
 	Assignment []int
@@ -71,7 +71,7 @@ type Result struct {
 	MIPBound     float64 // MIP only: lower bound on the optimal GCP (the partition-weighted sum of the partitions' bounds); NaN otherwise
 	MIPOptimal   bool    // MIP only: every partition solved to optimality
 	Solver       string  // MIP only: the engine's registry name
-	Seconds      float64
+	Seconds      float64 // wall-clock time of Anonymize
 }
 
 // partResult is the solution of one partition in local indices.

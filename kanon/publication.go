@@ -153,8 +153,8 @@ func WriteGraph(w io.Writer, q *datasets.QIData, res *Result) error {
 // Published is a published file read back: one box per row (file order)
 // and the row's other cells.
 type Published struct {
-	Boxes []*model.Box
-	Rest  [][]string
+	Boxes []*model.Box // the quasi-identifier cells of every row, as boxes
+	Rest  [][]string   // the row's other cells, in PublishedHeader order
 }
 
 // formatErr and invalid build the two kinds of errors, naming the file and
@@ -298,9 +298,9 @@ func ParseInterval(cell string) (lo, hi float64, err error) {
 
 // Edge is one line of a graph file.
 type Edge struct {
-	Original, Published int // 1-based rows
-	Own, Assigned       bool
-	Line                int // line in the graph file
+	Original, Published int  // 1-based rows: data row of the input, row of the published file
+	Own, Assigned       bool // the identity-round edge; the edge whose original's other cells the row carries
+	Line                int  // line in the graph file
 }
 
 // ReadGraph parses a graph file. A leading UTF-8 byte-order mark is
@@ -346,9 +346,9 @@ func ReadGraph(r io.Reader, name string) ([]Edge, error) {
 
 // Verification is what VerifyPublication proved.
 type Verification struct {
-	N, K  int
+	N, K  int     // records and the k verified
 	GCP   float64 // the GCP of the published boxes
-	Edges int
+	Edges int     // lines of the graph file (n·k)
 }
 
 // VerifyPublication checks a publication of the data q read back by

@@ -37,11 +37,52 @@
 // integer solves); a cell lying in a zero marginal cell is fixed at 0 and
 // its bounds [0, 0] are known without a solve.
 //
+// Limits: Options.Deadline ends a run with valid bounds (a solve cut short
+// keeps the trivial bound [0, least margin cell containing the cell],
+// TrivialBounds; Stats.Stopped), and Options.MemoryLimit refuses a model
+// whose estimate (CellBoundsMemory) does not fit, before anything is
+// built. Stats.LowerAttained and UpperAttained tell which LP bounds were
+// attained at an integral vertex, and so are sharp integer bounds.
+//
+//	s, _ := solvers.New("auto", false)
+//	b, err := lp.CellBounds(ms, s, nil, nil) // b.Lower[c] <= x_c <= b.Upper[c]
+//
+// # Restricted master problem of the column generation for microaggregation
+//
+// MasterProblem writes the LP relaxation of the set partitioning (9) of
+// Gentile, Spagnolo-Arrizabalaga & Castro ("A column generation approach
+// for microaggregation", Section 4.1) over a family of groups C:
+//
+//	minimize   Σ_C w_C x_C,   w_C = Σ_{i<j ∈ C} c_ij / |C|   (Equation (8))
+//	subject to Σ_{C ∋ v} x_C = 1   for every record v,   x_C ≥ 0
+//
+// without upper bounds on x_C (implied by the rows), so that the row duals
+// λ are the whole dual and a group's reduced cost is w_C − Σ_{v∈C} λ_v
+// (Equation (10)). MasterColumns gives further groups in the CSC form of
+// solvers.Session.AddCols; package colgen drives the iteration.
+//
+// # b-regular bipartite selection
+//
+// KRegularProblem and SolveKRegular choose, for an n×n cost matrix, b
+// columns per row and b rows per column at least total cost:
+//
+//	minimize Σ c_ij x_ij   subject to Σ_j x_ij = b, Σ_i x_ij = b,   0 ≤ x_ij ≤ 1
+//
+// The matrix is totally unimodular, so a simplex vertex is 0/1 (b = 1 is
+// the assignment problem). It is the independent LP check of
+// native/hungarian and native/mincostflow, which build the k-regular
+// generalization graphs of package kanon.
+//
 // # Errors
 //
 // Inconsistent margins (model.MarginSet.Check) and margins that admit no
-// non-negative table are reported as errors wrapping ErrInfeasible.
-// Engine failures are returned as the solvers package's errors. Malformed
-// margin sets passed to CellBoundsProblem (a programmer error: they are
-// checked by model.MarginSet.Check) panic.
+// non-negative table are reported as errors wrapping ErrInfeasible; a
+// model beyond Options.MemoryLimit wraps ErrTooLarge; ErrNotSolved is
+// wrapped only for a genuine engine failure on a bound (numerical
+// trouble, an unknown status), never for a limit. SolveKRegular wraps
+// ErrNoKRegular when no selection of finite cost exists and ErrFractional
+// when an engine returns a non-0/1 optimum. Engine failures are returned
+// as the solvers package's errors. Malformed margin sets passed to
+// CellBoundsProblem (a programmer error: they are checked by
+// model.MarginSet.Check) panic.
 package lp

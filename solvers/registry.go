@@ -47,12 +47,16 @@ var (
 	probes  = map[string]*probed{}
 )
 
-// Register adds an engine. It panics on a duplicate name (programmer error).
+// Register adds an engine. It panics on a duplicate or invalid name and on
+// a nil New (programmer errors).
 func Register(e Engine) {
 	regMu.Lock()
 	defer regMu.Unlock()
 	if e.Name == "" || e.Name == "auto" {
 		panic("solvers: Register: invalid engine name " + e.Name)
+	}
+	if e.New == nil {
+		panic("solvers: Register: engine " + e.Name + " without New")
 	}
 	if _, dup := engines[e.Name]; dup {
 		panic("solvers: Register: duplicate engine " + e.Name)

@@ -16,9 +16,11 @@ const (
 )
 
 func init() {
+	// Ranks -1: the fakes are never "auto"'s choice.
+	noSolver := func() (Solver, error) { return nil, errors.New("fake engine") }
 	Register(Engine{Name: fakeAvailable, Caps: Capabilities{LP: true, WarmStart: true, TimeLimit: true},
-		Probe: func() (string, error) { return "1.0", nil }})
-	Register(Engine{Name: fakeUnavailable, Caps: Capabilities{LP: true, Integer: true},
+		Probe: func() (string, error) { return "1.0", nil }, New: noSolver, LPRank: -1, MIPRank: -1})
+	Register(Engine{Name: fakeUnavailable, Caps: Capabilities{LP: true, Integer: true}, New: noSolver, LPRank: -1, MIPRank: -1,
 		Probe: func() (string, error) {
 			return "", &Error{Engine: fakeUnavailable, Op: "probe", Err: fmt.Errorf("%w: not built in", ErrUnavailable)}
 		}})

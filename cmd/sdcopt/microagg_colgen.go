@@ -84,7 +84,14 @@ func (c *colgenSettings) check(timeLimit float64, maxIter int) error {
 	}
 	lpName, mipName, err := colgen.ResolveEngines(c.solver, c.pricingSolver)
 	if err != nil {
-		return cli.BadInput("%v", err)
+		var given []string
+		if c.solver != "" && c.solver != "auto" {
+			given = append(given, "--solver "+c.solver)
+		}
+		if c.pricingSolver != "" && c.pricingSolver != "auto" {
+			given = append(given, "--pricing-solver "+c.pricingSolver)
+		}
+		return cli.BadInput("%s: %v", strings.Join(given, " "), err)
 	}
 	c.solver, c.pricingSolver = lpName, mipName
 	return nil

@@ -4,6 +4,13 @@
 // fixed marginal totals" (Section 4), followed by the paper's correction
 // step, which makes the bounds sharp integer bounds. Pure Go, no engine.
 //
+//	res, err := shuttle.Bounds(ms, shuttle.DefaultOptions())
+//	// res.Bounds (corrected), res.ShuttleBounds, res.LowerSharp/UpperSharp, res.Sharp
+//
+// Estimate predicts the memory of a run from the dimensions alone;
+// Result.Marginal reads the bounds of any marginal's cells. Package
+// cellbounds chooses between this and the other methods.
+//
 // # The set T and its two-cell dependencies
 //
 // A cell of T picks, for every variable, a block: a nonempty set of its

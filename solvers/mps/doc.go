@@ -2,6 +2,15 @@
 // back, so that every model sdcopt builds can be replayed in any LP/MIP
 // engine, and models that users bring can be solved by sdcopt.
 //
+// Read and Decode parse MPS text from an io.Reader (Decode also names the
+// file in messages and returns the warnings of the reading conventions
+// below); ReadFile and DecodeFile read a file; Write and WriteFile write
+// one. A model read this way is solved like any other Problem:
+//
+//	p, err := mps.ReadFile("model.mps")
+//	if err != nil { ... }                  // I/O error, or *ParseError (file, line)
+//	r, err := solvers.Solve("auto", p, nil) // import _ ".../solvers/all"
+//
 // # Model
 //
 // A Problem is

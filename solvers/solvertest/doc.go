@@ -5,7 +5,11 @@
 //
 // Every check is a function returning an error, so the suite can also be run
 // against deliberately wrong backends to show that it catches them
-// (wrong_test.go). Run wraps the checks in subtests.
+// (wrong_test.go). Run wraps the checks in subtests; a backend's test is
+//
+//	func TestConformance(t *testing.T) {
+//		solvertest.Run(t, func() (solvers.Solver, error) { return New() })
+//	}
 //
 // LP optima are certified, not compared with stored numbers: a result
 // passes when x is primal feasible, (y, d) satisfies d = c - Aᵀy with the
