@@ -91,8 +91,21 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Y.Label.Text = y
 	p.Legend.Top = true
 	p.Legend.Left = true
+	p.Legend.TextStyle.Font.Size = vg.Points(7)
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// roomForLegend raises the top of a linear y axis so that the legend
+// (entries lines at the top left) does not cover the data.
+func roomForLegend(p *plot.Plot, entries int) {
+	lo, hi := p.Y.Min, p.Y.Max
+	if hi <= lo {
+		return
+	}
+	// Each legend line takes about 4 % of the plot's height.
+	frac := min(0.04*float64(entries)+0.04, 0.7)
+	p.Y.Max = lo + (hi-lo)/(1-frac)
 }
 
 // series is one line of a figure.
@@ -174,6 +187,7 @@ func (r *ColgenReport) Figures() ([]*Figure, error) {
 		}
 	}
 	p.Y.Min = 0
+	roomForLegend(p, 3*len(ks))
 	return []*Figure{{Name: "colgen-gap-" + r.Data, Plot: p}}, nil
 }
 
@@ -228,6 +242,7 @@ func (r *ICSMReport) Figures() ([]*Figure, error) {
 			return nil, err
 		}
 		p.Y.Min = 0
+		roomForLegend(p, 7)
 		figs = append(figs, &Figure{Name: "icsm-il-" + name, Plot: p})
 	}
 	return figs, nil
@@ -252,6 +267,7 @@ func (r *KanonReport) Figures() ([]*Figure, error) {
 			}
 		}
 		p.Y.Min = 0
+		roomForLegend(p, len(r.Heuristics))
 		figs = append(figs, &Figure{Name: "kanon-gcp-adult", Plot: p})
 	}
 	return figs, nil
@@ -288,6 +304,7 @@ func (r *DobraReport) Figures() ([]*Figure, error) {
 			p.Legend.Add(s.label, sc)
 		}
 		p.Y.Min = 0
+		roomForLegend(p, 2)
 		figs = append(figs, &Figure{Name: "dobra-widths-" + tb.Table, Plot: p})
 	}
 	return figs, nil
