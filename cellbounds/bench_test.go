@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/model"
@@ -76,6 +77,8 @@ func BenchmarkCellBounds(b *testing.B) {
 		{"auto", cellbounds.Settings{Method: cellbounds.Auto}},
 		{"shuttle", cellbounds.Settings{Method: cellbounds.Shuttle}},
 		{"shuttle-nocorrect", cellbounds.Settings{Method: cellbounds.Shuttle, Shuttle: &shuttle.Options{Correct: false}}},
+		// Certified: duals for every bound, witnesses within 60 s.
+		{"certified", cellbounds.Settings{Method: cellbounds.Certified, TimeLimit: 60 * time.Second}},
 	}
 	for _, e := range []string{"clp", "highs", "lpsolve"} {
 		runs = append(runs,

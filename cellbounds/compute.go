@@ -27,7 +27,7 @@ const (
 )
 
 // Methods lists the method names accepted by Compute.
-var Methods = []string{Auto, LP, IP, Shuttle, Frechet, Reducible}
+var Methods = []string{Auto, LP, IP, Shuttle, Frechet, Reducible, Certified}
 
 var (
 	// ErrInfeasible: the margins are inconsistent or admit no table.
@@ -110,6 +110,16 @@ type Settings struct {
 	// node. "frechet" always completes: its closed form costs no more than
 	// the trivial bounds. Params.TimeLimit stays a per-solve limit.
 	TimeLimit time.Duration
+	// Initial, when set, holds valid bounds of every cell known
+	// beforehand, e.g. given a subset of these margins (a release
+	// auditor's previous decision). "auto" starts the shuttle from them
+	// (shuttle.Options.Initial); the closed forms and the LP/IP do not need
+	// them. Bounds that are not valid give wrong results.
+	Initial *model.CellBounds
+	// Certify asks for a certificate of every bound (Run.Certificates):
+	// "auto" then runs the Certified method whatever the margins (the
+	// closed forms and the shuttle give no checkable evidence).
+	Certify bool
 
 	deadline time.Time // set by Compute from TimeLimit
 	memLimit int64     // set by Compute: MemoryLimit minus the results
@@ -139,6 +149,11 @@ type Run struct {
 	Stopped string
 	// Note says what the method proved, in one sentence.
 	Note string
+	// Certificates hold the evidence of every bound (method Certified;
+	// nil for the others).
+	Certificates *Certificates
+	// CertifiedStats count how the certified method settled the bounds.
+	CertifiedStats *CertifiedStats
 
 	sharpCell []bool // per cell: both bounds proven sharp (set by the runners)
 }
@@ -250,6 +265,8 @@ func runMethod(ms *model.MarginSet, method string, set *Settings) (*Run, error) 
 		r, err = runReducible(ms, set)
 	case Auto:
 		r, err = runAuto(ms, set)
+	case Certified:
+		r, err = runCertifiedMethod(ms, set)
 	}
 	if err != nil {
 		return nil, classify(err)
@@ -521,7 +538,9 @@ func (c *componentSolver) solve(comp *frechet.Component) (*model.CellBounds, err
 	if frechet.Decomposable(sub) {
 		r, err = runFrechet(sub)
 	} else {
-		name, r, err = runSettled(sub, c.set)
+		cset := *c.set
+		cset.Initial = nil // bounds of the whole table, not of the component
+		name, r, err = runSettled(sub, &cset)
 	}
 	if err != nil {
 		return nil, err
@@ -575,6 +594,13 @@ func runReducible(ms *model.MarginSet, set *Settings) (*Run, error) {
 }
 
 func runAuto(ms *model.MarginSet, set *Settings) (*Run, error) {
+	if set.Certify {
+		r, err := runCertifiedMethod(ms, set)
+		if err == nil {
+			fillMethod(r.Bounds, Certified)
+		}
+		return r, err
+	}
 	if frechet.Decomposable(ms) {
 		r, err := runFrechet(ms)
 		if err == nil {
@@ -627,6 +653,7 @@ func runSettled(ms *model.MarginSet, set *Settings) (string, *Run, error) {
 		if sset.Shuttle == nil {
 			opt := shuttle.DefaultOptions()
 			opt.MaxNodes = autoShuttleNodes
+			opt.Initial = set.Initial
 			sset.Shuttle = opt
 		}
 		r, err := runShuttle(ms, &sset)

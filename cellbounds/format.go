@@ -21,4 +21,6 @@ func FormatBound(v float64) string {
 }
 
 // FormatInterval writes [lo,up] with FormatBound.
-func FormatInterval(lo, up float64) string { return "[" + FormatBound(lo) + "," + FormatBound(up) + "]" }
+func FormatInterval(lo, up float64) string {
+	return "[" + FormatBound(lo) + "," + FormatBound(up) + "]"
+}

@@ -35,6 +35,7 @@ type boundsSettings struct {
 	out         string
 	quiet       bool
 	cold        bool
+	certs       string
 	ef          engineFlags
 }
 
@@ -73,6 +74,8 @@ func newBoundsCmd() *cobra.Command {
 	f.StringVar(&s.out, "out", "", "write the result to this file (atomically) instead of stdout")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	f.BoolVar(&s.cold, "cold", false, "lp/ip: re-solve every model from scratch (no warm start)")
+	f.StringVar(&s.certs, "certificates", "", "write a certificate for every bound to this file (JSON: witness tables, dual vectors); with --method auto or certified")
+	c.AddCommand(newBoundsVerifyCmd())
 	s.ef.register(c, false, "time limit for the whole run in seconds, every method and --compare included: the bounds not proven by then are reported as valid, unproven bounds (0 = none)")
 	return c
 }
@@ -191,6 +194,10 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	}
 	files.Output("--out", s.out)
 	files.Output("--write-model", s.ef.writeModel)
+	files.Output("--certificates", s.certs)
+	if s.certs != "" && s.method != cellbounds.Auto && s.method != cellbounds.Certified {
+		return cli.BadInput("--certificates come from --method certified (or auto), not %s", s.method)
+	}
 	if err := files.Check(); err != nil {
 		return err
 	}
@@ -215,7 +222,8 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	}
 	// --time-limit bounds the whole run; the methods give each solve the
 	// time left.
-	set := cellbounds.Settings{Method: s.method, Compare: s.compare, Solver: s.ef.solver, Cold: s.cold, TimeLimit: prm.TimeLimit}
+	set := cellbounds.Settings{Method: s.method, Compare: s.compare, Solver: s.ef.solver, Cold: s.cold, TimeLimit: prm.TimeLimit,
+		Certify: s.certs != ""}
 	prm.TimeLimit = 0
 	set.Params = prm
 	prog := cli.NewProgress(s.quiet)
@@ -244,6 +252,14 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 			return rep.writeCSV(w)
 		}
 		return rep.writeText(w)
+	}
+	if s.certs != "" {
+		if res.Certificates == nil {
+			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %s produced no certificates", s.method)}
+		}
+		if err := outs.Write(s.certs, func(w io.Writer) error { return cellbounds.WriteCertificates(w, res.Certificates) }); err != nil {
+			return cli.BadInput("--certificates: %v", err)
+		}
 	}
 	if s.out == "" {
 		var buf bytes.Buffer
@@ -546,6 +562,9 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 	}
 	if r.res.Solver != "" {
 		doc = append(doc, jsonKV{"solver", r.res.Solver})
+	}
+	if r.res.CertifiedStats != nil {
+		doc = append(doc, jsonKV{"certified", r.res.CertifiedStats})
 	}
 	doc = append(doc, jsonKV{"seconds", r.res.Seconds}, jsonKV{"sharp", r.res.Sharp}, jsonKV{"sharp_cells", r.res.SharpCells},
 		jsonKV{"valid_cells", r.res.ValidCells}, jsonKV{"stopped", stoppedOrComplete(r.res.Stopped)}, jsonKV{"note", r.res.Note})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -255,5 +256,91 @@ func TestBoundsDemo(t *testing.T) {
 	// The embedded table's fractional LP bound 50/3 against the integer 16.
 	if out := buf.String(); !strings.Contains(out, "[0,16.67]") || !strings.Contains(out, "[0,16]") || !strings.Contains(out, "F*") {
 		t.Errorf("demo lacks the LP/IP contrast:\n%s", out)
+	}
+}
+
+// Issue 15, done when: bounds verify accepts the certificates of
+// bounds --certificates, and rejects a corrupted one (one witness count
+// changed, one dual entry changed) with exit 1 naming the cell.
+func TestBoundsCertificatesVerify(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	res, certs := filepath.Join(dir, "b.json"), filepath.Join(dir, "c.json")
+	base := []string{"--table", csv, "--vars", "ABCE", "--margins", "AB,AC,AE,BC,BE,CE"}
+	if _, msg, code := run(t, append([]string{"bounds", "--method", "certified", "--format", "json", "--out", res, "--certificates", certs, "--quiet"}, base...)...); code != 0 {
+		t.Fatalf("bounds: exit %d: %s", code, msg)
+	}
+	out, msg, code := run(t, append([]string{"bounds", "verify", "--bounds", res, "--certificates", certs, "--format", "json"}, base...)...)
+	if code != 0 {
+		t.Fatalf("verify: exit %d: %s", code, msg)
+	}
+	var rep struct {
+		Cells   int            `json:"n_cells"`
+		Counts  map[string]int `json:"counts"`
+		Invalid int            `json:"invalid"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cells != 16 || rep.Invalid != 0 || rep.Counts["proven"] != 32 {
+		t.Errorf("verify: %+v, want 16 cells with 32 proven bounds", rep)
+	}
+	// --certificates needs a method that makes them; verify needs both files.
+	if _, msg, code := run(t, append([]string{"bounds", "--method", "shuttle", "--certificates", filepath.Join(dir, "x.json")}, base...)...); code != 2 || !strings.Contains(msg, "--certificates") {
+		t.Errorf("shuttle --certificates: exit %d %q", code, msg)
+	}
+	if _, msg, code := run(t, append([]string{"bounds", "verify", "--bounds", res}, base...)...); code != 2 || !strings.Contains(msg, "required") {
+		t.Errorf("verify without --certificates: exit %d %q", code, msg)
+	}
+
+	read := func() map[string]any {
+		b, err := os.ReadFile(certs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	// The first cell whose upper bound has a witness and a dual vector.
+	doc := read()
+	cell := -1
+	for j, c := range doc["cells"].([]any) {
+		up := c.(map[string]any)["upper"].(map[string]any)
+		if up["proof"] == "dual" && up["witness"].(float64) >= 0 {
+			cell = j
+			break
+		}
+	}
+	if cell < 0 {
+		t.Fatal("no dual-proven, attained upper bound to corrupt")
+	}
+	corrupt := map[string]func(doc map[string]any){
+		"witness count": func(doc map[string]any) {
+			up := doc["cells"].([]any)[cell].(map[string]any)["upper"].(map[string]any)
+			w := doc["witnesses"].([]any)[int(up["witness"].(float64))].([]any)
+			w[0] = w[0].(float64) + 1
+		},
+		"dual entry": func(doc map[string]any) {
+			up := doc["cells"].([]any)[cell].(map[string]any)["upper"].(map[string]any)
+			d := up["dual"].(map[string]any)
+			e := d["entries"].([]any)[0].([]any)
+			e[2] = e[2].(float64) - 1000*d["denominator"].(float64)
+		},
+	}
+	for name, change := range corrupt {
+		doc := read()
+		change(doc)
+		b, _ := json.Marshal(doc)
+		bad := filepath.Join(dir, "bad.json")
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, msg, code := run(t, append([]string{"bounds", "verify", "--bounds", res, "--certificates", bad}, base...)...)
+		if code != 1 || !strings.Contains(msg, fmt.Sprintf("cell %d ", cell)) {
+			t.Errorf("%s: exit %d %q, want exit 1 naming cell %d", name, code, msg, cell)
+		}
 	}
 }

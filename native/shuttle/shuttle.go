@@ -3,6 +3,7 @@ package shuttle
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
@@ -76,6 +77,13 @@ type Options struct {
 	// result then holds the bounds known at that moment, which are valid
 	// (Result.Stopped = StoppedTimeLimit). Default: no deadline.
 	Deadline time.Time
+	// Initial, when set, holds valid bounds of every cell of the full
+	// table known beforehand, e.g. the bounds given a subset of these
+	// margins (a release auditor's previous decision: adding margins only
+	// narrows the bounds). The propagation starts from them instead of
+	// [0, grand total]; bounds that are not valid give wrong results or
+	// ErrNoIntegerTable. Default none.
+	Initial *model.CellBounds
 	// Progress, when set, is called when the correction step starts (0
 	// done) and after every bound search with the number of bounds settled
 	// and the total. After a stop the last call may have done < total.
@@ -263,6 +271,21 @@ func prepare(ms *model.MarginSet, opt *Options, start time.Time) (r *Result, st 
 					model.MarginalName(ms.Vars, m.Vars), sys.label(ms.Vars, t), c, st.lo[t], st.hi[t])
 			}
 			st.set(t, c, c)
+		}
+	}
+	if in := opt.Initial; in != nil {
+		if len(in.Lower) != len(sys.fullT) || len(in.Upper) != len(sys.fullT) {
+			return nil, nil, 0, fmt.Errorf("shuttle: Options.Initial has %d bounds for %d cells", len(in.Lower), len(sys.fullT))
+		}
+		for i, t := range sys.fullT {
+			lo, hi := max(st.lo[t], int64(math.Ceil(in.Lower[i]-1e-9))), min(st.hi[t], int64(math.Floor(in.Upper[i]+1e-9)))
+			if lo > hi {
+				return nil, nil, 0, fmt.Errorf("%w: the initial bounds of %s [%g, %g] leave no value",
+					ErrNoIntegerTable, sys.label(ms.Vars, t), in.Lower[i], in.Upper[i])
+			}
+			if lo != st.lo[t] || hi != st.hi[t] {
+				st.set(t, lo, hi)
+			}
 		}
 	}
 	bad := st.propagate()

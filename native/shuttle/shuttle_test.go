@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -345,4 +346,50 @@ func TestNoIntegerTable(t *testing.T) {
 		t.Fatalf("got %v, want ErrNoIntegerTable", err)
 	}
 	t.Log(err)
+}
+
+// Options.Initial: starting from the bounds given a subset of the margins
+// gives the same sharp bounds as starting from scratch; bounds that leave
+// a cell no value are reported as no integer table.
+func TestInitialBounds(t *testing.T) {
+	tab := loadAutoworkers(t)
+	for _, c := range []struct{ first, all string }{
+		{"BF,ABCE", "BF,ABCE,ADE"},
+		{"AB,AC", "AB,AC,AE,BC,BE,CE,DE,AD,BF"},
+	} {
+		sub, err := tab.ReleaseSpec(c.first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev, err := Bounds(sub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := tab.ReleaseSpec(c.all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Bounds(ms, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Bounds(ms, &Options{Correct: true, Initial: prev.Bounds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Sharp || !want.Sharp {
+			t.Fatalf("%s: not sharp", c.all)
+		}
+		for i := range want.Bounds.Lower {
+			if got.Bounds.Lower[i] != want.Bounds.Lower[i] || got.Bounds.Upper[i] != want.Bounds.Upper[i] {
+				t.Fatalf("%s: cell %d: [%g, %g] from the initial bounds, [%g, %g] from scratch", c.all, i,
+					got.Bounds.Lower[i], got.Bounds.Upper[i], want.Bounds.Lower[i], want.Bounds.Upper[i])
+			}
+		}
+		bad := &model.CellBounds{Lower: slices.Clone(want.Bounds.Lower), Upper: slices.Clone(want.Bounds.Upper)}
+		bad.Upper[5] = bad.Lower[5] - 1
+		if _, err := Bounds(ms, &Options{Correct: true, Initial: bad}); !errors.Is(err, ErrNoIntegerTable) {
+			t.Errorf("%s: empty initial interval: %v, want ErrNoIntegerTable", c.all, err)
+		}
+	}
 }
