@@ -55,6 +55,16 @@ func LoadTableCSV(path string, vars []string) (*model.Table, error) {
 	return CollapseTo(t, path, vars)
 }
 
+// ReadTableCSV reads a long-format table from r as LoadTableCSV reads a
+// file; name stands for the source in error messages (e.g. an upload).
+func ReadTableCSV(r io.Reader, name string) (*model.Table, error) {
+	lt, err := readLongTable(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Table{Vars: lt.vars, Counts: lt.counts}, nil
+}
+
 // CollapseTo collapses t onto the named variables, in the given order (the
 // --vars of the CLI). Unknown or repeated names are a *DataError naming
 // source.

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/bench"
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/kanon"
@@ -45,7 +46,7 @@ func newBenchCmd() *cobra.Command {
 			return c.Help()
 		},
 	}
-	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchKanonCmd(), newBenchScalingCmd())
+	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchKanonCmd(), newBenchScalingCmd(), newBenchBoundsCmd(), newBenchAuditCmd())
 	return c
 }
 
@@ -393,6 +394,48 @@ func newBenchScalingCmd() *cobra.Command {
 		}, nil)
 }
 
+func newBenchBoundsCmd() *cobra.Command {
+	o := bench.DefaultBoundsOptions()
+	var cases string
+	var timeLimit float64
+	return benchCommand("bounds", "Cell bounds at scale: time, memory and certificates per method on generated tables",
+		"Run cell-bound methods on seeded tables (counts 0..9) with all k-way margins\n"+
+			"released, and on the autoworkers margin sets: time, peak memory (resident\n"+
+			"set, engines included), cells with sharp bounds, and for the certified method\n"+
+			"how every bound is proven (dual vector, trivially, integer program), how many\n"+
+			"are attained by witness tables, the LP re-solves (wall and engine time per\n"+
+			"solve) and the time relative to --method lp on the same table in the same run.\n"+
+			"Cases: 2^10:3 (ten binary variables, all 3-way margins), 5^5:2, 3x4x5:2,\n"+
+			"autoworkers:ABCE/AB,AC,AE,BC,BE,CE (variables/margins; no variables = all six).",
+		func(f *pflag.FlagSet) {
+			f.StringVar(&cases, "cases", strings.Join(bench.DefaultBoundsCases, ";"), "tables separated by ';': DIMS:WAY or autoworkers:VARS/MARGINS")
+			f.StringSliceVar(&o.Methods, "methods", o.Methods, "cell-bound methods to run (lp is the reference of the ratios)")
+			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "time limit per run in seconds (0 = none)")
+			f.StringVar(&o.Solver, "solver", "", "engine (auto|clp|highs|lpsolve|cbc; default auto)")
+		},
+		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+			var err error
+			if o.TimeLimit, err = cli.TimeLimit("--time-limit", timeLimit); err != nil {
+				return nil, err
+			}
+			if o.Solver != "" {
+				if err := cli.Solver("--solver", o.Solver, false); err != nil {
+					return nil, err
+				}
+			}
+			o.Cases = nil
+			for _, s := range strings.Split(cases, ";") {
+				c, err := bench.ParseBoundsCase(s)
+				if err != nil {
+					return nil, err
+				}
+				o.Cases = append(o.Cases, c)
+			}
+			o.Progress = prog
+			return bench.Bounds(o)
+		}, nil)
+}
+
 // parseIntList reads "A..B" (inclusive) or "a,b,c"; "" is the empty list.
 func parseIntList(flag, s string) ([]int, error) {
 	s = strings.TrimSpace(s)
@@ -427,4 +470,44 @@ func joinInts(v []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, ",")
+}
+
+func newBenchAuditCmd() *cobra.Command {
+	o := bench.DefaultAuditOptions()
+	var timeLimit float64
+	var policy string
+	return benchCommand("audit", "Release auditor: decision latency, incremental vs from scratch",
+		"Replay seeded request sequences through the release auditor (sdcopt audit)\n"+
+			"on the autoworkers table and on generated tables, once incrementally (implied\n"+
+			"margins answered from earlier releases, public views cached, the shuttle\n"+
+			"warm-started from the history's bounds) and once from scratch, and report the\n"+
+			"latency of a decision (median, p95, max), the outcomes, and whether both runs\n"+
+			"decided alike. Cases: autoworkers:WAY (margins of 1..WAY variables) or\n"+
+			"DIMS:WAY as in bench bounds (2^10:2: ten binary variables, 1-2-way requests).",
+		func(f *pflag.FlagSet) {
+			f.StringSliceVar(&o.Cases, "cases", o.Cases, "tables: autoworkers:WAY or DIMS:WAY")
+			f.IntVar(&o.Requests, "requests", o.Requests, "requests per sequence")
+			f.IntVar(&o.Sequences, "sequences", o.Sequences, "sequences per case (seeds 1..N)")
+			f.StringVar(&policy, "policy", "", "policy parameters (see sdcopt audit)")
+			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "time limit of each bounds computation in seconds")
+			f.StringVar(&o.Solver, "solver", "", "engine (default auto)")
+		},
+		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+			var err error
+			if o.TimeLimit, err = cli.TimeLimit("--time-limit", timeLimit); err != nil {
+				return nil, err
+			}
+			p, err := audit.ParsePolicy(policy)
+			if err != nil {
+				return nil, cli.BadInput("--policy: %v", err)
+			}
+			o.Policy = &p
+			if o.Solver != "" {
+				if err := cli.Solver("--solver", o.Solver, false); err != nil {
+					return nil, err
+				}
+			}
+			o.Progress = prog
+			return bench.Audit(o)
+		}, nil)
 }

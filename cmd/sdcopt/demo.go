@@ -81,6 +81,12 @@ func runDemo(w io.Writer) error {
 	if err := runBoundsDemo(w); err != nil {
 		return err
 	}
+	if err := runCertifiedDemo(w); err != nil {
+		return err
+	}
+	if err := runAuditDemo(w); err != nil {
+		return err
+	}
 	return runKanonDemo(w)
 }
 

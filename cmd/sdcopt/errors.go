@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/colgen"
 	"github.com/sdcopt/sdcopt/datasets"
@@ -33,6 +34,7 @@ var (
 		colgen.ErrInput, kanon.ErrK, kanon.ErrMethod, kanon.ErrPartition, kanon.ErrTooLarge, ip.ErrKAnonMIPTooLarge,
 		ip.ErrPricingTooLarge, cellbounds.ErrNotApplicable, cellbounds.ErrUnknownMethod,
 		cellbounds.ErrTooLarge, lp.ErrTooLarge, shuttle.ErrTooLarge,
+		audit.ErrHistory, audit.ErrRequest, audit.ErrPolicy,
 		solvers.ErrUnknownSolver, solvers.ErrUnavailable, solvers.ErrInvalidProblem, solvers.ErrUnsupported, solvers.ErrInvalidParams,
 	}
 	// engineErrors: an engine or a self-check failed.

@@ -1,0 +1,354 @@
+package audit_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
+	_ "github.com/sdcopt/sdcopt/solvers/all"
+)
+
+// refEngine is the second engine of the reference bounds: the auditor
+// uses the shuttle, Fréchet bounds or CLP/CBC; the reference solves every
+// cell's two IPs with lp_solve (HiGHS when lp_solve is not linked).
+func refEngine(t *testing.T) string {
+	for _, e := range []string{"lpsolve", "highs"} {
+		if _, _, err := solvers.Lookup(e); err == nil {
+			return e
+		}
+	}
+	t.Skip("no second integer engine")
+	return ""
+}
+
+// refDisclosed is the policy applied by a separate, simple implementation:
+// the cells whose IP bounds violate it.
+func refDisclosed(p audit.Policy, counts []int64, lo, hi []float64) []int {
+	var out []int
+	for c, n := range counts {
+		if n == 0 {
+			continue
+		}
+		w := int64(math.Round(hi[c])) - int64(math.Round(lo[c]))
+		bad := w == 0
+		if n < p.Small && w < p.MinWidth {
+			bad = true
+		}
+		if n >= p.Small && p.MinRelWidth > 0 && float64(w) < math.Ceil(p.MinRelWidth*float64(n)-1e-12) {
+			bad = true
+		}
+		if bad {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func randomTable(r *rand.Rand) *model.Table {
+	k := 3 + r.IntN(2)
+	vars := make([]model.Variable, k)
+	for i := range vars {
+		vars[i].Name = string(rune('A' + i))
+		for l := 0; l < 2+r.IntN(2); l++ {
+			vars[i].Levels = append(vars[i].Levels, fmt.Sprint(l))
+		}
+	}
+	counts := make([]int64, model.NumCells(model.Dims(vars)))
+	for i := range counts {
+		counts[i] = int64(r.IntN(6))
+	}
+	t, err := model.NewTable(vars, counts)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func randomMargin(r *rand.Rand, t *model.Table) []string {
+	var names []string
+	for len(names) == 0 {
+		for _, v := range t.Vars {
+			if r.IntN(2) == 0 {
+				names = append(names, v.Name)
+			}
+		}
+		if len(names) == len(t.Vars) {
+			names = names[:len(names)-1]
+		}
+	}
+	r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	return names
+}
+
+// Issue 16, done when: 200 seeded random request sequences on small random
+// tables, every release/deny decision checked against bounds computed
+// independently (IPs through a second engine) with the policy applied by
+// refDisclosed; simulated releases reproduce every released margin.
+func TestDecisionsAgainstReference(t *testing.T) {
+	eng := refEngine(t)
+	seqs := 200
+	if testing.Short() {
+		seqs = 40
+	}
+	policies := []audit.Policy{audit.DefaultPolicy(), {Small: 2, MinWidth: 2, MinRelWidth: 0.5, AllowSimulate: true}}
+	var released, denied, simulated, implied int
+	for s := 0; s < seqs; s++ {
+		r := rand.New(rand.NewPCG(uint64(s), 16))
+		tab := randomTable(r)
+		pol := policies[s%len(policies)]
+		a, err := audit.New(tab, pol, audit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := audit.NewHistory(tab)
+		for q := 0; q < 5; q++ {
+			req := audit.Request{Margin: randomMargin(r, tab), Seed: uint64(q)}
+			if s%4 == 3 {
+				req.Mode = audit.ModeSimulate
+			}
+			d, err := a.Decide(h, req)
+			if err != nil {
+				t.Fatalf("seq %d req %d %v: %v", s, q, req.Margin, err)
+			}
+			// The reference: bounds given the public view plus the true
+			// requested margin, by IP through the second engine.
+			view := &model.MarginSet{Vars: tab.Vars}
+			for _, rel := range h.Releases {
+				sub := positions(tab, rel.Margin)
+				if _, ok := view.MarginalOf(sub); !ok {
+					view.Margins = append(view.Margins, &model.Marginal{Vars: sub, Counts: rel.Counts})
+				}
+			}
+			sub := positions(tab, req.Margin)
+			truth, _ := tab.Collapse(sub)
+			switch {
+			case d.Operator.Implied:
+				implied++
+				if d.Operator.Source == "" {
+					t.Errorf("seq %d req %d: implied without a source", s, q)
+				}
+			default:
+				asked := &model.MarginSet{Vars: tab.Vars, Margins: append(slices.Clone(view.Margins), truth)}
+				ref, err := cellbounds.Compute(asked, cellbounds.Settings{Method: cellbounds.IP, Solver: eng})
+				var bad []int
+				switch {
+				case errors.Is(err, cellbounds.ErrInfeasible):
+					bad = []int{-1} // the true margin contradicts simulated releases
+				case err != nil:
+					t.Fatalf("seq %d req %d: reference: %v", s, q, err)
+				default:
+					bad = refDisclosed(pol, tab.Counts, ref.Bounds.Lower, ref.Bounds.Upper)
+				}
+				wantRelease := len(bad) == 0
+				if (d.Outcome == audit.Released) != wantRelease {
+					t.Fatalf("seq %d req %d %v (policy %s): outcome %s, reference disclosed cells %v; operator: %+v",
+						s, q, req.Margin, pol.Version(), d.Outcome, bad, d.Operator)
+				}
+				if d.Outcome != audit.Released {
+					got := make([]int, 0)
+					for _, c := range d.Operator.Disclosed {
+						got = append(got, c.Cell)
+					}
+					if bad[0] >= 0 && !slices.Equal(got, bad) {
+						t.Errorf("seq %d req %d: disclosed cells %v, reference %v", s, q, got, bad)
+					}
+					if req.Mode == audit.ModeSimulate && d.Outcome != audit.Simulated {
+						t.Errorf("seq %d req %d: simulate mode denied", s, q)
+					}
+				}
+			}
+			switch d.Outcome {
+			case audit.Released:
+				released++
+				if !d.Simulated && !d.Operator.Implied && !slices.Equal(d.Counts, truth.Counts) {
+					t.Fatalf("seq %d req %d: released counts differ from the table", s, q)
+				}
+			case audit.Denied:
+				denied++
+				if d.Counts != nil {
+					t.Errorf("seq %d req %d: a denial with counts", s, q)
+				}
+			case audit.Simulated:
+				simulated++
+			}
+			h.Append(d)
+			if err := h.Check(tab); err != nil {
+				t.Fatalf("seq %d req %d: history after the decision: %v", s, q, err)
+			}
+			// Every release, true or simulated, must be consistent: a table
+			// has all of them (checked by the next Decide; here by the
+			// simulated table itself).
+			if d.Outcome == audit.Simulated && !d.Operator.Implied {
+				full := &model.MarginSet{Vars: tab.Vars, Margins: append(slices.Clone(view.Margins), &model.Marginal{Vars: sub, Counts: d.Counts})}
+				if err := full.Check(); err != nil {
+					t.Fatalf("seq %d req %d: simulated margin inconsistent with the releases: %v", s, q, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d released, %d denied, %d simulated (%d implied)", released, denied, simulated, implied)
+	if released == 0 || denied == 0 || simulated == 0 || implied == 0 {
+		t.Errorf("the sequences do not exercise every outcome: %d released, %d denied, %d simulated, %d implied", released, denied, simulated, implied)
+	}
+}
+
+func positions(t *model.Table, names []string) []int {
+	var sub []int
+	for _, n := range names {
+		sub = append(sub, t.VarIndex(n))
+	}
+	slices.Sort(sub)
+	return sub
+}
+
+// Simulated tables reproduce every margin exactly, and the same seed gives
+// the same table.
+func TestSimulate(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 20; i++ {
+		tab := randomTable(r)
+		ms, err := tab.Released([][]int{{0, 1}, {1, 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := audit.Simulate(ms, uint64(i), "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := audit.Simulate(ms, uint64(i), "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Counts, b.Counts) {
+			t.Fatalf("seed %d: two draws differ", i)
+		}
+		for _, m := range ms.Margins {
+			got, _ := a.Collapse(m.Vars)
+			if !slices.Equal(got.Counts, m.Counts) {
+				t.Fatalf("seed %d: margin %v not reproduced", i, m.Vars)
+			}
+		}
+	}
+	// Margins no table has.
+	bin := []string{"0", "1"}
+	vars := []model.Variable{{Name: "A", Levels: bin}, {Name: "B", Levels: bin}}
+	bad := &model.MarginSet{Vars: vars, Margins: []*model.Marginal{{Vars: []int{0}, Counts: []int64{1, 1}}, {Vars: []int{1}, Counts: []int64{3, 0}}}}
+	if _, err := audit.Simulate(bad, 1, "", 0); !errors.Is(err, audit.ErrNoTable) {
+		t.Errorf("inconsistent margins: %v, want ErrNoTable", err)
+	}
+}
+
+func autoworkers(t *testing.T) *model.Table {
+	dir, err := datasets.SharedDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	tab, err := datasets.LoadTableCSV(filepath.Join(dir, "autoworkers.csv"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// The paper's example releases (Dobra & Fienberg, Section 2: [BF], [ABCE],
+// [ADE]) decided in turn, each explained for the operator; [AB] after
+// [ABCE] is implied.
+func TestAutoworkersReleases(t *testing.T) {
+	tab := autoworkers(t)
+	a, err := audit.New(tab, audit.DefaultPolicy(), audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := audit.NewHistory(tab)
+	for _, spec := range []string{"BF", "ABCE", "ADE", "AB"} {
+		m, err := a.ParseMargin(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := a.Decide(h, audit.Request{Margin: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Operator.Explanation == "" || d.Operator.Cells == 0 && !d.Operator.Implied {
+			t.Errorf("%s: unexplained decision %+v", spec, d.Operator)
+		}
+		if spec == "AB" && !d.Operator.Implied {
+			t.Errorf("[AB] after [ABCE] not implied: %+v", d.Operator)
+		}
+		if d.Outcome == audit.Denied && len(d.Operator.Disclosed)+len(d.Operator.Undecided) == 0 {
+			t.Errorf("%s: denied without a disclosed cell", spec)
+		}
+		pub := d.Public()
+		if d.Outcome == audit.Denied && pub.Counts != nil {
+			t.Errorf("%s: public denial carries counts", spec)
+		}
+		t.Logf("%s: %s (%s)", spec, d.Outcome, d.Operator.Explanation)
+		h.Append(d)
+	}
+	var buf bytes.Buffer
+	if err := audit.WriteHistory(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	h2, err := audit.ReadHistory(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h2.Check(tab); err != nil || len(h2.Releases) != len(h.Releases) {
+		t.Errorf("history round trip: %v, %d releases", err, len(h2.Releases))
+	}
+}
+
+// Bad input: clear errors.
+func TestErrors(t *testing.T) {
+	tab := autoworkers(t)
+	a, _ := audit.New(tab, audit.DefaultPolicy(), audit.Options{})
+	h := audit.NewHistory(tab)
+	if _, err := a.Decide(h, audit.Request{Margin: []string{"Z"}}); !errors.Is(err, audit.ErrRequest) || !strings.Contains(err.Error(), `"Z"`) {
+		t.Errorf("unknown variable: %v", err)
+	}
+	if _, err := a.Decide(h, audit.Request{Margin: []string{"A"}, Mode: "publish"}); !errors.Is(err, audit.ErrRequest) {
+		t.Errorf("unknown mode: %v", err)
+	}
+	// A release marked true whose values are not the table's.
+	m, _ := tab.Collapse([]int{1})
+	lie := audit.NewHistory(tab)
+	lie.Releases = append(lie.Releases, audit.Release{Margin: []string{"B"}, Counts: []int64{m.Counts[0] + 1, m.Counts[1] - 1}})
+	if _, err := a.Decide(lie, audit.Request{Margin: []string{"A"}}); !errors.Is(err, audit.ErrHistory) || !strings.Contains(err.Error(), "marked true") {
+		t.Errorf("false true release: %v", err)
+	}
+	// Simulated releases that contradict each other.
+	bad := audit.NewHistory(tab)
+	bad.Releases = append(bad.Releases, audit.Release{Margin: []string{"B"}, Counts: []int64{1, 1}, Simulated: true},
+		audit.Release{Margin: []string{"C"}, Counts: []int64{5, 0}, Simulated: true})
+	if _, err := a.Decide(bad, audit.Request{Margin: []string{"A"}}); !errors.Is(err, audit.ErrHistory) {
+		t.Errorf("contradicting releases: %v", err)
+	}
+	wrongVars := audit.NewHistory(tab)
+	wrongVars.Vars[0].Levels = []string{"x", "y"}
+	if _, err := a.Decide(wrongVars, audit.Request{Margin: []string{"A"}}); !errors.Is(err, audit.ErrHistory) {
+		t.Errorf("history of another table: %v", err)
+	}
+	if _, err := audit.ReadHistory(strings.NewReader("{not json")); !errors.Is(err, audit.ErrHistory) {
+		t.Errorf("bad JSON: %v", err)
+	}
+	for _, spec := range []string{"min_width=-1", "small=-2", "min_rel_width=2", "min_rel_width=NaN", "width=3", "small"} {
+		if _, err := audit.ParsePolicy(spec); !errors.Is(err, audit.ErrPolicy) {
+			t.Errorf("policy %q: %v", spec, err)
+		}
+	}
+	p, err := audit.ParsePolicy("small=4, min_width=2,min_rel_width=0.25,simulate=false")
+	if err != nil || p != (audit.Policy{Small: 4, MinWidth: 2, MinRelWidth: 0.25}) {
+		t.Errorf("policy: %+v %v", p, err)
+	}
+}

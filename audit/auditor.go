@@ -1,0 +1,577 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/model"
+)
+
+// Modes of a request.
+const (
+	ModeRelease  = "release"  // the true margin or nothing
+	ModeSimulate = "simulate" // the true margin, or a simulated one when the true one is denied
+)
+
+// Outcomes of a decision.
+const (
+	Released  = "released"  // the true margin is published
+	Simulated = "simulated" // a margin of a simulated table is published
+	Denied    = "denied"    // nothing is published
+)
+
+// ErrRequest reports a request that names no or unknown variables or an
+// unknown mode.
+var ErrRequest = errors.New("audit: bad request")
+
+// Options tune an Auditor; the zero value means defaults.
+type Options struct {
+	// Solver is the engine of the bounds' LPs/IPs and of the simulation
+	// ("" = auto).
+	Solver string
+	// TimeLimit bounds each bounds computation and each simulation (0 =
+	// DefaultTimeLimit). What it leaves undecided is denied.
+	TimeLimit time.Duration
+	// CacheSize is the number of public views whose bounds are kept
+	// (0 = DefaultCacheSize).
+	CacheSize int
+	// FromScratch turns the incremental work off (implied margins, the
+	// cache, the shuttle's warm start): every decision computes the bounds
+	// anew. For benchmarks.
+	FromScratch bool
+}
+
+// Defaults of Options.
+const (
+	DefaultTimeLimit = 60 * time.Second
+	DefaultCacheSize = 64
+)
+
+// Request asks for one margin.
+type Request struct {
+	// Margin names the variables, in any order.
+	Margin []string
+	// Mode is ModeRelease (default "") or ModeSimulate.
+	Mode string
+	// Seed drives the simulation.
+	Seed uint64
+	// RequestID, Requester and Time are recorded with the release.
+	RequestID string
+	Requester string
+	Time      time.Time
+}
+
+// Decision is the answer to a request, with the operator's evidence.
+type Decision struct {
+	RequestID     string    `json:"request_id,omitempty"`
+	Requester     string    `json:"requester,omitempty"`
+	Time          time.Time `json:"time,omitzero"`
+	Margin        []string  `json:"margin"`
+	Mode          string    `json:"mode"`
+	Outcome       string    `json:"outcome"`
+	Counts        []int64   `json:"counts,omitempty"`
+	Simulated     bool      `json:"simulated"`
+	PolicyVersion string    `json:"policy_version"`
+	// Operator is the evidence behind the decision: for the operator
+	// only, never part of the public answer (Public).
+	Operator *OperatorReport `json:"operator,omitempty"`
+}
+
+// OperatorReport explains a decision.
+type OperatorReport struct {
+	// Explanation says in one sentence why.
+	Explanation string `json:"explanation"`
+	// Implied: the margin follows from an earlier release (named by
+	// Source); nothing was computed.
+	Implied bool   `json:"implied"`
+	Source  string `json:"source,omitempty"`
+	// Method is the cellbounds method that computed the bounds; Sharp
+	// says whether they are proven sharp; Cached that they came from the
+	// cache; Warm that the shuttle started from the history's bounds.
+	Method  string  `json:"method,omitempty"`
+	Sharp   bool    `json:"sharp"`
+	Cached  bool    `json:"cached"`
+	Warm    bool    `json:"warm"`
+	Seconds float64 `json:"seconds"`
+	// Cells is the number of cells checked; Disclosed the cells the
+	// true release would disclose (bounds proven too narrow) and
+	// Undecided those whose safety could not be proven (treated as
+	// disclosed).
+	Cells     int        `json:"cells"`
+	Disclosed []CellRisk `json:"disclosed"`
+	Undecided []CellRisk `json:"undecided"`
+	// Inconsistent: the true margin contradicts the public view (which
+	// holds simulated margins), so no table has both.
+	Inconsistent bool `json:"inconsistent,omitempty"`
+	// SimulationSeed and SimulationMethod describe a simulated answer.
+	SimulationSeed   uint64 `json:"simulation_seed,omitempty"`
+	SimulationMethod string `json:"simulation_method,omitempty"`
+}
+
+// CellRisk is one cell the release would put at risk.
+type CellRisk struct {
+	Cell  int    `json:"cell"`
+	Label string `json:"label"`
+	Count int64  `json:"count"`
+	// Lower and Upper are the proven bounds given history and request;
+	// AttainedLower and AttainedUpper the interval integer tables are
+	// known to attain (equal to the bounds when they are sharp).
+	Lower         int64 `json:"lower"`
+	Upper         int64 `json:"upper"`
+	AttainedLower int64 `json:"attained_lower"`
+	AttainedUpper int64 `json:"attained_upper"`
+	Required      int64 `json:"required_width"`
+}
+
+// PublicDecision is what a requester sees: a denial carries no reason.
+type PublicDecision struct {
+	RequestID     string   `json:"request_id,omitempty"`
+	Margin        []string `json:"margin"`
+	Outcome       string   `json:"outcome"`
+	Counts        []int64  `json:"counts,omitempty"`
+	Simulated     bool     `json:"simulated"`
+	PolicyVersion string   `json:"policy_version"`
+}
+
+// Public strips the operator's evidence.
+func (d *Decision) Public() PublicDecision {
+	return PublicDecision{RequestID: d.RequestID, Margin: slices.Clone(d.Margin), Outcome: d.Outcome,
+		Counts: slices.Clone(d.Counts), Simulated: d.Simulated, PolicyVersion: d.PolicyVersion}
+}
+
+// Auditor decides requests on one confidential table under one policy. It
+// is safe for concurrent use; callers serialize the decisions of one
+// table's history (two requests decided against the same history may each
+// be safe alone and not together).
+type Auditor struct {
+	table  *model.Table
+	policy Policy
+	opt    Options
+
+	mu    sync.Mutex
+	cache map[[32]byte]*intervals
+	order [][32]byte
+}
+
+// New returns an Auditor of table t under policy p.
+func New(t *model.Table, p Policy, opt Options) (*Auditor, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := model.NewTable(t.Vars, t.Counts); err != nil {
+		return nil, err
+	}
+	if opt.TimeLimit < 0 {
+		return nil, fmt.Errorf("audit: negative time limit %v", opt.TimeLimit)
+	}
+	if opt.TimeLimit == 0 {
+		opt.TimeLimit = DefaultTimeLimit
+	}
+	if opt.CacheSize <= 0 {
+		opt.CacheSize = DefaultCacheSize
+	}
+	return &Auditor{table: t, policy: p, opt: opt, cache: map[[32]byte]*intervals{}}, nil
+}
+
+// Table returns the confidential table.
+func (a *Auditor) Table() *model.Table { return a.table }
+
+// Policy returns the policy.
+func (a *Auditor) Policy() Policy { return a.policy }
+
+// ParseMargin reads a margin spec ("A:C", "AC" with one-letter names) into
+// variable names in table order.
+func (a *Auditor) ParseMargin(spec string) ([]string, error) {
+	subs, err := model.ParseMarginSpec(a.table.Vars, spec)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRequest, err)
+	}
+	if len(subs) != 1 {
+		return nil, fmt.Errorf("%w: %q names %d margins, want one", ErrRequest, spec, len(subs))
+	}
+	return a.names(subs[0]), nil
+}
+
+func (a *Auditor) names(sub []int) []string {
+	out := make([]string, len(sub))
+	for i, j := range sub {
+		out[i] = a.table.Vars[j].Name
+	}
+	return out
+}
+
+// Decide answers req given history h (which it does not change; see
+// History.Append).
+func (a *Auditor) Decide(h *History, req Request) (*Decision, error) {
+	start := time.Now()
+	if err := h.Check(a.table); err != nil {
+		return nil, err
+	}
+	mode := req.Mode
+	if mode == "" {
+		mode = ModeRelease
+	}
+	if mode != ModeRelease && mode != ModeSimulate {
+		return nil, fmt.Errorf("%w: unknown mode %q (want release or simulate)", ErrRequest, req.Mode)
+	}
+	if len(req.Margin) == 0 {
+		return nil, fmt.Errorf("%w: the margin names no variable", ErrRequest)
+	}
+	var sub []int
+	for _, n := range req.Margin {
+		j := a.table.VarIndex(n)
+		if j < 0 {
+			return nil, fmt.Errorf("%w: unknown variable %q", ErrRequest, n)
+		}
+		if slices.Contains(sub, j) {
+			return nil, fmt.Errorf("%w: variable %q appears twice", ErrRequest, n)
+		}
+		sub = append(sub, j)
+	}
+	sort.Ints(sub)
+	d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: mode,
+		PolicyVersion: a.policy.Version(), Operator: &OperatorReport{Disclosed: []CellRisk{}, Undecided: []CellRisk{}}}
+	defer func() { d.Operator.Seconds = time.Since(start).Seconds() }()
+
+	if !a.opt.FromScratch && a.implied(h, sub, d) {
+		return d, nil
+	}
+	view, err := a.publicView(h)
+	if err != nil {
+		return nil, err
+	}
+	truth, err := a.table.Collapse(sub)
+	if err != nil {
+		return nil, err
+	}
+	asked := &model.MarginSet{Vars: a.table.Vars, Margins: append(slices.Clone(view.Margins), truth)}
+	iv, err := a.bounds(asked, view, d.Operator)
+	switch {
+	case errors.Is(err, cellbounds.ErrInfeasible) && len(view.Margins) > 0:
+		// Only possible when simulated releases are in the view.
+		d.Operator.Inconsistent = true
+	case err != nil:
+		return nil, err
+	default:
+		a.check(iv, d.Operator)
+	}
+	op := d.Operator
+	if !op.Inconsistent && len(op.Disclosed) == 0 && len(op.Undecided) == 0 {
+		d.Outcome, d.Counts = Released, truth.Counts
+		op.Explanation = fmt.Sprintf("every one of the %d cells keeps the width the policy requires given the %d earlier releases and this margin",
+			op.Cells, len(h.Releases))
+		return d, nil
+	}
+	why := a.reason(op)
+	if mode == ModeSimulate && a.policy.AllowSimulate {
+		if len(view.Margins) == 0 {
+			// Nothing released yet: a table with the grand total only is
+			// not determined by the view; simulate from the total.
+			view = &model.MarginSet{Vars: a.table.Vars, Margins: []*model.Marginal{{Vars: nil, Counts: []int64{a.table.Total()}}}}
+		}
+		sim, err := Simulate(view, req.Seed, a.opt.Solver, a.opt.TimeLimit)
+		if errors.Is(err, ErrNoTable) {
+			d.Outcome = Denied
+			op.Explanation = why + "; simulation impossible: no integer table has every released margin"
+			return d, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		m, err := sim.Collapse(sub)
+		if err != nil {
+			return nil, err
+		}
+		d.Outcome, d.Counts, d.Simulated = Simulated, m.Counts, true
+		op.SimulationSeed, op.SimulationMethod = req.Seed, SimulationMethod
+		op.Explanation = why + "; answered from a table simulated from the public releases"
+		return d, nil
+	}
+	d.Outcome = Denied
+	op.Explanation = why
+	return d, nil
+}
+
+// implied answers from an earlier release containing the margin: a true
+// one gives the true margin, else a simulated one its (public) values.
+func (a *Auditor) implied(h *History, sub []int, d *Decision) bool {
+	best := -1
+	for i, r := range h.Releases {
+		rs, _ := subsetOf(a.table.Vars, r.Margin) // h.Check passed
+		if !isSubset(sub, rs) {
+			continue
+		}
+		if best < 0 || (h.Releases[best].Simulated && !r.Simulated) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	r := h.Releases[best]
+	rs, _ := subsetOf(a.table.Vars, r.Margin)
+	counts := collapseMargin(model.Dims(a.table.Vars), rs, r.Counts, sub)
+	d.Counts, d.Simulated = counts, r.Simulated
+	d.Outcome = Released
+	if r.Simulated {
+		d.Outcome = Simulated
+	}
+	d.Operator.Implied, d.Operator.Source, d.Operator.Sharp = true, fmt.Sprintf("release %d %s", best+1, marginName(r.Margin)), true
+	d.Operator.Explanation = fmt.Sprintf("implied by release %d %s: already public, nothing computed", best+1, marginName(r.Margin))
+	return true
+}
+
+// publicView is the margin set of every release with its released values
+// (one margin per variable set; the same set released twice must agree).
+func (a *Auditor) publicView(h *History) (*model.MarginSet, error) {
+	ms := &model.MarginSet{Vars: a.table.Vars}
+	for i, r := range h.Releases {
+		sub, _ := subsetOf(a.table.Vars, r.Margin)
+		if m, ok := ms.MarginalOf(sub); ok {
+			if !slices.Equal(m.Counts, r.Counts) {
+				return nil, fmt.Errorf("%w: release %d %s repeats an earlier margin with other values", ErrHistory, i+1, marginName(r.Margin))
+			}
+			continue
+		}
+		ms.Margins = append(ms.Margins, &model.Marginal{Vars: sub, Counts: slices.Clone(r.Counts)})
+	}
+	if len(ms.Margins) > 0 {
+		if err := ms.Check(); err != nil {
+			return nil, fmt.Errorf("%w: the released margins contradict each other: %v", ErrHistory, err)
+		}
+	}
+	return ms, nil
+}
+
+// intervals are per-cell proven bounds (outer) and attained values
+// (inner: the true sharp interval contains [inLo, inHi] and lies within
+// [lo, hi]).
+type intervals struct {
+	lo, hi     []int64
+	inLo, inHi []int64
+	sharp      bool
+	method     string
+	bounds     *model.CellBounds
+}
+
+// bounds computes (or takes from the cache) the intervals of ms; prev,
+// when cached, is the shuttle's starting point.
+func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport) (*intervals, error) {
+	key := viewKey(ms)
+	if a.opt.FromScratch {
+		return a.compute(ms, nil, op)
+	}
+	a.mu.Lock()
+	iv := a.cache[key]
+	var init *model.CellBounds
+	if p := a.cache[viewKey(prev)]; p != nil && len(prev.Margins) > 0 {
+		init = p.bounds
+	}
+	a.mu.Unlock()
+	if iv != nil {
+		op.Cached, op.Method, op.Sharp = true, iv.method, iv.sharp
+		return iv, nil
+	}
+	iv, err := a.compute(ms, init, op)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	if _, ok := a.cache[key]; !ok {
+		a.cache[key] = iv
+		a.order = append(a.order, key)
+		if len(a.order) > a.opt.CacheSize {
+			delete(a.cache, a.order[0])
+			a.order = a.order[1:]
+		}
+	}
+	a.mu.Unlock()
+	return iv, nil
+}
+
+// compute computes the intervals of ms, the shuttle starting from init
+// when given.
+func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *OperatorReport) (*intervals, error) {
+	set := cellbounds.Settings{Method: cellbounds.Auto, Solver: a.opt.Solver, TimeLimit: a.opt.TimeLimit, Initial: init}
+	run, err := cellbounds.Compute(ms, set)
+	if err != nil {
+		return nil, err
+	}
+	n := len(run.Bounds.Lower)
+	iv := &intervals{lo: make([]int64, n), hi: make([]int64, n), method: methodName(run.Bounds.Method), bounds: run.Bounds, sharp: run.Sharp}
+	for c := range n {
+		iv.lo[c], iv.hi[c] = ceil(run.Bounds.Lower[c]), floor(run.Bounds.Upper[c])
+	}
+	if run.Sharp {
+		iv.inLo, iv.inHi = iv.lo, iv.hi
+	} else {
+		// Not proven sharp: the certified method's witnesses give the
+		// attained interval, its duals the proven one.
+		cset := cellbounds.Settings{Method: cellbounds.Certified, Solver: a.opt.Solver, TimeLimit: a.opt.TimeLimit}
+		cr, err := cellbounds.Compute(ms, cset)
+		if err != nil {
+			return nil, err
+		}
+		iv.method += "+certified"
+		iv.inLo, iv.inHi = make([]int64, n), make([]int64, n)
+		for c := range n {
+			iv.lo[c], iv.hi[c] = max(iv.lo[c], ceil(cr.Bounds.Lower[c])), min(iv.hi[c], floor(cr.Bounds.Upper[c]))
+			iv.inLo[c], iv.inHi[c] = iv.hi[c]+1, iv.lo[c]-1 // empty until a table is known
+		}
+		tables := cr.Certificates.Witnesses
+		if a.viewIsTrue(ms) {
+			tables = append(tables, a.table.Counts) // the confidential table has every true margin
+		}
+		for _, w := range tables {
+			for c, x := range w {
+				iv.inLo[c], iv.inHi[c] = min(iv.inLo[c], x), max(iv.inHi[c], x)
+			}
+		}
+		iv.sharp = cr.Sharp
+		if iv.sharp {
+			iv.inLo, iv.inHi = iv.lo, iv.hi
+		}
+	}
+	op.Method, op.Sharp, op.Warm = iv.method, iv.sharp, init != nil && iv.method == cellbounds.Shuttle
+	return iv, nil
+}
+
+// viewIsTrue reports whether every margin of ms is a margin of the table.
+func (a *Auditor) viewIsTrue(ms *model.MarginSet) bool {
+	for _, m := range ms.Margins {
+		t, err := a.table.Collapse(m.Vars)
+		if err != nil || !slices.Equal(t.Counts, m.Counts) {
+			return false
+		}
+	}
+	return true
+}
+
+// check applies the policy to every cell.
+func (a *Auditor) check(iv *intervals, op *OperatorReport) {
+	op.Cells = len(iv.lo)
+	for c, count := range a.table.Counts {
+		req := a.policy.RequiredWidth(count)
+		if req == 0 {
+			continue
+		}
+		risk := CellRisk{Cell: c, Label: a.label(c), Count: count, Lower: iv.lo[c], Upper: iv.hi[c],
+			AttainedLower: iv.inLo[c], AttainedUpper: iv.inHi[c], Required: req}
+		switch {
+		case iv.hi[c]-iv.lo[c] < req:
+			op.Disclosed = append(op.Disclosed, risk)
+		case iv.inHi[c]-iv.inLo[c] < req:
+			op.Undecided = append(op.Undecided, risk)
+		}
+	}
+}
+
+func (a *Auditor) reason(op *OperatorReport) string {
+	switch {
+	case op.Inconsistent:
+		return "the true margin contradicts the simulated releases: no table has both"
+	case len(op.Disclosed) > 0:
+		r := op.Disclosed[0]
+		return fmt.Sprintf("%d cells would be disclosed, e.g. %s (count %d) would lie in [%d, %d] (width %d, required %d)",
+			len(op.Disclosed), r.Label, r.Count, r.Lower, r.Upper, r.Upper-r.Lower, r.Required)
+	default:
+		r := op.Undecided[0]
+		return fmt.Sprintf("%d cells could not be proven safe within the time limit, e.g. %s: proven [%d, %d], attained [%d, %d], width %d required",
+			len(op.Undecided), r.Label, r.Lower, r.Upper, r.AttainedLower, r.AttainedUpper, r.Required)
+	}
+}
+
+// label names a cell by its levels.
+func (a *Auditor) label(c int) string {
+	dims := model.Dims(a.table.Vars)
+	lv := model.CellLevels(dims, c, nil)
+	parts := make([]string, len(dims))
+	for i, v := range a.table.Vars {
+		parts[i] = v.Name + "=" + v.Levels[lv[i]]
+	}
+	return strings.Join(parts, ",")
+}
+
+// viewKey hashes a margin set's margins (variables and values).
+func viewKey(ms *model.MarginSet) [32]byte {
+	type m struct {
+		vars   []int
+		counts []int64
+	}
+	var ms2 []m
+	for _, x := range ms.Margins {
+		ms2 = append(ms2, m{x.Vars, x.Counts})
+	}
+	slices.SortFunc(ms2, func(a, b m) int { return slices.Compare(a.vars, b.vars) })
+	h := sha256.New()
+	var buf [8]byte
+	for _, x := range ms2 {
+		binary.LittleEndian.PutUint64(buf[:], uint64(len(x.vars)))
+		h.Write(buf[:])
+		for _, v := range x.vars {
+			binary.LittleEndian.PutUint64(buf[:], uint64(v))
+			h.Write(buf[:])
+		}
+		binary.LittleEndian.PutUint64(buf[:], uint64(len(x.counts)))
+		h.Write(buf[:])
+		for _, v := range x.counts {
+			binary.LittleEndian.PutUint64(buf[:], uint64(v))
+			h.Write(buf[:])
+		}
+	}
+	var k [32]byte
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+func methodName(ms []string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range ms {
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "+")
+}
+
+func isSubset(a, b []int) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// collapseMargin sums a released margin over sub's cells (sub ⊆ from).
+func collapseMargin(dims, from []int, counts []int64, sub []int) []int64 {
+	fd := model.SubDims(dims, from)
+	out := make([]int64, model.NumCells(model.SubDims(dims, sub)))
+	full := make([]int, len(dims))
+	lv := make([]int, len(from))
+	for idx, c := range counts {
+		model.CellLevels(fd, idx, lv)
+		for i, j := range from {
+			full[j] = lv[i]
+		}
+		out[model.Project(dims, sub, full)] += c
+	}
+	return out
+}
+
+// ceil and floor round a bound inward to the integer it stands for (LP
+// bounds carry round-off).
+func ceil(x float64) int64  { return int64(math.Ceil(x - 1e-6)) }
+func floor(x float64) int64 { return int64(math.Floor(x + 1e-6)) }

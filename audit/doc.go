@@ -1,0 +1,40 @@
+// Package audit is the decision engine of a query system over a
+// confidential contingency table (Dobra & Fienberg, "Bounds for cell
+// entries in contingency tables induced by fixed marginal totals",
+// Sections 1-2): users request marginal tables one after another, what has
+// been released is public and cumulative, and each new request is examined
+// together with every release before it and answered by
+//
+//   - release: the true margin is published;
+//   - deny: nothing is published, and the public answer says nothing about
+//     why (a reason would leak which cells are at risk);
+//   - simulate: a table consistent with every margin released so far is
+//     drawn at random (seeded) and the requested margin of that table is
+//     published, recorded as simulated.
+//
+// The decision rests on the sharp integer bounds of every cell given the
+// public view (every released margin with the values released, true or
+// simulated, as an intruder sees them) plus the requested margin
+// (cellbounds, method auto), checked against a Policy. Where the bounds are
+// not proven sharp (tables too large for the exact methods within the time
+// limit) the certified method's evidence is used conservatively: a cell is
+// safe only when integer tables attaining a wide enough interval exist,
+// disclosed when its proven interval is too narrow, and otherwise
+// undecided, which denies.
+//
+// Entry points: New builds an Auditor over a table and a policy;
+// Auditor.Decide decides one request given a History; History.Append
+// records a decision; Decision.Public is what a requester may see;
+// ReadHistory and WriteHistory (the JSON of `sdcopt audit --history`)
+// store the record; Simulate draws a table consistent with a public view.
+//
+// Incremental work: a request whose margin is implied by a true release
+// (e.g. [AB] after [ABC]) is answered from that release without any
+// computation; the bounds of every public view are cached, and the bounds
+// of the history alone are the shuttle's starting point for history plus
+// request (adding margins only narrows the bounds).
+//
+// Errors: ErrHistory for a history that does not fit the table or itself
+// (no table has all its released margins); ErrRequest for a request naming
+// unknown variables or no variable; Policy.Validate for a bad policy.
+package audit

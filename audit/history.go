@@ -1,0 +1,172 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sdcopt/sdcopt/model"
+)
+
+// HistoryVersion is the format version of History.
+const HistoryVersion = 1
+
+// History is the public record of one table's releases, in order.
+type History struct {
+	Version int `json:"version"`
+	// Vars are the table's variables and levels: a history belongs to one
+	// table layout.
+	Vars     []HistoryVar `json:"vars"`
+	Releases []Release    `json:"releases"`
+}
+
+// HistoryVar is a variable with its levels.
+type HistoryVar struct {
+	Name   string   `json:"name"`
+	Levels []string `json:"levels"`
+}
+
+// Release is one released margin.
+type Release struct {
+	// Margin names the variables, in table order.
+	Margin []string `json:"margin"`
+	// Counts are the released values in the margin's cell order
+	// (row-major over Margin, the first variable slowest).
+	Counts []int64 `json:"counts"`
+	// Simulated: the values come from a simulated table, not the
+	// confidential one.
+	Simulated     bool      `json:"simulated"`
+	RequestID     string    `json:"request_id,omitempty"`
+	Requester     string    `json:"requester,omitempty"`
+	Time          time.Time `json:"time,omitzero"`
+	PolicyVersion string    `json:"policy_version,omitempty"`
+}
+
+// ErrHistory reports a history that does not fit its table or itself.
+var ErrHistory = errors.New("audit: bad history")
+
+// NewHistory returns the empty history of a table.
+func NewHistory(t *model.Table) *History {
+	h := &History{Version: HistoryVersion, Releases: []Release{}}
+	for _, v := range t.Vars {
+		h.Vars = append(h.Vars, HistoryVar{Name: v.Name, Levels: slices.Clone(v.Levels)})
+	}
+	return h
+}
+
+// ReadHistory decodes a history (JSON, one object; unknown fields are an
+// error).
+func ReadHistory(r io.Reader) (*History, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var h History
+	if err := dec.Decode(&h); err != nil {
+		return nil, fmt.Errorf("%w: not a history (JSON): %v", ErrHistory, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: more than one JSON value", ErrHistory)
+	}
+	if h.Version != HistoryVersion {
+		return nil, fmt.Errorf("%w: version %d, want %d", ErrHistory, h.Version, HistoryVersion)
+	}
+	if h.Releases == nil {
+		h.Releases = []Release{}
+	}
+	return &h, nil
+}
+
+// WriteHistory encodes h as indented JSON.
+func WriteHistory(w io.Writer, h *History) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(h); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Check verifies that h belongs to t: the same variables and levels, every
+// release naming known variables in table order with one non-negative
+// count per margin cell, and every release marked true equal to t's margin.
+// Whether some table has every released margin (true and simulated) is
+// checked by Decide, which computes the bounds anyway.
+func (h *History) Check(t *model.Table) error {
+	if len(h.Vars) != len(t.Vars) {
+		return fmt.Errorf("%w: %d variables, the table has %d", ErrHistory, len(h.Vars), len(t.Vars))
+	}
+	for i, v := range t.Vars {
+		if h.Vars[i].Name != v.Name || !slices.Equal(h.Vars[i].Levels, v.Levels) {
+			return fmt.Errorf("%w: variable %d is %s with levels %v, the table's is %s with levels %v",
+				ErrHistory, i+1, h.Vars[i].Name, h.Vars[i].Levels, v.Name, v.Levels)
+		}
+	}
+	for i := range h.Releases {
+		r := &h.Releases[i]
+		sub, err := subsetOf(t.Vars, r.Margin)
+		if err != nil {
+			return fmt.Errorf("%w: release %d: %v", ErrHistory, i+1, err)
+		}
+		n := model.NumCells(model.SubDims(model.Dims(t.Vars), sub))
+		if len(r.Counts) != n {
+			return fmt.Errorf("%w: release %d (%s): %d counts, the margin has %d cells", ErrHistory, i+1, marginName(r.Margin), len(r.Counts), n)
+		}
+		for j, c := range r.Counts {
+			if c < 0 {
+				return fmt.Errorf("%w: release %d (%s): cell %d has the negative count %d", ErrHistory, i+1, marginName(r.Margin), j, c)
+			}
+		}
+		if !r.Simulated {
+			m, err := t.Collapse(sub)
+			if err != nil {
+				return err
+			}
+			for j := range m.Counts {
+				if m.Counts[j] != r.Counts[j] {
+					return fmt.Errorf("%w: release %d (%s) is marked true but differs from the table at margin cell %d (%d, the table has %d)",
+						ErrHistory, i+1, marginName(r.Margin), j, r.Counts[j], m.Counts[j])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Append records a released decision (a denial adds nothing).
+func (h *History) Append(d *Decision) {
+	if d.Outcome == Denied {
+		return
+	}
+	h.Releases = append(h.Releases, Release{Margin: slices.Clone(d.Margin), Counts: slices.Clone(d.Counts), Simulated: d.Simulated,
+		RequestID: d.RequestID, Requester: d.Requester, Time: d.Time, PolicyVersion: d.PolicyVersion})
+}
+
+// subsetOf maps variable names to increasing table positions.
+func subsetOf(vars []model.Variable, names []string) ([]int, error) {
+	if len(names) == 0 {
+		return nil, errors.New("a margin names no variable")
+	}
+	var sub []int
+	for _, n := range names {
+		j := slices.IndexFunc(vars, func(v model.Variable) bool { return v.Name == n })
+		if j < 0 {
+			return nil, fmt.Errorf("unknown variable %q", n)
+		}
+		if slices.Contains(sub, j) {
+			return nil, fmt.Errorf("variable %q appears twice", n)
+		}
+		sub = append(sub, j)
+	}
+	if !slices.IsSorted(sub) {
+		return nil, fmt.Errorf("margin %s: variables must be in table order", marginName(names))
+	}
+	return sub, nil
+}
+
+func marginName(names []string) string { return "[" + strings.Join(names, ":") + "]" }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAuditDemo(t *testing.T) {
+	var buf bytes.Buffer
+	if err := runAuditDemo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"released", "denied", "simulated", "implied by release"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// sdcopt audit --update appends releases atomically; bad input leaves the
+// history file unchanged with exit 2.
+func TestAuditCLI(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "h.json")
+	if _, msg, code := run(t, "audit", "--table", csv, "--history", hist, "--request", "BF"); code != 2 || !strings.Contains(msg, "no such file") {
+		t.Errorf("missing history without --create: exit %d %q", code, msg)
+	}
+	for i, req := range []string{"BF", "ABCE", "ADE"} {
+		out, msg, code := run(t, "audit", "--table", csv, "--history", hist, "--request", req, "--update", "--create", "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", req, code, msg)
+		}
+		var d struct {
+			Outcome  string `json:"outcome"`
+			Operator *struct {
+				Explanation string `json:"explanation"`
+			} `json:"operator"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Outcome != "released" || d.Operator == nil || d.Operator.Explanation == "" {
+			t.Errorf("%s: %s", req, out)
+		}
+		b, _ := os.ReadFile(hist)
+		if n := strings.Count(string(b), `"margin"`); n != i+1 {
+			t.Errorf("after %s: %d releases in the history", req, n)
+		}
+	}
+	// The whole table is denied; the public answer says nothing else.
+	out, msg, code := run(t, "audit", "--table", csv, "--history", hist, "--request", "ABCDEF", "--public", "--format", "json", "--update")
+	if code != 0 || !strings.Contains(out, `"denied"`) || strings.Contains(out, "operator") || strings.Contains(out, "counts") {
+		t.Errorf("denial: exit %d %q %s", code, out, msg)
+	}
+	before, _ := os.ReadFile(hist)
+	bad := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"unknown variable", []string{"--request", "AZ"}, `"Z"`},
+		{"negative width", []string{"--request", "AB", "--policy", "min_width=-1"}, "min_width"},
+		{"bad mode", []string{"--request", "AB", "--mode", "publish"}, "--mode"},
+		{"history not JSON", []string{"--request", "AB", "--history", writeTemp(t, "bad.json", "{nope")}, "bad.json"},
+		{"history of another table", []string{"--request", "AB", "--history", writeTemp(t, "other.json", `{"version":1,"vars":[{"name":"A","levels":["x"]}],"releases":[]}`)}, "variables"},
+	}
+	for _, c := range bad {
+		args := append([]string{"audit", "--table", csv, "--history", hist, "--update"}, c.args...)
+		_, msg, code := run(t, args...)
+		if code != 2 || !strings.Contains(msg, c.msg) {
+			t.Errorf("%s: exit %d %q, want 2 containing %q", c.name, code, msg, c.msg)
+		}
+		if after, _ := os.ReadFile(hist); !bytes.Equal(before, after) {
+			t.Errorf("%s: history file changed", c.name)
+		}
+	}
+	// A release marked true with values that are not the table's.
+	var doc map[string]any
+	json.Unmarshal(before, &doc)
+	rel := doc["releases"].([]any)[0].(map[string]any)
+	counts := rel["counts"].([]any)
+	counts[0], counts[1] = counts[0].(float64)+1, counts[1].(float64)-1
+	lie, _ := json.Marshal(doc)
+	liePath := writeTemp(t, "lie.json", string(lie))
+	if _, msg, code := run(t, "audit", "--table", csv, "--history", liePath, "--request", "AB", "--update"); code != 2 || !strings.Contains(msg, "marked true") {
+		t.Errorf("false release: exit %d %q", code, msg)
+	}
+	if after, _ := os.ReadFile(liePath); string(after) != string(lie) {
+		t.Error("a rejected history was rewritten")
+	}
+
+	out, msg, code = run(t, "audit", "replay", "--table", csv, "--requests", "BF,ABCE,ADE,AB,ABCDEF", "--format", "json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d %s", code, msg)
+	}
+	var rep struct {
+		Decisions []struct {
+			Decision struct {
+				Outcome string `json:"outcome"`
+			} `json:"decision"`
+		} `json:"decisions"`
+	}
+	json.Unmarshal([]byte(out), &rep)
+	var got []string
+	for _, d := range rep.Decisions {
+		got = append(got, d.Decision.Outcome)
+	}
+	if strings.Join(got, ",") != "released,released,released,released,denied" {
+		t.Errorf("replay outcomes %v", got)
+	}
+}
