@@ -24,7 +24,7 @@ demo: build
 FUZZTIME ?= 10s
 
 test: deps
-	SDCOPT_REQUIRE_ENGINES=highs,lpsolve,clp,cbc $(GO) test $(GOFLAGS_TAGS) -timeout 30m ./...
+	SDCOPT_REQUIRE_ENGINES=highs,lpsolve,clp,cbc SDCOPT_REQUIRE_BROWSER=1 $(GO) test $(GOFLAGS_TAGS) -timeout 30m ./...
 	@TAGS="$(TAGS)" FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
 fuzz: deps

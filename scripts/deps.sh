@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sdcopt needs and is missing, and nothing else:
-#   Debian packages (the C engines for cgo, pkg-config, a C compiler, npm),
+#   Debian packages (the C engines for cgo, pkg-config, a C compiler, npm,
+#   Chromium for the browser tests),
 #   the HiGHS WebAssembly runtime from the npm registry (scripts/fetch-highs.sh),
 #   the Go modules of go.mod.
 # Idempotent; prints nothing when everything is present.
@@ -12,7 +13,8 @@ if ! command -v go >/dev/null; then
   exit 1
 fi
 
-pkgs=(gcc pkg-config liblpsolve55-dev coinor-libclp-dev coinor-libcbc-dev)
+# chromium: the headless browser of the web page tests (server/)
+pkgs=(gcc pkg-config liblpsolve55-dev coinor-libclp-dev coinor-libcbc-dev chromium)
 command -v npm >/dev/null || pkgs+=(npm)
 missing=()
 for p in "${pkgs[@]}"; do

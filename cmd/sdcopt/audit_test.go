@@ -115,3 +115,19 @@ func TestAuditCLI(t *testing.T) {
 		t.Errorf("replay outcomes %v", got)
 	}
 }
+
+func TestServeDemo(t *testing.T) {
+	var buf bytes.Buffer
+	if err := runServeDemo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.Contains(out, "skipped") {
+		t.Skip(out)
+	}
+	for _, want := range []string{"-> released", "-> denied", "-> simulated", "retry: the stored decision", "5 public releases", "server stopped"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func newBenchCmd() *cobra.Command {
 			return c.Help()
 		},
 	}
-	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchKanonCmd(), newBenchScalingCmd(), newBenchBoundsCmd(), newBenchAuditCmd())
+	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchKanonCmd(), newBenchScalingCmd(), newBenchBoundsCmd(), newBenchAuditCmd(), newBenchServeCmd())
 	return c
 }
 
@@ -509,5 +509,24 @@ func newBenchAuditCmd() *cobra.Command {
 			}
 			o.Progress = prog
 			return bench.Audit(o)
+		}, nil)
+}
+
+func newBenchServeCmd() *cobra.Command {
+	o := bench.DefaultServeOptions()
+	return benchCommand("serve", "Query service: request latency over HTTP and a bounded load test on loopback",
+		"Start the query service in-process on 127.0.0.1 with a temporary SQLite database\n"+
+			"holding copies of the autoworkers table, and measure with the Go client:\n"+
+			"sequential requests that need new bounds, requests implied by an earlier\n"+
+			"release, retries of stored decisions (p50/p95/p99/max), then a load test of\n"+
+			"--requests requests from --clients concurrent clients.",
+		func(f *pflag.FlagSet) {
+			f.IntVar(&o.Rounds, "rounds", o.Rounds, "table copies of the latency phases")
+			f.IntVar(&o.Clients, "clients", o.Clients, "concurrent clients of the load test")
+			f.IntVar(&o.LoadRequests, "requests", o.LoadRequests, "requests of the load test")
+		},
+		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+			o.Progress = prog
+			return bench.Serve(o)
 		}, nil)
 }

@@ -87,6 +87,9 @@ func runDemo(w io.Writer) error {
 	if err := runAuditDemo(w); err != nil {
 		return err
 	}
+	if err := runServeDemo(w); err != nil {
+		return err
+	}
 	return runKanonDemo(w)
 }
 

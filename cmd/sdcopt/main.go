@@ -33,7 +33,7 @@ func newRoot() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return cli.BadInput("%v (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(newSolversCmd(), newVersionCmd(), newSolveCmd(), newDemoCmd(), newMicroaggCmd(), newBenchCmd(), newBoundsCmd(), newKanonCmd(), newAuditCmd())
+	root.AddCommand(newSolversCmd(), newVersionCmd(), newSolveCmd(), newDemoCmd(), newMicroaggCmd(), newBenchCmd(), newBoundsCmd(), newKanonCmd(), newAuditCmd(), newServeCmd())
 	return root
 }
 

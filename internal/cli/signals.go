@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 )
 
@@ -24,6 +25,17 @@ func HandleSignals() {
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		sig := <-ch
+		forwardMu.Lock()
+		fw := forward
+		forwardMu.Unlock()
+		if fw != nil {
+			// A long-running command (sdcopt serve) shuts down itself.
+			fw <- sig
+			for sig := range ch {
+				fw <- sig
+			}
+			return
+		}
 		commitMu.Lock()
 		tempMu.Lock()
 		removeAllTemps()
@@ -34,6 +46,23 @@ func HandleSignals() {
 		fmt.Fprintf(os.Stderr, "sdcopt: stopped by %s; %s\n", signalName(sig), StoppedMessage)
 		os.Exit(code)
 	}()
+}
+
+var (
+	forwardMu sync.Mutex
+	forward   chan os.Signal
+)
+
+// TakeSignals hands SIGINT and SIGTERM to the caller instead of stopping
+// the process: a server shuts down gracefully on them. Call it before the
+// first signal can matter; it returns the channel the signals arrive on.
+func TakeSignals() <-chan os.Signal {
+	forwardMu.Lock()
+	defer forwardMu.Unlock()
+	if forward == nil {
+		forward = make(chan os.Signal, 2)
+	}
+	return forward
 }
 
 // StoppedMessage is printed when a signal stops a run (tests match it).

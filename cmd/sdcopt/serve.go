@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/server"
+)
+
+// serveSettings are the flags of `sdcopt serve`.
+type serveSettings struct {
+	db            string
+	addr          string
+	tokenFile     string
+	readyFile     string
+	maxConcurrent int
+	timeLimit     float64
+	quiet         bool
+	solver        string
+}
+
+func newServeCmd() *cobra.Command {
+	var s serveSettings
+	c := &cobra.Command{
+		Use:   "serve --db FILE [--addr 127.0.0.1:8080] [--admin-token-file F]",
+		Short: "Run the query service: margin requests decided by the release auditor, stored in SQLite",
+		Long: "An HTTP service over the release auditor (sdcopt audit): users list the\n" +
+			"confidential tables, request margins (release or simulate) and read the\n" +
+			"public releases; every decision is written to the SQLite database --db (WAL,\n" +
+			"synchronous) before it is answered. JSON API under /v1, a web page at /.\n" +
+			"Operator endpoints (/v1/admin: load a table, set its policy, read the audit\n" +
+			"log) need \"Authorization: Bearer TOKEN\" with the token of --admin-token-file\n" +
+			"(disabled without it). SIGINT/SIGTERM: stop accepting, finish the decisions\n" +
+			"under way (or roll them back), close the database.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runServe(&s)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&s.db, "db", "", "the SQLite database file (created when missing)")
+	f.StringVar(&s.addr, "addr", "127.0.0.1:8080", "listen address (port 0: a free port)")
+	f.StringVar(&s.tokenFile, "admin-token-file", "", "file holding the operator's bearer token (one line; never logged)")
+	f.StringVar(&s.readyFile, "ready-file", "", "write the server's URL to this file once it listens")
+	f.IntVar(&s.maxConcurrent, "max-concurrent", 0, "decisions computed at once (0 = 2 x cores)")
+	f.Float64Var(&s.timeLimit, "decision-time-limit", 30, "time limit of each decision's bounds computation in seconds")
+	f.BoolVar(&s.quiet, "quiet", false, "no request log on stderr")
+	f.StringVar(&s.solver, "solver", "", "engine of the auditor (default auto)")
+	c.AddCommand(newServeLoadCmd())
+	return c
+}
+
+func readToken(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", cli.BadInput("--admin-token-file: %v", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if len(tok) < 16 || strings.ContainsAny(tok, " \t\r\n") {
+		return "", cli.BadInput("--admin-token-file %s: the token must be one word of at least 16 characters", path)
+	}
+	return tok, nil
+}
+
+func runServe(s *serveSettings) error {
+	if s.db == "" {
+		return cli.BadInput("--db FILE is required")
+	}
+	if s.maxConcurrent < 0 {
+		return cli.BadInput("--max-concurrent %d is negative", s.maxConcurrent)
+	}
+	limit, err := cli.TimeLimit("--decision-time-limit", s.timeLimit)
+	if err != nil {
+		return err
+	}
+	if s.solver != "" {
+		if err := cli.Solver("--solver", s.solver, false); err != nil {
+			return err
+		}
+	}
+	tok, err := readToken(s.tokenFile)
+	if err != nil {
+		return err
+	}
+	sigs := cli.TakeSignals()
+	store, err := server.Open(s.db)
+	if err != nil {
+		return cli.BadInput("--db: %v", err)
+	}
+	defer store.Close()
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return cli.BadInput("--addr: %v", err)
+	}
+	cfg := server.Config{AdminToken: tok, MaxConcurrent: s.maxConcurrent, DecisionTimeLimit: limit, Solver: s.solver}
+	if !s.quiet {
+		cfg.Log = log.New(os.Stderr, "sdcopt serve: ", log.LstdFlags|log.Lmicroseconds)
+	}
+	srv := &http.Server{
+		Handler:           server.New(store, cfg).Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      limit + 60*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+	}
+	url := "http://" + ln.Addr().String()
+	fmt.Fprintf(os.Stderr, "sdcopt serve: listening on %s (database %s, operator endpoints %s)\n", url, s.db,
+		map[bool]string{true: "enabled", false: "disabled"}[tok != ""])
+	if s.readyFile != "" {
+		if err := cli.WriteFileAtomic(s.readyFile, func(w io.Writer) error { _, err := io.WriteString(w, url+"\n"); return err }); err != nil {
+			return cli.BadInput("--ready-file: %v", err)
+		}
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("serve: %w", err)}
+	case sig := <-sigs:
+		fmt.Fprintf(os.Stderr, "sdcopt serve: %v: finishing the decisions under way\n", sig)
+		ctx, cancel := context.WithTimeout(context.Background(), limit+30*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(os.Stderr, "sdcopt serve: shutdown: %v (uncommitted decisions are rolled back)\n", err)
+		}
+		fmt.Fprintln(os.Stderr, "sdcopt serve: stopped")
+		return nil
+	}
+}
+
+// serveLoadSettings are the flags of `sdcopt serve load`.
+type serveLoadSettings struct {
+	db, name, table, policy string
+}
+
+func newServeLoadCmd() *cobra.Command {
+	var s serveLoadSettings
+	c := &cobra.Command{
+		Use:   "load --db FILE --name NAME --table FILE.csv [--policy small=3,min_width=3,...]",
+		Short: "Load a confidential table into the service's database (operator)",
+		Long: "Store a table (long CSV: variables + count) under NAME with its policy, the\n" +
+			"file's name and sha256. A name in use is refused: a table with a release\n" +
+			"history cannot be replaced. The server may be running.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runServeLoad(c.OutOrStdout(), &s)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&s.db, "db", "", "the SQLite database file (created when missing)")
+	f.StringVar(&s.name, "name", "", "the table's name in the service")
+	f.StringVar(&s.table, "table", "", "the table, long CSV")
+	f.StringVar(&s.policy, "policy", "", "policy over the defaults small=3,min_width=3,min_rel_width=0,simulate=true")
+	return c
+}
+
+func runServeLoad(w io.Writer, s *serveLoadSettings) error {
+	if s.db == "" || s.name == "" || s.table == "" {
+		return cli.BadInput("--db, --name and --table are required")
+	}
+	pol, err := audit.ParsePolicy(s.policy)
+	if err != nil {
+		return cli.BadInput("--policy: %v", err)
+	}
+	data, err := os.ReadFile(s.table)
+	if err != nil {
+		return cli.BadInput("--table: %v", err)
+	}
+	t, err := datasets.LoadTableCSV(s.table, nil)
+	if err != nil {
+		return cli.BadInput("%v", err)
+	}
+	store, err := server.Open(s.db)
+	if err != nil {
+		return cli.BadInput("--db: %v", err)
+	}
+	defer store.Close()
+	if err := store.LoadTable(context.Background(), s.name, t, pol, s.table, data); err != nil {
+		if errors.Is(err, server.ErrExists) {
+			return cli.BadInput("%v", err)
+		}
+		return libraryError("serve load", err)
+	}
+	fmt.Fprintf(w, "loaded %s: %d variables, %d cells, total %d, policy %s\n", s.name, len(t.Vars), len(t.Counts), t.Total(), pol.Version())
+	return nil
+}

@@ -1,0 +1,528 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/server"
+)
+
+const testToken = "test-token-0123456789abcdef"
+
+// testServer is `sdcopt serve` running as a process on loopback.
+type testServer struct {
+	cmd    *exec.Cmd
+	wait   func() proc
+	client *server.Client
+	cancel context.CancelFunc
+}
+
+// startServer starts sdcopt serve on a free loopback port over db.
+func startServer(t *testing.T, db string) *testServer {
+	t.Helper()
+	dir := filepath.Dir(db)
+	tok := filepath.Join(dir, "token")
+	if err := os.WriteFile(tok, []byte(testToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ready := filepath.Join(dir, fmt.Sprintf("ready-%d", time.Now().UnixNano()))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	cmd, wait := startSdcopt(t, ctx, dir, "serve", "--db", db, "--addr", "127.0.0.1:0", "--admin-token-file", tok,
+		"--ready-file", ready, "--quiet")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, err := os.ReadFile(ready)
+		if err == nil && strings.HasSuffix(string(b), "\n") {
+			s := &testServer{cmd: cmd, wait: wait, cancel: cancel,
+				client: &server.Client{Base: strings.TrimSpace(string(b)), Token: testToken, HTTP: &http.Client{Timeout: time.Minute}}}
+			t.Cleanup(func() { s.stop(t) })
+			return s
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			p := wait()
+			t.Fatalf("server did not start: exit %d %s", p.code, p.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop sends SIGTERM and waits for a clean exit (idempotent).
+func (s *testServer) stop(t *testing.T) {
+	if s.cmd == nil {
+		return
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	p := s.wait()
+	s.cancel()
+	s.cmd = nil
+	if p.code != 0 || !strings.Contains(p.stderr, "stopped") {
+		t.Errorf("server exit %d: %s", p.code, p.stderr)
+	}
+}
+
+// kill9 kills the server without warning.
+func (s *testServer) kill9() {
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	s.wait()
+	s.cancel()
+	s.cmd = nil
+}
+
+func loadTables(t *testing.T, db, csv string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, msg, code := run(t, "serve", "load", "--db", db, "--name", n, "--table", csv); code != 0 {
+			t.Fatalf("serve load %s: exit %d %s", n, code, msg)
+		}
+	}
+}
+
+func apiStatus(err error) int {
+	var ae *server.APIError
+	if errors.As(err, &ae) {
+		return ae.Status
+	}
+	return 0
+}
+
+// End to end: tables, releases, denials without a reason, idempotent
+// retries, the operator's audit log, and bad requests answered 4xx with
+// nothing written.
+func TestServeEndToEnd(t *testing.T) {
+	csv := autoworkersCSV(t)
+	db := filepath.Join(t.TempDir(), "sdc.db")
+	loadTables(t, db, csv, "autoworkers")
+	if _, msg, code := run(t, "serve", "load", "--db", db, "--name", "autoworkers", "--table", csv); code != 2 || !strings.Contains(msg, "exists") {
+		t.Errorf("loading a name twice: exit %d %q", code, msg)
+	}
+	s := startServer(t, db)
+	c, ctx := s.client, context.Background()
+	tabs, err := c.Tables(ctx)
+	if err != nil || len(tabs) != 1 || tabs[0].Name != "autoworkers" || len(tabs[0].Variables) != 6 || tabs[0].Cells != 64 || tabs[0].SHA256 == "" {
+		t.Fatalf("tables: %+v %v", tabs, err)
+	}
+	d, replay, err := c.Request(ctx, "autoworkers", []string{"B", "F"}, "", "k1", "alice")
+	if err != nil || d.Outcome != audit.Released || len(d.Counts) != 4 || replay {
+		t.Fatalf("[BF]: %+v %v", d, err)
+	}
+	d2, replay, err := c.Request(ctx, "autoworkers", []string{"B", "F"}, "", "k1", "alice")
+	if err != nil || !replay || !slices.Equal(d2.Counts, d.Counts) {
+		t.Errorf("retry: %+v replay %t %v", d2, replay, err)
+	}
+	if _, _, err := c.Request(ctx, "autoworkers", []string{"A"}, "", "k1", "alice"); apiStatus(err) != http.StatusConflict {
+		t.Errorf("key reused for another margin: %v", err)
+	}
+	den, _, err := c.Request(ctx, "autoworkers", []string{"A", "B", "C", "D", "E", "F"}, "", "k2", "bob")
+	if err != nil || den.Outcome != audit.Denied || den.Counts != nil {
+		t.Errorf("whole table: %+v %v", den, err)
+	}
+	sim, _, err := c.Request(ctx, "autoworkers", []string{"A", "B", "C", "D", "E", "F"}, audit.ModeSimulate, "k3", "bob")
+	if err != nil || sim.Outcome != audit.Simulated || !sim.Simulated || len(sim.Counts) != 64 {
+		t.Errorf("simulate: %+v %v", sim, err)
+	}
+	rel, err := c.Releases(ctx, "autoworkers")
+	if err != nil || len(rel) != 2 || rel[0].RequestID != "k1" || !rel[1].Simulated {
+		t.Fatalf("releases: %+v %v", rel, err)
+	}
+	logs, err := c.AuditLog(ctx, "autoworkers")
+	if err != nil || len(logs) != 3 || logs[1].Outcome != audit.Denied || !strings.Contains(string(logs[1].Decision), "disclosed") {
+		t.Fatalf("audit log: %d entries %v", len(logs), err)
+	}
+
+	// Bad requests: 4xx with a message, nothing written.
+	post := func(path, body string, hdr map[string]string) (int, string) {
+		req, _ := http.NewRequest("POST", c.Base+path, strings.NewReader(body))
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		return resp.StatusCode, b.String()
+	}
+	bad := []struct {
+		name, path, body string
+		status           int
+		msg              string
+	}{
+		{"malformed JSON", "/v1/tables/autoworkers/requests", `{"margin": [`, 400, "malformed JSON"},
+		{"unknown field", "/v1/tables/autoworkers/requests", `{"margin": "A", "idempotency_key": "x", "extra": 1}`, 400, "unknown field"},
+		{"no key", "/v1/tables/autoworkers/requests", `{"margin": "A"}`, 400, "idempotency_key"},
+		{"no margin", "/v1/tables/autoworkers/requests", `{"idempotency_key": "x"}`, 400, "margin"},
+		{"unknown variable", "/v1/tables/autoworkers/requests", `{"margin": "A:Z", "idempotency_key": "x"}`, 400, "unknown variable"},
+		{"unknown mode", "/v1/tables/autoworkers/requests", `{"margin": "A", "mode": "publish", "idempotency_key": "x"}`, 400, "mode"},
+		{"unknown table", "/v1/tables/nosuch/requests", `{"margin": "A", "idempotency_key": "x"}`, 404, "no such table"},
+		{"oversized", "/v1/tables/autoworkers/requests", `{"margin": "A", "requester": "` + strings.Repeat("x", 100<<10) + `"}`, 413, "larger than"},
+		{"unknown endpoint", "/v1/nothing", `{}`, 404, "no such endpoint"},
+	}
+	for _, b := range bad {
+		status, body := post(b.path, b.body, nil)
+		if status != b.status || !strings.Contains(body, b.msg) || !strings.Contains(body, `"error"`) {
+			t.Errorf("%s: %d %s, want %d containing %q", b.name, status, body, b.status, b.msg)
+		}
+	}
+	for _, tok := range []string{"", "wrong-token-0123456789"} {
+		bc := *c
+		bc.Token = tok
+		if _, err := bc.AuditLog(ctx, "autoworkers"); apiStatus(err) != http.StatusUnauthorized {
+			t.Errorf("token %q: %v", tok, err)
+		}
+		if _, err := bc.LoadTable(ctx, "other", []byte("A,count\nx,1\n"), ""); apiStatus(err) != http.StatusUnauthorized {
+			t.Errorf("load with token %q: %v", tok, err)
+		}
+	}
+	if _, err := c.LoadTable(ctx, "broken", []byte("A,count\nx,-1\n"), ""); apiStatus(err) != http.StatusBadRequest {
+		t.Errorf("bad table upload: %v", err)
+	}
+	if err := c.SetPolicy(ctx, "autoworkers", audit.Policy{Small: 3, MinWidth: -1}); apiStatus(err) != http.StatusBadRequest {
+		t.Errorf("negative width: %v", err)
+	}
+	if rel2, _ := c.Releases(ctx, "autoworkers"); len(rel2) != len(rel) {
+		t.Errorf("bad requests wrote releases: %d, want %d", len(rel2), len(rel))
+	}
+	if logs2, _ := c.AuditLog(ctx, "autoworkers"); len(logs2) != len(logs) {
+		t.Errorf("bad requests wrote decisions: %d, want %d", len(logs2), len(logs))
+	}
+	if tabs, _ := c.Tables(ctx); len(tabs) != 1 {
+		t.Errorf("bad uploads created tables: %d", len(tabs))
+	}
+	// The operator loads a table and tightens its policy over HTTP.
+	info, err := c.LoadTable(ctx, "tiny", []byte("A,B,count\nx,p,1\nx,q,5\ny,p,4\ny,q,6\n"), "min_width=2")
+	if err != nil || info.Cells != 4 || info.Policy.MinWidth != 2 {
+		t.Fatalf("upload: %+v %v", info, err)
+	}
+	if err := c.SetPolicy(ctx, "tiny", audit.Policy{Small: 3, MinWidth: 3, AllowSimulate: true}); err != nil {
+		t.Fatal(err)
+	}
+	if d, _, err := c.Request(ctx, "tiny", []string{"A"}, "", "t1", ""); err != nil || d.PolicyVersion != "v1:small=3,min_width=3,min_rel_width=0,simulate=true" {
+		t.Errorf("policy not applied: %+v %v", d, err)
+	}
+}
+
+// concurrentPair finds a small table and two margins each released alone
+// but not both: the test of per-table serialization.
+func concurrentPair(t *testing.T) (*model.Table, []string, []string) {
+	for seed := uint64(1); seed < 500; seed++ {
+		r := rand.New(rand.NewPCG(seed, 17))
+		bin := []string{"0", "1"}
+		vars := []model.Variable{{Name: "A", Levels: bin}, {Name: "B", Levels: bin}, {Name: "C", Levels: bin}}
+		counts := make([]int64, 8)
+		for i := range counts {
+			counts[i] = int64(r.IntN(7))
+		}
+		tab, _ := model.NewTable(vars, counts)
+		a, _ := audit.New(tab, audit.DefaultPolicy(), audit.Options{})
+		m1, m2 := []string{"A", "B"}, []string{"B", "C"}
+		h := audit.NewHistory(tab)
+		d1, err1 := a.Decide(h, audit.Request{Margin: m1})
+		d2, err2 := a.Decide(h, audit.Request{Margin: m2})
+		if err1 != nil || err2 != nil || d1.Outcome != audit.Released || d2.Outcome != audit.Released {
+			continue
+		}
+		h.Append(d1)
+		if d3, err := a.Decide(h, audit.Request{Margin: m2}); err == nil && d3.Outcome == audit.Denied {
+			return tab, m1, m2
+		}
+	}
+	t.Fatal("no table where two margins breach together")
+	return nil, nil, nil
+}
+
+func tableCSV(t *model.Table) string {
+	var b strings.Builder
+	for _, v := range t.Vars {
+		b.WriteString(v.Name + ",")
+	}
+	b.WriteString("count\n")
+	dims := model.Dims(t.Vars)
+	for i, c := range t.Counts {
+		lv := model.CellLevels(dims, i, nil)
+		for j, v := range t.Vars {
+			b.WriteString(v.Levels[lv[j]] + ",")
+		}
+		fmt.Fprintf(&b, "%d\n", c)
+	}
+	return b.String()
+}
+
+// Two concurrent requests that together breach the policy are never both
+// released; different tables proceed in parallel.
+func TestServeConcurrentBreach(t *testing.T) {
+	tab, m1, m2 := concurrentPair(t)
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "pair.csv")
+	os.WriteFile(csv, []byte(tableCSV(tab)), 0o644)
+	db := filepath.Join(dir, "sdc.db")
+	var names []string
+	for i := 0; i < 12; i++ {
+		names = append(names, fmt.Sprintf("pair%d", i))
+	}
+	loadTables(t, db, csv, names...)
+	s := startServer(t, db)
+	var wg sync.WaitGroup
+	outcomes := make([][2]string, len(names))
+	for i, n := range names {
+		for j, m := range [][]string{m1, m2} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d, _, err := s.client.Request(context.Background(), n, m, "", fmt.Sprintf("%s-%d", n, j), "")
+				if err != nil {
+					t.Errorf("%s: %v", n, err)
+					return
+				}
+				outcomes[i][j] = d.Outcome
+			}()
+		}
+	}
+	wg.Wait()
+	for i, o := range outcomes {
+		released := 0
+		for _, x := range o {
+			if x == audit.Released {
+				released++
+			}
+		}
+		if released != 1 {
+			t.Errorf("%s: outcomes %v, want exactly one release", names[i], o)
+		}
+		rel, _ := s.client.Releases(context.Background(), names[i])
+		if len(rel) != 1 {
+			t.Errorf("%s: %d releases stored", names[i], len(rel))
+		}
+	}
+}
+
+// kill -9 in the middle of a burst: after a restart every acknowledged
+// release is in the database, nothing that was not requested is, no
+// request is released twice, and retries return the stored decisions.
+func TestServeKill9(t *testing.T) {
+	csv := autoworkersCSV(t)
+	db := filepath.Join(t.TempDir(), "sdc.db")
+	names := []string{"w0", "w1", "w2", "w3"}
+	loadTables(t, db, csv, names...)
+	s := startServer(t, db)
+	margins := [][]string{{"B", "F"}, {"A", "B", "C", "E"}, {"A", "D", "E"}, {"A", "B"}, {"C", "D"}, {"E", "F"}, {"A", "C", "F"}, {"B", "D", "E"}}
+	type ack struct {
+		table, key string
+		d          audit.PublicDecision
+	}
+	var mu sync.Mutex
+	var acks []ack
+	sent := map[string]bool{}
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(context.Background())
+	const n = 200
+	for i := 0; i < n; i++ {
+		table, key := names[i%len(names)], fmt.Sprintf("burst-%d", i)
+		sent[table+"/"+key] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, _, err := s.client.Request(ctx, table, margins[i%len(margins)], "", key, "burst")
+			if err == nil {
+				mu.Lock()
+				acks = append(acks, ack{table, key, d})
+				mu.Unlock()
+			}
+		}()
+	}
+	for {
+		mu.Lock()
+		k := len(acks)
+		mu.Unlock()
+		if k >= 20 {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	s.kill9()
+	cancel()
+	wg.Wait()
+	t.Logf("%d of %d requests acknowledged before kill -9", len(acks), n)
+
+	s2 := startServer(t, db)
+	c := s2.client
+	stored := map[string]server.PublicRelease{}
+	for _, name := range names {
+		rel, err := c.Releases(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rel {
+			k := name + "/" + r.RequestID
+			if r.Seq != i+1 {
+				t.Errorf("%s: release %d has seq %d", name, i+1, r.Seq)
+			}
+			if _, dup := stored[k]; dup {
+				t.Errorf("%s released twice", k)
+			}
+			if !sent[k] {
+				t.Errorf("%s released but never requested", k)
+			}
+			stored[k] = r
+		}
+	}
+	for _, a := range acks {
+		r, ok := stored[a.table+"/"+a.key]
+		switch {
+		case a.d.Outcome == audit.Denied && ok:
+			t.Errorf("%s/%s: denied but stored as released", a.table, a.key)
+		case a.d.Outcome != audit.Denied && !ok:
+			t.Errorf("%s/%s: acknowledged release lost", a.table, a.key)
+		case ok && !slices.Equal(r.Counts, a.d.Counts):
+			t.Errorf("%s/%s: stored counts differ from the acknowledged ones", a.table, a.key)
+		}
+		// A retry returns the acknowledged decision.
+		d, replay, err := c.Request(context.Background(), a.table, margins[keyIndex(a.key)%len(margins)], "", a.key, "burst")
+		if err != nil || !replay || d.Outcome != a.d.Outcome || !slices.Equal(d.Counts, a.d.Counts) {
+			t.Errorf("retry of %s/%s: %+v replay %t %v", a.table, a.key, d, replay, err)
+		}
+	}
+	// Every decision in the log has its release (or is a denial).
+	for _, name := range names {
+		logs, err := c.AuditLog(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range logs {
+			_, ok := stored[name+"/"+e.IdempotencyKey]
+			if (e.Outcome != audit.Denied) != ok {
+				t.Errorf("%s/%s: decision %s, release stored %t", name, e.IdempotencyKey, e.Outcome, ok)
+			}
+		}
+	}
+}
+
+func keyIndex(key string) int {
+	var i int
+	fmt.Sscanf(key, "burst-%d", &i)
+	return i
+}
+
+// A bounded load test on loopback: 32 clients, 2,000 requests, no error,
+// no request released twice; percentiles logged (bench/README.md).
+func TestServeLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	csv := autoworkersCSV(t)
+	db := filepath.Join(t.TempDir(), "sdc.db")
+	names := []string{"l0", "l1", "l2", "l3"}
+	loadTables(t, db, csv, names...)
+	s := startServer(t, db)
+	margins := [][]string{{"B", "F"}, {"A", "B", "C", "E"}, {"A", "D", "E"}, {"A", "B"}, {"C", "D"}, {"E", "F"}, {"A", "C", "F"}, {"B", "D", "E"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	rep := server.LoadTest(ctx, s.client, names, margins, 32, 2000, "load")
+	t.Logf("load: %d requests from %d clients in %.2f s (%.0f/s): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms; %d released, %d denied",
+		rep.Requests, rep.Clients, rep.Seconds, rep.Throughput, rep.P50Ms, rep.P95Ms, rep.P99Ms, rep.MaxMs, rep.Released, rep.Denied)
+	if rep.Errors > 0 {
+		t.Fatalf("%d errors, first: %s", rep.Errors, rep.FirstError)
+	}
+	total := 0
+	for _, n := range names {
+		rel, _ := s.client.Releases(ctx, n)
+		seen := map[string]bool{}
+		for _, r := range rel {
+			if seen[r.RequestID] {
+				t.Errorf("%s: %s released twice", n, r.RequestID)
+			}
+			seen[r.RequestID] = true
+		}
+		total += len(rel)
+	}
+	if total != rep.Released {
+		t.Errorf("%d releases stored, %d acknowledged", total, rep.Released)
+	}
+	// The same keys again: all retries, nothing new.
+	again := server.LoadTest(ctx, s.client, names, margins, 32, 2000, "load")
+	if again.Errors > 0 || again.Replays != 2000 {
+		t.Errorf("retries: %d errors, %d replays", again.Errors, again.Replays)
+	}
+}
+
+// The web page in headless Chromium: pick a table, tick variables,
+// request the margin, read the answer from the page.
+func TestServeWebPage(t *testing.T) {
+	exe, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("SDCOPT_REQUIRE_BROWSER") != "" {
+			t.Fatalf("chromium not found (make deps installs Debian's chromium): %v", err)
+		}
+		t.Skip("chromium not installed")
+	}
+	csv := autoworkersCSV(t)
+	db := filepath.Join(t.TempDir(), "sdc.db")
+	loadTables(t, db, csv, "autoworkers")
+	s := startServer(t, db)
+	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]), chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+	if err := chromedp.Do(bctx); err != nil { // start the browser, no timeout
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	defer cancel()
+	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(s.client.Base+"/"),
+		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
+		chromedp.Click(css(`#var-B`)),
+		chromedp.Click(css(`#var-F`)),
+		chromedp.Click(css(`#request`)),
+		chromedp.WaitVisible(css(`#outcome`)),
+		chromedp.WaitVisible(css(`#history details`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(sel string) string {
+		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		return v
+	}
+	outcome, cells, history := text(`#outcome`), text(`#result table.margin`), text(`#history`)
+	rel, err := s.client.Releases(context.Background(), "autoworkers")
+	if err != nil || len(rel) != 1 {
+		t.Fatalf("releases after the page's request: %+v %v", rel, err)
+	}
+	if !strings.Contains(outcome, "released") || !strings.Contains(outcome, "[B:F]") {
+		t.Errorf("page outcome %q", outcome)
+	}
+	for _, c := range rel[0].Counts {
+		if !strings.Contains(cells, fmt.Sprint(c)) {
+			t.Errorf("page table %q lacks the count %d", cells, c)
+		}
+	}
+	if !strings.Contains(history, "#1 [B:F]") {
+		t.Errorf("page history %q", history)
+	}
+}

@@ -1,0 +1,27 @@
+// Package server is the query service over the release auditor (package
+// audit): confidential tables in a SQL database, an HTTP/JSON API under
+// /v1, an operator API behind a bearer token, and a web page at /.
+//
+// Storage (Store) is SQLite through the pure-Go driver modernc.org/sqlite
+// (CGO_ENABLED=0 builds keep working), one database file in WAL mode with
+// synchronous=FULL, its schema created and upgraded by the migrations
+// listed in the code (schema_migrations records those applied). Tables:
+// confidential tables (name, variables, cell counts, source file, its
+// sha256, load time), policies (every version set, the current one per
+// table), releases (the public history per table, in order), and
+// decisions (the operator's audit log: every decision with its evidence
+// and idempotency key). A decision and its release are written in one
+// transaction: no release without its decision, no acknowledged decision
+// lost (the answer is sent after the commit).
+//
+// Decisions on one table are serialized (a mutex per table held from
+// reading the history to the commit), so two concurrent requests that
+// together would breach the policy are never both released; different
+// tables proceed in parallel, up to a limit of concurrent decisions. A
+// request carries an idempotency key: a retry returns the stored decision
+// and never releases twice.
+//
+// Entry points: Open (the store), New (the HTTP handler over a store),
+// Client (a Go client of the API, used by the tests, the demo and the
+// load benchmark), LoadTest.
+package server

@@ -1,0 +1,457 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
+
+	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/model"
+)
+
+// migrations are the schema versions, applied in order; the index + 1 is
+// the version recorded in schema_migrations. Never edit an applied one:
+// append.
+var migrations = []string{
+	// 1: tables, policies, releases, decisions.
+	`CREATE TABLE conf_tables (
+		id INTEGER PRIMARY KEY,
+		name TEXT NOT NULL UNIQUE,
+		vars_json TEXT NOT NULL,
+		counts_json TEXT NOT NULL,
+		source TEXT NOT NULL,
+		sha256 TEXT NOT NULL,
+		loaded_at TEXT NOT NULL
+	);
+	CREATE TABLE policies (
+		id INTEGER PRIMARY KEY,
+		table_id INTEGER NOT NULL REFERENCES conf_tables(id),
+		policy_json TEXT NOT NULL,
+		version TEXT NOT NULL,
+		set_at TEXT NOT NULL
+	);
+	CREATE TABLE decisions (
+		id INTEGER PRIMARY KEY,
+		table_id INTEGER NOT NULL REFERENCES conf_tables(id),
+		idem_key TEXT NOT NULL,
+		request_json TEXT NOT NULL,
+		requester TEXT NOT NULL,
+		time TEXT NOT NULL,
+		margin TEXT NOT NULL,
+		mode TEXT NOT NULL,
+		outcome TEXT NOT NULL,
+		policy_version TEXT NOT NULL,
+		public_json TEXT NOT NULL,
+		operator_json TEXT NOT NULL,
+		UNIQUE (table_id, idem_key)
+	);
+	CREATE TABLE releases (
+		id INTEGER PRIMARY KEY,
+		table_id INTEGER NOT NULL REFERENCES conf_tables(id),
+		seq INTEGER NOT NULL,
+		decision_id INTEGER NOT NULL UNIQUE REFERENCES decisions(id),
+		margin TEXT NOT NULL,
+		counts_json TEXT NOT NULL,
+		simulated INTEGER NOT NULL,
+		request_id TEXT NOT NULL,
+		requester TEXT NOT NULL,
+		time TEXT NOT NULL,
+		policy_version TEXT NOT NULL,
+		UNIQUE (table_id, seq)
+	);`,
+}
+
+// Store is the service's database.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// ErrNotFound reports an unknown table.
+var ErrNotFound = errors.New("server: no such table")
+
+// ErrExists reports a table name already in use.
+var ErrExists = errors.New("server: a table of that name exists")
+
+// Open opens (creating if needed) the database file and applies the
+// migrations not yet applied.
+func Open(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("server: no database file given")
+	}
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("server: open %s: %w", path, err)
+	}
+	// One writer at a time is SQLite's model; readers share the pool.
+	db.SetMaxOpenConns(8)
+	s := &Store{db: db, path: path}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("server: %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// SchemaVersion is the number of migrations this build knows.
+func SchemaVersion() int { return len(migrations) }
+
+func (s *Store) migrate() error {
+	ctx := context.Background()
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return err
+	}
+	var have int
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+		return err
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("database schema version %d is newer than this build's %d", have, len(migrations))
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", v, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, v, now()); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+
+// TableInfo describes a stored table.
+type TableInfo struct {
+	ID            int64            `json:"-"`
+	Name          string           `json:"name"`
+	Vars          []model.Variable `json:"-"`
+	Variables     []VariableInfo   `json:"variables"`
+	Cells         int              `json:"cells"`
+	Source        string           `json:"source,omitempty"`
+	SHA256        string           `json:"sha256,omitempty"`
+	LoadedAt      string           `json:"loaded_at,omitempty"`
+	Policy        audit.Policy     `json:"policy"`
+	PolicyVersion string           `json:"policy_version"`
+	Releases      int              `json:"releases"`
+}
+
+// VariableInfo is a variable and its levels.
+type VariableInfo struct {
+	Name   string   `json:"name"`
+	Levels []string `json:"levels"`
+}
+
+// LoadTable stores a confidential table under name with its policy; source
+// names where it came from and data is the file's content (its sha256 is
+// recorded). A name in use is ErrExists: a table with a release history
+// cannot be replaced.
+func (s *Store) LoadTable(ctx context.Context, name string, t *model.Table, p audit.Policy, source string, data []byte) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	vars, _ := json.Marshal(t.Vars)
+	counts, _ := json.Marshal(t.Counts)
+	sum := sha256.Sum256(data)
+	pj, _ := json.Marshal(p)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO conf_tables (name, vars_json, counts_json, source, sha256, loaded_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		name, string(vars), string(counts), source, hex.EncodeToString(sum[:]), now())
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return fmt.Errorf("%w: %q", ErrExists, name)
+		}
+		return err
+	}
+	id, _ := res.LastInsertId()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO policies (table_id, policy_json, version, set_at) VALUES (?, ?, ?, ?)`,
+		id, string(pj), p.Version(), now()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// SetPolicy records a new policy for a table; later decisions use it.
+func (s *Store) SetPolicy(ctx context.Context, name string, p audit.Policy) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	info, err := s.Table(ctx, name)
+	if err != nil {
+		return err
+	}
+	pj, _ := json.Marshal(p)
+	_, err = s.db.ExecContext(ctx, `INSERT INTO policies (table_id, policy_json, version, set_at) VALUES (?, ?, ?, ?)`,
+		info.ID, string(pj), p.Version(), now())
+	return err
+}
+
+// Tables lists the stored tables by name.
+func (s *Store) Tables(ctx context.Context) ([]*TableInfo, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name FROM conf_tables ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := []*TableInfo{}
+	for _, n := range names {
+		t, err := s.Table(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Table describes one table (ErrNotFound when unknown).
+func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
+	var info TableInfo
+	var vars, pj string
+	err := s.db.QueryRowContext(ctx, `SELECT t.id, t.name, t.vars_json, t.source, t.sha256, t.loaded_at,
+			(SELECT policy_json FROM policies p WHERE p.table_id = t.id ORDER BY p.id DESC LIMIT 1),
+			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id)
+		FROM conf_tables t WHERE t.name = ?`, name).Scan(&info.ID, &info.Name, &vars, &info.Source, &info.SHA256, &info.LoadedAt, &pj, &info.Releases)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(vars), &info.Vars); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(pj), &info.Policy); err != nil {
+		return nil, err
+	}
+	info.PolicyVersion = info.Policy.Version()
+	info.Cells = 1
+	for _, v := range info.Vars {
+		info.Variables = append(info.Variables, VariableInfo{Name: v.Name, Levels: v.Levels})
+		info.Cells *= len(v.Levels)
+	}
+	return &info, nil
+}
+
+// loadTable reads a table's counts.
+func (s *Store) loadTable(ctx context.Context, info *TableInfo) (*model.Table, error) {
+	var counts string
+	if err := s.db.QueryRowContext(ctx, `SELECT counts_json FROM conf_tables WHERE id = ?`, info.ID).Scan(&counts); err != nil {
+		return nil, err
+	}
+	var c []int64
+	if err := json.Unmarshal([]byte(counts), &c); err != nil {
+		return nil, err
+	}
+	return model.NewTable(info.Vars, c)
+}
+
+// PublicRelease is one released margin as the public sees it.
+type PublicRelease struct {
+	Seq           int       `json:"seq"`
+	Margin        []string  `json:"margin"`
+	Counts        []int64   `json:"counts"`
+	Simulated     bool      `json:"simulated"`
+	RequestID     string    `json:"request_id"`
+	Time          time.Time `json:"time"`
+	PolicyVersion string    `json:"policy_version"`
+}
+
+// Releases lists a table's public releases in order.
+func (s *Store) Releases(ctx context.Context, name string) ([]PublicRelease, error) {
+	info, err := s.Table(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return s.releases(ctx, s.db, info.ID)
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+func (s *Store) releases(ctx context.Context, q querier, tableID int64) ([]PublicRelease, error) {
+	rows, err := q.QueryContext(ctx, `SELECT seq, margin, counts_json, simulated, request_id, time, policy_version
+		FROM releases WHERE table_id = ? ORDER BY seq`, tableID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []PublicRelease{}
+	for rows.Next() {
+		var r PublicRelease
+		var margin, counts, tm string
+		var sim int
+		if err := rows.Scan(&r.Seq, &margin, &counts, &sim, &r.RequestID, &tm, &r.PolicyVersion); err != nil {
+			return nil, err
+		}
+		r.Margin = strings.Split(margin, ":")
+		if err := json.Unmarshal([]byte(counts), &r.Counts); err != nil {
+			return nil, err
+		}
+		r.Simulated = sim != 0
+		r.Time, _ = time.Parse(time.RFC3339Nano, tm)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// history rebuilds the audit history of a table from its releases.
+func (s *Store) history(ctx context.Context, info *TableInfo, t *model.Table) (*audit.History, error) {
+	rels, err := s.releases(ctx, s.db, info.ID)
+	if err != nil {
+		return nil, err
+	}
+	h := audit.NewHistory(t)
+	for _, r := range rels {
+		h.Releases = append(h.Releases, audit.Release{Margin: r.Margin, Counts: r.Counts, Simulated: r.Simulated,
+			RequestID: r.RequestID, Time: r.Time, PolicyVersion: r.PolicyVersion})
+	}
+	return h, nil
+}
+
+// storedDecision is a decision already in the log.
+type storedDecision struct {
+	request string
+	public  audit.PublicDecision
+}
+
+// decisionByKey finds a decision by idempotency key.
+func (s *Store) decisionByKey(ctx context.Context, tableID int64, key string) (*storedDecision, error) {
+	var req, pub string
+	err := s.db.QueryRowContext(ctx, `SELECT request_json, public_json FROM decisions WHERE table_id = ? AND idem_key = ?`, tableID, key).Scan(&req, &pub)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := &storedDecision{request: req}
+	if err := json.Unmarshal([]byte(pub), &d.public); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// record writes a decision and, unless denied, its release in one
+// transaction; seq is the release's position in the history.
+func (s *Store) record(ctx context.Context, tableID int64, key, request string, d *audit.Decision, seq int) error {
+	pub, _ := json.Marshal(d.Public())
+	op, _ := json.Marshal(d)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	margin := strings.Join(d.Margin, ":")
+	tm := d.Time.UTC().Format(time.RFC3339Nano)
+	res, err := tx.ExecContext(ctx, `INSERT INTO decisions (table_id, idem_key, request_json, requester, time, margin, mode, outcome, policy_version, public_json, operator_json)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, tableID, key, request, d.Requester, tm, margin, d.Mode, d.Outcome, d.PolicyVersion, string(pub), string(op))
+	if err != nil {
+		return err
+	}
+	if d.Outcome != audit.Denied {
+		id, _ := res.LastInsertId()
+		counts, _ := json.Marshal(d.Counts)
+		sim := 0
+		if d.Simulated {
+			sim = 1
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO releases (table_id, seq, decision_id, margin, counts_json, simulated, request_id, requester, time, policy_version)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, tableID, seq, id, margin, string(counts), sim, d.RequestID, d.Requester, tm, d.PolicyVersion); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// LogEntry is one decision of the operator's audit log.
+type LogEntry struct {
+	ID             int64           `json:"id"`
+	IdempotencyKey string          `json:"idempotency_key"`
+	Requester      string          `json:"requester"`
+	Time           string          `json:"time"`
+	Margin         string          `json:"margin"`
+	Mode           string          `json:"mode"`
+	Outcome        string          `json:"outcome"`
+	PolicyVersion  string          `json:"policy_version"`
+	Decision       json.RawMessage `json:"decision"`
+}
+
+// AuditLog lists a table's decisions, oldest first.
+func (s *Store) AuditLog(ctx context.Context, name string) ([]LogEntry, error) {
+	info, err := s.Table(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, idem_key, requester, time, margin, mode, outcome, policy_version, operator_json
+		FROM decisions WHERE table_id = ? ORDER BY id`, info.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []LogEntry{}
+	for rows.Next() {
+		var e LogEntry
+		var op string
+		if err := rows.Scan(&e.ID, &e.IdempotencyKey, &e.Requester, &e.Time, &e.Margin, &e.Mode, &e.Outcome, &e.PolicyVersion, &op); err != nil {
+			return nil, err
+		}
+		e.Decision = json.RawMessage(op)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// checkName accepts table names of letters, digits, '-', '_' and '.'.
+func checkName(name string) error {
+	if name == "" || len(name) > 64 {
+		return fmt.Errorf("server: table name %q: want 1-64 characters", name)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return fmt.Errorf("server: table name %q: only letters, digits, '-', '_' and '.'", name)
+		}
+	}
+	return nil
+}
