@@ -238,6 +238,10 @@ func (t *QITable) attrNCP(b *Box, a int) float64 {
 	}
 }
 
+// AttrNCP is the NCP of attribute a of box b (NCPSum is its sum over the
+// attributes).
+func (t *QITable) AttrNCP(b *Box, a int) float64 { return t.attrNCP(b, a) }
+
 // setCount is the number of codes in a categorical box's bitset.
 func setCount(set []uint64) int {
 	c := 0
@@ -329,14 +333,15 @@ func (t *QITable) GCP(g *GenGraph) float64 {
 }
 
 // CheckAnonymous verifies that the graph is a k-anonymous generalization
-// graph: it contains the identity round, and every connected component is
-// regular of some degree >= k (every original and every published record
-// of the component has that many distinct partners). A k-regular graph
-// (CheckRegular) is one; so is the graph of a partition into classes of
-// at least k records where every published record is matched to every
-// original of its class (Mondrian). Either way every original is linked
-// to at least k published records and the graph decomposes into perfect
-// matchings (König), so a random assignment can be drawn from it.
+// graph: it contains the identity round, and every connected component
+// (on the records of the component, originals and published alike) is
+// either k-regular or complete bipartite on at least k records (every
+// published record of the component matched to every original of it). A
+// k-regular graph (CheckRegular) passes; so does the graph of a partition
+// into classes of at least k records (Mondrian). Either way every
+// original is linked to at least k published records, the graph is
+// regular per component, so it decomposes into perfect matchings (König)
+// from which a random assignment can be drawn.
 func (g *GenGraph) CheckAnonymous(k int) error {
 	if len(g.Matched) != g.N {
 		return fmt.Errorf("model: graph has %d published records for n = %d", len(g.Matched), g.N)
@@ -378,9 +383,11 @@ func (g *GenGraph) CheckAnonymous(k int) error {
 			return fmt.Errorf("model: published record %d is not matched to its own original", j)
 		}
 	}
-	compDeg := make([]int, n) // degree of the component of root r (0 = not seen)
+	compDeg := make([]int, n)  // degree of the component of root r (0 = not seen)
+	compSize := make([]int, n) // records in the component of root r
 	for j, m := range g.Matched {
 		r := find(j)
+		compSize[r]++
 		if compDeg[r] == 0 {
 			compDeg[r] = len(m)
 		}
@@ -389,8 +396,12 @@ func (g *GenGraph) CheckAnonymous(k int) error {
 		}
 	}
 	for i, d := range deg {
-		if want := compDeg[find(i)]; d != want {
+		r := find(i)
+		if want := compDeg[r]; d != want {
 			return fmt.Errorf("model: original %d has degree %d, its component's published records %d", i, d, want)
+		}
+		if d != k && d != compSize[r] {
+			return fmt.Errorf("model: original %d has degree %d in a component of %d records: neither k = %d nor complete", i, d, compSize[r], k)
 		}
 	}
 	return nil

@@ -43,6 +43,38 @@ type kanonDoc struct {
 	Verified   bool     `json:"verified"`
 	Seed       uint64   `json:"seed"`
 	Solver     string   `json:"solver"`
+	Partition  int      `json:"partition"`
+	PartAuto   bool     `json:"partition_auto"`
+	TimeBudget *float64 `json:"time_budget"`
+	Classes    *int     `json:"classes"`
+}
+
+// TestKanonPartitionReport: the JSON says which partitioning was used:
+// automatic with its budget by default, the override with --partition,
+// classes for mondrian; mondrian refuses the partitioning flags.
+func TestKanonPartitionReport(t *testing.T) {
+	flags, _ := kanonFiles(t)
+	doc := runKanonJSON(t, append(flags, "--k", "2", "--method", "hungarian")...)
+	if !doc.PartAuto || doc.TimeBudget == nil || *doc.TimeBudget != kanon.DefaultBudget.Seconds() || doc.Partition != 0 || doc.Partitions != 1 {
+		t.Errorf("default: %+v", doc)
+	}
+	doc = runKanonJSON(t, append(flags, "--k", "2", "--method", "greedy", "--time-limit", "5")...)
+	if !doc.PartAuto || doc.TimeBudget == nil || *doc.TimeBudget != 5 {
+		t.Errorf("--time-limit 5: %+v", doc)
+	}
+	doc = runKanonJSON(t, append(flags, "--k", "2", "--method", "sortgreedy", "--partition", "4")...)
+	if doc.PartAuto || doc.TimeBudget != nil || doc.Partition != 4 || doc.Partitions < 2 {
+		t.Errorf("--partition 4: %+v", doc)
+	}
+	doc = runKanonJSON(t, append(flags, "--k", "3", "--method", "mondrian")...)
+	if doc.PartAuto || doc.Classes == nil || *doc.Classes < 1 || *doc.Classes > 3 {
+		t.Errorf("mondrian: %+v", doc)
+	}
+	for _, extra := range [][]string{{"--partition", "4"}, {"--time-limit", "3"}} {
+		if _, msg, code := run(t, append(append([]string{"kanon"}, flags...), append([]string{"--k", "2", "--method", "mondrian"}, extra...)...)...); code != 2 || !strings.Contains(msg, "does not apply to --method mondrian") {
+			t.Errorf("mondrian %v: exit %d %s", extra, code, msg)
+		}
+	}
 }
 
 func runKanonJSON(t *testing.T, args ...string) kanonDoc {
@@ -222,8 +254,8 @@ func TestKanonVerifyViolations(t *testing.T) {
 		{"narrowed box", write("p1.csv", narrow), graph, nil, 1, "does not contain its original"},
 		{"other cell", write("p2.csv", otherCell), graph, nil, 1, `column "income"`},
 		{"own edge", pub, write("g1.csv", noOwn), nil, 1, "own"},
-		{"missing edge", pub, write("g2.csv", dropEdge), nil, 1, "edges, want k = 3"},
-		{"wrong k", pub, graph, []string{"--k", "2"}, 1, "edges, want k = 2"},
+		{"missing edge", pub, write("g2.csv", dropEdge), nil, 1, "edges, want at least k = 3"},
+		{"wrong k", pub, graph, []string{"--k", "2"}, 1, "degree 3 in a component of 4 records: neither k = 2 nor complete"},
 		{"wrong gcp", pub, graph, []string{"--gcp", "0.5"}, 1, "reported GCP 0.5"},
 		{"graph not an integer", pub, write("g3.csv", badInt), nil, 2, "is not an integer"},
 		{"published header", write("p3.csv", badHeader), graph, nil, 2, "header"},
