@@ -14,7 +14,7 @@ import (
 const DefaultBudget = 30 * time.Second
 
 // partitionLadder are the partition sizes AutoPartition considers (and n).
-var partitionLadder = []int{250, 500, 1000, 1500, 2000, 3000, 5000, 8000, 12000, 20000}
+var partitionLadder = []int{100, 150, 250, 500, 1000, 1500, 2000, 3000, 5000, 8000, 12000, 20000}
 
 // Memory caps of the automatic choice (records per partition): hungarian
 // and flow hold an n x n float64 matrix per worker (8n² bytes, 128 MiB at
@@ -25,28 +25,39 @@ const (
 )
 
 // Cost model of AutoPartition: CPU seconds per unit of work, measured on
-// Adult (median partitions, one worker, k = 6 and 11, partitions of 1,000,
-// 2,000 and 5,332 records) on the 2-core development machine while two
-// other jobs shared it (load 5-7), so they overestimate an idle machine
-// (see bench/README.md, "Automatic partitioning"):
+// Adult with median partitions on the 2-core development machine (see
+// bench/README.md, "Automatic partitioning"). The base costs come from one
+// worker at k = 6 on partitions of 1,000 and 2,000 records (load 5-7:
+// other jobs shared the machine):
 //
-//	greedy      1.5e-8 s · P²(k−1) per partition   (0.09 s at P = 1,000, 0.26 s at 2,000, k = 6)
+//	greedy      1.5e-8 s · P²(k−1) per partition   (0.09 s at P = 1,000, 0.26 s at 2,000)
 //	sortgreedy  4.5e-8 s · P²(k−1)                  (0.25 s, 0.86 s)
 //	hungarian   8.0e-8 s · P²(k−1) · (P/1000)^0.5   (0.31 s, 0.94 s; the exponent covers the O(P³) worst case)
 //	flow        7.0e-8 s · P²(k−1) · (P/1000)^0.5   (0.32 s, 1.41 s)
-//	sparse      7.1e-8 s · P² + 2.3e-7 s · P·M(k−1)·(k/11)^0.65
-//	            (0.79 s at P = 2,000, 3.37 s at 5,332, k = 11; M = DefaultPool(k);
-//	            the k factor fits Adult at k = 50, partitions of about 3,350: 127 s
-//	            on 2 workers, where the searches of the later rounds, among many
-//	            equal weights, and the occasional greedy repair cost more)
+//
+// times (k/6)^α for larger k, α fitted to the bench run at k = 10, 25 and
+// 50 (load 8-12, so conservative): rounds cost more when k approaches the
+// partition size (dead ends, forbidden edges; flow's b-matching has k − 1
+// units per record): greedy 0.3, sortgreedy 0.4, hungarian 0.75, flow 1.1.
+// The sparse hungarian costs
+//
+//	7.1e-8 s · P² (the pools, once) + 1.6e-7 s · P·M(k−1) (M = DefaultPool(k))
+//
+// (k = 25 and 50 on partitions of about 3,350 records with pools of 400 and
+// 800: 1.1e-7 at load 2, about twice that at load 8-12).
 const (
 	costGreedy     = 1.5e-8
 	costSortGreedy = 4.5e-8
 	costHungarian  = 8.0e-8
 	costFlow       = 7.0e-8
 	costPool       = 7.1e-8
-	costSparse     = 2.3e-7
+	costSparse     = 1.6e-7
 )
+
+// kFactor is the (k/6)^α growth of a round's cost with k (1 below k = 6).
+func kFactor(k int, alpha float64) float64 {
+	return math.Pow(max(1, float64(k)/6), alpha)
+}
 
 // PredictSeconds returns the cost model's wall-clock seconds of method on
 // n records at k with partitions of p records (0 = one partition) solved
@@ -62,17 +73,17 @@ func PredictSeconds(method string, n, k, p, workers int) float64 {
 	var per float64 // CPU seconds per partition
 	switch method {
 	case MethodGreedy:
-		per = costGreedy * P * P * r
+		per = costGreedy * P * P * r * kFactor(k, 0.3)
 	case MethodSortGreedy:
-		per = costSortGreedy * P * P * r
+		per = costSortGreedy * P * P * r * kFactor(k, 0.4)
 	case MethodHungarian:
 		if P > SparseMin {
-			per = costPool*P*P + costSparse*P*float64(min(DefaultPool(k), int(P)-1))*r*math.Pow(float64(k)/11, 0.65)
+			per = costPool*P*P + costSparse*P*float64(min(DefaultPool(k), int(P)-1))*r
 		} else {
-			per = costHungarian * P * P * r * math.Sqrt(P/1000)
+			per = costHungarian * P * P * r * math.Sqrt(P/1000) * kFactor(k, 0.75)
 		}
 	case MethodFlow:
-		per = costFlow * P * P * r * math.Sqrt(P/1000)
+		per = costFlow * P * P * r * math.Sqrt(P/1000) * kFactor(k, 1.1)
 	default:
 		return math.NaN()
 	}
@@ -81,7 +92,7 @@ func PredictSeconds(method string, n, k, p, workers int) float64 {
 
 // AutoPartition chooses the partition size of a freeform heuristic for n
 // records at k within a time budget (0 = DefaultBudget) with workers
-// goroutines: the largest size of the ladder 250, 500, 1,000, 1,500,
+// goroutines: the largest size of the ladder 100, 150, 250, 500, 1,000, 1,500,
 // 2,000, 3,000, 5,000, 8,000, 12,000, 20,000, n (at least k, within the
 // method's memory cap: 4,096 for hungarian solved densely and flow, 3,000
 // for sortgreedy) whose PredictSeconds fits the budget, or the smallest

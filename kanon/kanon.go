@@ -76,7 +76,7 @@ type Options struct {
 	// AssignDense or AssignSparse (the candidate graph of Candidates
 	// nearest records per record).
 	Assign     string
-	Candidates int           // sparse hungarian: lightest edges per record and per published record (0 = DefaultCandidates)
+	Candidates int           // sparse hungarian: lightest edges per record and per published record (0 = DefaultCandidates(k))
 	Pool       int           // sparse hungarian: the candidates come from the Pool nearest records of each (0 = DefaultPool(k); >= n-1: all records)
 	MIPSolver  string        // engine of the exact MIP ("" = auto)
 	TimeLimit  time.Duration // MIP time limit per partition (0 = none)
@@ -286,7 +286,7 @@ func solvePartition(t *model.QITable, k int, o *Options) (partResult, error) {
 		}
 		L, M := o.Candidates, o.Pool
 		if L == 0 {
-			L = DefaultCandidates
+			L = DefaultCandidates(k)
 		}
 		if M == 0 {
 			M = DefaultPool(k)

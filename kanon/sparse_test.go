@@ -142,8 +142,8 @@ func TestAutoPartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, _ := AutoPartition(MethodGreedy, 300, 3, 1, time.Nanosecond); r.Partition != want || want != 250 {
-		t.Fatalf("automatic partition %d, want %d = 250 (the smallest size)", r.Partition, want)
+	if want, _ := AutoPartition(MethodGreedy, 300, 3, 1, time.Nanosecond); r.Partition != want || want != 100 {
+		t.Fatalf("automatic partition %d, want %d = 100 (the smallest size)", r.Partition, want)
 	}
 	checkResult(t, tab, 3, r)
 }
