@@ -439,6 +439,6 @@ func (r *KanonReport) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 	}
-	_, err := fmt.Fprintln(w, "every result verified: k-regular with the identity round, boxes contain their originals, GCP recomputed")
+	_, err := fmt.Fprintln(w, "every result verified: k-regular (Mondrian: complete classes of at least k records) with the identity round, boxes contain their originals, GCP recomputed")
 	return err
 }

@@ -35,16 +35,18 @@ const (
 //	hungarian   8.0e-8 s · P²(k−1) · (P/1000)^0.5   (0.31 s, 0.94 s; the exponent covers the O(P³) worst case)
 //	flow        7.0e-8 s · P²(k−1) · (P/1000)^0.5   (0.32 s, 1.41 s)
 //
-// times (k/6)^α for larger k, α fitted to the bench run at k = 10, 25 and
-// 50 (load 8-12, so conservative): rounds cost more when k approaches the
+// times (k/6)^α for larger k: rounds cost more when k approaches the
 // partition size (dead ends, forbidden edges; flow's b-matching has k − 1
-// units per record): greedy 0.3, sortgreedy 0.4, hungarian 0.75, flow 1.1.
+// units per record). α is fitted to two bench runs at k = 10, 25 and 50,
+// one at load 8-12 and one at load about 2, between the two fits:
+// greedy 0.15 (0.3 and below 0), sortgreedy 0.2 (0.4 and 0), hungarian
+// 0.5 (0.76 and 0.37), flow 0.85 (1.1 and 0.6).
 // The sparse hungarian costs
 //
 //	7.1e-8 s · P² (the pools, once) + 1.6e-7 s · P·M(k−1) (M = DefaultPool(k))
 //
 // (k = 25 and 50 on partitions of about 3,350 records with pools of 400 and
-// 800: 1.1e-7 at load 2, about twice that at load 8-12).
+// 800: 1.1e-7 at load 2, 2.1e-7 at load 5, more at load 8-12).
 const (
 	costGreedy     = 1.5e-8
 	costSortGreedy = 4.5e-8
@@ -73,17 +75,17 @@ func PredictSeconds(method string, n, k, p, workers int) float64 {
 	var per float64 // CPU seconds per partition
 	switch method {
 	case MethodGreedy:
-		per = costGreedy * P * P * r * kFactor(k, 0.3)
+		per = costGreedy * P * P * r * kFactor(k, 0.15)
 	case MethodSortGreedy:
-		per = costSortGreedy * P * P * r * kFactor(k, 0.4)
+		per = costSortGreedy * P * P * r * kFactor(k, 0.2)
 	case MethodHungarian:
 		if P > SparseMin {
 			per = costPool*P*P + costSparse*P*float64(min(DefaultPool(k), int(P)-1))*r
 		} else {
-			per = costHungarian * P * P * r * math.Sqrt(P/1000) * kFactor(k, 0.75)
+			per = costHungarian * P * P * r * math.Sqrt(P/1000) * kFactor(k, 0.5)
 		}
 	case MethodFlow:
-		per = costFlow * P * P * r * math.Sqrt(P/1000) * kFactor(k, 1.1)
+		per = costFlow * P * P * r * math.Sqrt(P/1000) * kFactor(k, 0.85)
 	default:
 		return math.NaN()
 	}
