@@ -122,8 +122,12 @@ func sparseHungarian(o *Options, n int) bool {
 }
 
 // Anonymize builds a k-regular generalization graph of t with the chosen
-// method (see the package documentation), extracts a seeded assignment
-// and a seeded publish order, and returns the graph's GCP.
+// method (see the package documentation) on partitions of
+// Options.Partition records (chosen by AutoPartition with Options.Auto),
+// extracts a seeded assignment and a seeded publish order, and returns
+// the graph's GCP. MethodMondrian instead returns Mondrian's classes as
+// complete bipartite blocks (see Mondrian) with a seeded assignment
+// within each class.
 func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	start := time.Now()
 	o := Options{}
@@ -188,9 +192,11 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		}
 		o.Partition = p
 	}
-	parts := MedianPartitions(t, k, o.Partition)
+	var parts [][]int
 	if o.Split == SplitLex {
 		parts = Partitions(t, k, o.Partition)
+	} else {
+		parts = MedianPartitions(t, k, o.Partition)
 	}
 	if o.Method != MethodGreedy {
 		for _, p := range parts {

@@ -27,7 +27,8 @@ import (
 // pairs with the box.
 //
 // The graph file "original,published,own,assigned" has one line per edge
-// of the k-regular graph: original is the 1-based data row of the input
+// of the k-regular graph (for Mondrian: of the complete bipartite graph of
+// every class): original is the 1-based data row of the input
 // file (the header not counted; rows dropped for missing values never
 // appear), published the 1-based data row of the published file; own is 1
 // on the edge of the record whose own box it is (the identity round),
