@@ -21,10 +21,13 @@ import (
 // Ks, MIPNs or ScaleNs skips that table.
 type KanonOptions struct {
 	// Table 1: GCP and time vs k on Adult for every method of Methods
-	// (mip excluded), partitions of Partition records (0 = one).
+	// (mip excluded; mondrian is the baseline of the ratio column),
+	// partitions of Partition records (0 = automatic: kanon.AutoPartition
+	// with Budget, 0 = kanon.DefaultBudget).
 	Ks        []int
 	Methods   []string
 	Partition int
+	Budget    time.Duration
 	// Table 2: the exact MIP against the heuristics on Samples seeded
 	// samples of each size in MIPNs of Adult, at every k of MIPKs;
 	// MIPSolver ("" = auto) with TimeLimit per sample.
@@ -33,7 +36,7 @@ type KanonOptions struct {
 	MIPSolver    string
 	TimeLimit    time.Duration
 	// Table 3: SortGreedy time vs n on SyntheticQI (k = KanonScaleK)
-	// with partitions of ScalePartition.
+	// with partitions of ScalePartition (0 = automatic, with Budget).
 	ScaleNs        []int
 	ScalePartition int
 	// Seed seeds the samples, the synthetic data and the assignments.
@@ -42,18 +45,19 @@ type KanonOptions struct {
 }
 
 // KanonScaleK is the k of the scaling table.
-const KanonScaleK = 5
+const KanonScaleK = 10
 
-// DefaultKanonOptions returns k = 2..10 with greedy, sortgreedy,
-// hungarian and flow in partitions of 500; MIP samples of 8, 10 and 12
+// DefaultKanonOptions returns k = 2, 5, 10, 25, 50 with greedy,
+// sortgreedy, hungarian, flow and mondrian, partitions chosen
+// automatically (kanon.DefaultBudget); MIP samples of 8, 10 and 12
 // records at k = 2, 3, three each, 60 s; SortGreedy on 10^4, 10^5 and
-// 5·10^5 synthetic records; seed 1.
+// 5·10^5 synthetic records with automatic partitions; seed 1.
 func DefaultKanonOptions() *KanonOptions {
 	return &KanonOptions{
-		Ks:        []int{2, 3, 4, 5, 6, 7, 8, 9, 10},
-		Methods:   []string{kanon.MethodGreedy, kanon.MethodSortGreedy, kanon.MethodHungarian, kanon.MethodFlow},
-		Partition: 500, MIPNs: []int{8, 10, 12}, MIPKs: []int{2, 3}, Samples: 3, TimeLimit: 60 * time.Second,
-		ScaleNs: []int{10_000, 100_000, 500_000}, ScalePartition: 500, Seed: 1,
+		Ks:      []int{2, 5, 10, 25, 50},
+		Methods: []string{kanon.MethodGreedy, kanon.MethodSortGreedy, kanon.MethodHungarian, kanon.MethodFlow, kanon.MethodMondrian},
+		MIPNs:   []int{8, 10, 12}, MIPKs: []int{2, 3}, Samples: 3, TimeLimit: 60 * time.Second,
+		ScaleNs: []int{10_000, 100_000, 500_000}, Seed: 1,
 	}
 }
 
@@ -67,8 +71,13 @@ type KanonKRow struct {
 	N          int     `json:"n"`
 	GCP        float64 `json:"gcp"`
 	Partitions int     `json:"partitions"`
+	Partition  int     `json:"partition"` // records per partition used (0 = one partition; mondrian: 0)
+	Classes    int     `json:"classes"`   // mondrian: equivalence classes; 0 otherwise
 	Seconds    float64 `json:"seconds"`
 	Verified   bool    `json:"verified"`
+	// VsMondrian is GCP / Mondrian's GCP at the same k (when mondrian is
+	// among the methods and its GCP is positive); null otherwise.
+	VsMondrian *float64 `json:"vs_mondrian"`
 }
 
 // KanonMIPRow is a row of table 2.
@@ -104,7 +113,8 @@ type KanonReport struct {
 	N          int             `json:"n"`
 	Dropped    int             `json:"dropped"`
 	QI         []string        `json:"qi"`
-	Partition  int             `json:"partition"`
+	Partition  int             `json:"partition"` // 0: automatic
+	Budget     float64         `json:"budget"`    // seconds, automatic partitioning
 	Seed       uint64          `json:"seed"`
 	Heuristics []string        `json:"heuristics"`
 	VsK        []KanonKRow     `json:"vs_k"`
@@ -121,9 +131,11 @@ func (o *KanonOptions) check() error {
 	}
 	switch {
 	case o.Partition < 0:
-		return settingsErr("partition", "must be >= 0, got %d", o.Partition)
-	case len(o.ScaleNs) > 0 && o.ScalePartition < KanonScaleK:
-		return settingsErr("scale-partition", "must be at least %d, got %d", KanonScaleK, o.ScalePartition)
+		return settingsErr("partition", "must be >= 0 (0 = automatic), got %d", o.Partition)
+	case o.Budget < 0:
+		return settingsErr("budget", "negative time budget %v", o.Budget)
+	case len(o.ScaleNs) > 0 && o.ScalePartition != 0 && o.ScalePartition < KanonScaleK:
+		return settingsErr("scale-partition", "must be 0 (automatic) or at least %d, got %d", KanonScaleK, o.ScalePartition)
 	case o.Samples < 1 && len(o.MIPNs) > 0:
 		return settingsErr("samples", "must be at least 1, got %d", o.Samples)
 	case o.TimeLimit < 0:
@@ -132,6 +144,9 @@ func (o *KanonOptions) check() error {
 	for _, k := range o.Ks {
 		if k < 1 {
 			return settingsErr("k", "must be at least 1, got %d", k)
+		}
+		if o.Partition > 0 && o.Partition < k {
+			return settingsErr("partition", "%d is below k = %d", o.Partition, k)
 		}
 	}
 	for _, n := range o.MIPNs {
@@ -164,7 +179,10 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 	heur := slices.DeleteFunc(slices.Clone(opt.Methods), func(m string) bool { return m == kanon.MethodMIP })
 	prog := progressOf(opt.Progress)
 	start := time.Now()
-	rep := &KanonReport{Method: "kanon", Data: "adult", Partition: opt.Partition, Seed: opt.Seed, Heuristics: heur}
+	rep := &KanonReport{Method: "kanon", Data: "adult", Partition: opt.Partition, Budget: opt.Budget.Seconds(), Seed: opt.Seed, Heuristics: heur}
+	if opt.Budget == 0 {
+		rep.Budget = kanon.DefaultBudget.Seconds()
+	}
 	var t *model.QITable
 	if len(opt.Ks) > 0 || len(opt.MIPNs) > 0 {
 		q, err := datasets.LoadAdult(false)
@@ -178,16 +196,32 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 		}
 	}
 	for _, k := range opt.Ks {
+		first := len(rep.VsK)
+		mondrian := math.NaN()
 		for _, m := range heur {
-			prog.Printf("Adult: %s, k = %d, partition %d", m, k, opt.Partition)
-			res, err := kanon.Anonymize(t, k, &kanon.Options{Method: m, Partition: opt.Partition, Seed: opt.Seed})
+			prog.Printf("Adult: %s, k = %d", m, k)
+			o := &kanon.Options{Method: m, Seed: opt.Seed, Auto: true, Budget: opt.Budget}
+			if m != kanon.MethodMondrian {
+				o.Partition = opt.Partition
+			}
+			res, err := kanon.Anonymize(t, k, o)
 			if err != nil {
 				return nil, fmt.Errorf("bench kanon: Adult, %s, k = %d: %w", m, k, err)
 			}
 			if err := kanon.CheckResult(t, k, res); err != nil {
 				return nil, checkErr("Adult, %s, k = %d: %v", m, k, err)
 			}
-			rep.VsK = append(rep.VsK, KanonKRow{Method: m, K: k, N: t.N, GCP: res.GCP, Partitions: res.Partitions, Seconds: res.Seconds, Verified: true})
+			if m == kanon.MethodMondrian {
+				mondrian = res.GCP
+			}
+			rep.VsK = append(rep.VsK, KanonKRow{Method: m, K: k, N: t.N, GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition,
+				Classes: res.Classes, Seconds: res.Seconds, Verified: true})
+		}
+		if mondrian > 0 {
+			for x := first; x < len(rep.VsK); x++ {
+				r := rep.VsK[x].GCP / mondrian
+				rep.VsK[x].VsMondrian = &r
+			}
 		}
 	}
 	r := rand.New(rand.NewPCG(opt.Seed, streamKanon))
@@ -213,7 +247,7 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 					row.Bound = &b
 				}
 				for _, m := range heur {
-					res, err := kanon.Anonymize(sub, k, &kanon.Options{Method: m, Seed: opt.Seed})
+					res, err := kanon.Anonymize(sub, k, &kanon.Options{Method: m, Seed: opt.Seed}) // one partition
 					if err != nil {
 						return nil, fmt.Errorf("bench kanon: sample n = %d, %s, k = %d: %w", n, m, k, err)
 					}
@@ -230,23 +264,31 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 		}
 	}
 	for _, n := range opt.ScaleNs {
-		prog.Printf("SyntheticQI: n = %d, sortgreedy, partition %d", n, opt.ScalePartition)
+		prog.Printf("SyntheticQI: n = %d, sortgreedy", n)
 		syn, err := datasets.NewSyntheticQI(n, opt.Seed)
 		if err != nil {
 			return nil, err
 		}
-		res, err := kanon.Anonymize(syn, KanonScaleK, &kanon.Options{Method: kanon.MethodSortGreedy, Partition: opt.ScalePartition, Seed: opt.Seed})
+		res, err := kanon.Anonymize(syn, KanonScaleK, &kanon.Options{Method: kanon.MethodSortGreedy, Partition: opt.ScalePartition, Auto: true, Budget: opt.Budget, Seed: opt.Seed})
 		if err != nil {
 			return nil, fmt.Errorf("bench kanon: SyntheticQI n = %d: %w", n, err)
 		}
 		if err := kanon.CheckResult(syn, KanonScaleK, res); err != nil {
 			return nil, checkErr("SyntheticQI n = %d: %v", n, err)
 		}
-		rep.Scale = append(rep.Scale, KanonScaleRow{N: n, K: KanonScaleK, Method: kanon.MethodSortGreedy, Partition: opt.ScalePartition,
+		rep.Scale = append(rep.Scale, KanonScaleRow{N: n, K: KanonScaleK, Method: kanon.MethodSortGreedy, Partition: res.Partition,
 			Partitions: res.Partitions, GCP: res.GCP, Seconds: res.Seconds, Verified: true})
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// partLabel names a partition size (0 = all records).
+func partLabel(p int) string {
+	if p == 0 {
+		return "all"
+	}
+	return fmt.Sprint(p)
 }
 
 // relGap is (h - opt)/opt, 0 when both are 0 and +Inf when only opt is;
@@ -281,9 +323,9 @@ func sampleQITable(t *model.QITable, idx []int) *model.QITable {
 // Tables returns the three tables (the MIP table with one row per sample
 // and heuristic).
 func (r *KanonReport) Tables() []*Table {
-	vs := &Table{Name: "vs_k", Columns: []string{"method", "k", "n", "gcp", "partitions", "seconds", "verified"}}
+	vs := &Table{Name: "vs_k", Columns: []string{"method", "k", "n", "gcp", "vs_mondrian", "partition", "partitions", "classes", "seconds", "verified"}}
 	for _, x := range r.VsK {
-		vs.add(x.Method, x.K, x.N, x.GCP, x.Partitions, x.Seconds, x.Verified)
+		vs.add(x.Method, x.K, x.N, x.GCP, x.VsMondrian, x.Partition, x.Partitions, x.Classes, x.Seconds, x.Verified)
 	}
 	mip := &Table{Name: "mip", Columns: []string{"n", "k", "sample", "optimum", "bound", "optimal", "mip_seconds", "solver", "method", "gcp", "gap"}}
 	for _, x := range r.MIP {
@@ -308,22 +350,45 @@ func (r *KanonReport) WriteText(w io.Writer) error {
 				ks = append(ks, x.K)
 			}
 		}
-		fmt.Fprintf(w, "Adult (%d records, %d dropped for '?'), %d quasi-identifiers; partition %d; GCP (seconds)\n",
-			r.N, r.Dropped, len(r.QI), r.Partition)
+		part := fmt.Sprintf("partitions chosen automatically (budget %g s)", r.Budget)
+		if r.Partition > 0 {
+			part = fmt.Sprintf("partitions of %d", r.Partition)
+		}
+		fmt.Fprintf(w, "Adult (%d records, %d dropped for '?'), %d quasi-identifiers; %s; GCP (seconds, partition size)\n",
+			r.N, r.Dropped, len(r.QI), part)
+		hasMondrian := slices.Contains(heur, kanon.MethodMondrian)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprint(tw, "K")
 		for _, m := range heur {
 			fmt.Fprintf(tw, "\t%s", strings.ToUpper(m))
 		}
+		if hasMondrian {
+			fmt.Fprint(tw, "\tBEST/MONDRIAN")
+		}
 		fmt.Fprintln(tw)
 		for _, k := range ks {
 			fmt.Fprintf(tw, "%d", k)
+			best, bestM, ratio := math.Inf(1), "", math.NaN()
 			for _, m := range heur {
 				for _, x := range r.VsK {
-					if x.K == k && x.Method == m {
-						fmt.Fprintf(tw, "\t%.4f (%.1f)", x.GCP, x.Seconds)
+					if x.K != k || x.Method != m {
+						continue
+					}
+					if m == kanon.MethodMondrian {
+						fmt.Fprintf(tw, "\t%.4f (%.1f, %d classes)", x.GCP, x.Seconds, x.Classes)
+						continue
+					}
+					fmt.Fprintf(tw, "\t%.4f (%.1f, %s)", x.GCP, x.Seconds, partLabel(x.Partition))
+					if x.GCP < best {
+						best, bestM = x.GCP, m
+						if x.VsMondrian != nil {
+							ratio = *x.VsMondrian
+						}
 					}
 				}
+			}
+			if hasMondrian {
+				fmt.Fprintf(tw, "\t%.3f (%s)", ratio, bestM)
 			}
 			fmt.Fprintln(tw)
 		}
@@ -374,6 +439,6 @@ func (r *KanonReport) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 	}
-	_, err := fmt.Fprintln(w, "every result verified: k-regular with the identity round, boxes contain their originals, GCP recomputed")
+	_, err := fmt.Fprintln(w, "every result verified: k-regular (Mondrian: complete classes of at least k records) with the identity round, boxes contain their originals, GCP recomputed")
 	return err
 }

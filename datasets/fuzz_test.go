@@ -446,9 +446,21 @@ func checkHierarchy(t *testing.T, h *model.Hierarchy, attr *model.QIAttr) {
 			leaves[v]++
 		}
 	}
+	// h.Leaves also counts leaves of the file that are no category: at
+	// least the categories below, exactly 1 for a category, at least the
+	// sum of the children, and TotalLeaves at the root.
+	below := make([]int32, m)
+	for v := 0; v < m; v++ {
+		if p := h.Parent[v]; p >= 0 {
+			below[p] += h.Leaves[v]
+		}
+	}
 	for v := range leaves {
-		if leaves[v] != h.Leaves[v] || leaves[v] == 0 {
-			t.Fatalf("node %q: %d leaves, counted %d", h.Names[v], h.Leaves[v], leaves[v])
+		if leaves[v] > h.Leaves[v] || leaves[v] == 0 || (v < nl && h.Leaves[v] != 1) || below[v] > h.Leaves[v] {
+			t.Fatalf("node %q: %d leaves, counted %d categories, children %d", h.Names[v], h.Leaves[v], leaves[v], below[v])
+		}
+		if h.Parent[v] < 0 && int(h.Leaves[v]) != h.TotalLeaves {
+			t.Fatalf("root %q: %d leaves, TotalLeaves %d", h.Names[v], h.Leaves[v], h.TotalLeaves)
 		}
 	}
 	at := *attr

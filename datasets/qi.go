@@ -268,7 +268,12 @@ func LoadAdult(keepMissing bool) (*QIData, error) {
 // the categories become the leaves (node v = category code v), inner nodes
 // are numbered after them in order of first reach from the leaves in code
 // order. Values that are not categories of attr, and nodes above none of
-// them, are ignored (a hierarchy may cover values that the data lack).
+// them, are not nodes (a hierarchy may cover values that the data lack),
+// but the leaves of the file under the root all count: Leaves[v] is the
+// number of the file's leaves (nodes that are no node's parent) under v
+// and TotalLeaves the number under the root, so that the NCP of a node
+// (Leaves/TotalLeaves) is the same whichever values the data happen to
+// hold.
 // Errors (*DataError naming file and line): an empty cell, a node given
 // two different parents, a cycle, a category that is an inner node, a
 // category missing from the file, and links that do not end in a single
@@ -420,21 +425,41 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 			h.Depth[path[i]], known[path[i]] = d, true
 		}
 	}
-	// Leaves under each node: deepest nodes first, each adds its count to
-	// its parent.
-	order := make([]int32, m)
-	for v := range order {
-		order[v] = int32(v)
+	// Leaves under each node: every leaf of the file (a node that is no
+	// node's parent), categories and values the data lack alike, adds 1 to
+	// each placed node above it. Leaves whose chain never reaches a placed
+	// node belong to another tree and are not counted.
+	isParent := make(map[string]bool, len(parent))
+	for _, l := range parent {
+		isParent[l.parent] = true
 	}
-	slices.SortFunc(order, func(a, b int32) int { return int(h.Depth[b] - h.Depth[a]) })
-	for c := 0; c < nl; c++ {
-		h.Leaves[c] = 1
-	}
-	for _, v := range order {
-		if p := h.Parent[v]; p >= 0 {
-			h.Leaves[p] += h.Leaves[v]
+	names := make([]string, 0, len(firstLine))
+	for v := range firstLine {
+		if !isParent[v] {
+			names = append(names, v)
 		}
 	}
+	slices.Sort(names) // deterministic walks
+	for _, leaf := range names {
+		cur := leaf
+		steps := 0
+		for {
+			if v, ok := id[cur]; ok {
+				// The placed nodes above are all known: count along them.
+				for ; v >= 0; v = h.Parent[v] {
+					h.Leaves[v]++
+				}
+				break
+			}
+			l, ok := parent[cur]
+			if !ok || steps > len(parent) { // another tree's root, or a cycle off the hierarchy
+				break
+			}
+			cur = l.parent
+			steps++
+		}
+	}
+	h.TotalLeaves = int(h.Leaves[root])
 	return h, nil
 }
 

@@ -156,9 +156,11 @@ func TestLoadHierarchy(t *testing.T) {
 	// Divorced -> Alone (5) -> Any (6); Married-AF -> Married (7).
 	wantNames := []string{"Divorced", "Married-AF", "Married-civ", "Never", "Widowed", "Alone", "Any", "Married"}
 	wantParent := []int32{5, 7, 7, 6, 5, 6, -1, 6}
-	wantLeaves := []int32{1, 1, 1, 1, 1, 2, 5, 2}
+	// Separated is a leaf of the hierarchy although the data lack it: it
+	// counts under Alone and Any (6 leaves in all).
+	wantLeaves := []int32{1, 1, 1, 1, 1, 3, 6, 2}
 	wantDepth := []int32{2, 2, 2, 1, 2, 1, 0, 1}
-	if h.NumLeaves != 5 || !slices.Equal(h.Names, wantNames) || !slices.Equal(h.Parent, wantParent) ||
+	if h.NumLeaves != 5 || h.TotalLeaves != 6 || !slices.Equal(h.Names, wantNames) || !slices.Equal(h.Parent, wantParent) ||
 		!slices.Equal(h.Leaves, wantLeaves) || !slices.Equal(h.Depth, wantDepth) {
 		t.Fatalf("hierarchy %+v\nwant names %q parent %v leaves %v depth %v", h, wantNames, wantParent, wantLeaves, wantDepth)
 	}
@@ -168,7 +170,8 @@ func TestLoadHierarchy(t *testing.T) {
 		}
 	}
 	// A table with the hierarchy attached passes model's check, and the
-	// box of {Divorced, Widowed} is Alone with NCP 2/5.
+	// box of {Divorced, Widowed} is Alone with NCP 3/6 (Alone covers
+	// Divorced, Widowed and the absent Separated, of 6 leaves).
 	at.Hier = h
 	tab := &model.QITable{Attrs: []model.QIAttr{*at}, N: 2, X: []float64{0, 4}}
 	if err := tab.Check(); err != nil {
@@ -176,8 +179,21 @@ func TestLoadHierarchy(t *testing.T) {
 	}
 	b := tab.NewBox(0)
 	tab.Add(b, 1)
-	if got := tab.NCPSum(b); math.Abs(got-0.4) > 1e-12 {
-		t.Errorf("NCP of {Divorced, Widowed} = %v, want 0.4", got)
+	if got := tab.NCPSum(b); math.Abs(got-0.5) > 1e-12 {
+		t.Errorf("NCP of {Divorced, Widowed} = %v, want 0.5", got)
+	}
+	// Without the absent leaf the same box costs 2/5: the denominator is
+	// the hierarchy's leaf count, not the data's.
+	h2, err := ReadHierarchy(strings.NewReader(strings.Replace(text, "Separated,Alone,Any\n", "", 1)), "h2", marital())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at.Hier = h2
+	tab2 := &model.QITable{Attrs: []model.QIAttr{*at}, N: 2, X: []float64{0, 4}}
+	b2 := tab2.NewBox(0)
+	tab2.Add(b2, 1)
+	if got := tab2.NCPSum(b2); h2.TotalLeaves != 5 || math.Abs(got-0.4) > 1e-12 {
+		t.Errorf("without Separated: %d leaves, NCP of {Divorced, Widowed} = %v, want 5 and 0.4", h2.TotalLeaves, got)
 	}
 }
 

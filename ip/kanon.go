@@ -229,13 +229,7 @@ func kanonMIPProblem(t *model.QITable, k int, steps bool) (*KAnonMIP, error) {
 			}
 		default:
 			h := at.Hier
-			card := float64(len(at.Categories))
-			ncp := func(node int32) float64 {
-				if l := h.Leaves[node]; l > 1 {
-					return float64(l) / card
-				}
-				return 0
-			}
+			ncp := h.NCP // leaves under the node / the hierarchy's leaves
 			for j := 0; j < n; j++ {
 				js := strconv.Itoa(j)
 				below := int32(t.X[j*d+a]) // p_{t−1}

@@ -78,3 +78,42 @@ func BenchmarkAdult(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHungarianAssign compares hungarian's dense and sparse rounds on
+// one partition of synthetic Adult-like records (k = 10) and reports the
+// GCP: the sparse candidate graph is what makes partitions of thousands
+// of records affordable. Run with -benchtime 1x.
+func BenchmarkHungarianAssign(b *testing.B) {
+	const k = 10
+	for _, n := range []int{1000, 3000} {
+		tab := datasets.SyntheticQI(n, uint64(n))
+		for _, a := range []string{AssignDense, AssignSparse} {
+			b.Run(fmt.Sprintf("%s/n=%d", a, n), func(b *testing.B) {
+				var gcp float64
+				for b.Loop() {
+					r, err := Anonymize(tab, k, &Options{Method: MethodHungarian, Assign: a, Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					gcp = r.GCP
+				}
+				b.ReportMetric(gcp, "GCP")
+			})
+		}
+	}
+}
+
+// BenchmarkMondrian times the Mondrian baseline on 500,000 synthetic
+// records at k = 10 and reports the GCP.
+func BenchmarkMondrian(b *testing.B) {
+	tab := datasets.SyntheticQI(500_000, 7)
+	var gcp float64
+	for b.Loop() {
+		r, err := Anonymize(tab, 10, &Options{Method: MethodMondrian, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		gcp = r.GCP
+	}
+	b.ReportMetric(gcp, "GCP")
+}

@@ -80,14 +80,53 @@
 //
 // # Partitioning (Section 8.1)
 //
-// With Options.Partition = P > 0 the records are sorted lexicographically
-// and cut into consecutive partitions of P records; a last partition of
-// fewer than k records is merged into the previous one (P < k is an
-// error). The partitions are solved independently, Options.Workers at a
-// time, with the quasi-identifier ranges and cardinalities of the whole
-// table (so NCPs are global), and their graphs are put together in global
-// record indices: no edge leaves its partition. The dense methods accept
-// partitions of at most MaxDense records.
+// With Options.Partition = P > 0 the records are split into partitions
+// that are solved independently, Options.Workers at a time, with the
+// quasi-identifier ranges and cardinalities of the whole table (so NCPs
+// are global); their graphs are put together in global record indices:
+// no edge leaves its partition. By default (Options.Split = SplitMedian)
+// the split is MedianPartitions: Mondrian's median rule with minimum part
+// size ⌈P/2⌉, so partitions hold P/2 to P records close in every
+// quasi-identifier (on Adult this halves the GCP of the paper's
+// lexicographic blocks at the same P). SplitLex is the paper's scheme
+// (Partitions): consecutive blocks of P records of the lexicographic
+// order, a last block of fewer than k merged into the previous one. P < k
+// is an error. The dense methods accept partitions of at most MaxDense
+// records.
+//
+// With Options.Auto and Partition = 0, AutoPartition chooses P: the
+// largest size of a ladder (100 to 20,000, or all records) whose running
+// time predicted by PredictSeconds — a cost model per method measured on
+// Adult — fits Options.Budget (DefaultBudget = 30 s) on the workers,
+// within memory caps for the dense matrices. Result.Partition reports it.
+//
+// # Sparse hungarian
+//
+// hungarian on a partition of more than SparseMin records (or with
+// Options.Assign = AssignSparse) solves each round on a candidate graph:
+// every original's Options.Candidates (DefaultCandidates(k) = 16 + k/2)
+// lightest unused edges under the current weights, and every published
+// record's as many, both taken among the Options.Pool (DefaultPool(k) =
+// max(400, 8k+64))
+// records nearest in QI space (computed once per partition). The round is
+// solved exactly on that graph by native/hungarian.SolveSparse; when the
+// graph has no perfect matching, the greedy round (which always
+// completes) supplies one whose edges join the graph, and the round is
+// solved again (Result.Repairs counts these). When the candidate graph
+// contains the dense optimum of the round, the sparse optimum equals it.
+//
+// # Mondrian
+//
+// MethodMondrian is the baseline of LeFevre, DeWitt and Ramakrishnan
+// (ICDE 2006): strict multidimensional partitioning into classes of at
+// least k records by median splits (see Mondrian for the split rule),
+// each record published with the box of its class. Its graph is the
+// complete bipartite graph of every class (degree = class size), which
+// model.GenGraph.CheckAnonymous, Verify and VerifyPublication accept
+// (every component k-regular or complete on at least k records), so the
+// publication files and the GCP are those of the freeform methods.
+// Result.Classes is the number of classes; the assignment is a seeded
+// uniformly random permutation within each class.
 //
 // # Assignment extraction and publishing
 //
@@ -124,8 +163,10 @@
 //
 // # Errors
 //
-// Anonymize wraps ErrK (k outside 1..n), ErrMethod, ErrPartition and
-// ErrTooLarge (a partition beyond MaxDense for a dense method); an invalid
+// Anonymize wraps ErrK (k outside 1..n), ErrMethod, ErrPartition (also a
+// partition size given for Mondrian) and ErrTooLarge (a partition beyond
+// MaxDense for a dense method); an unknown Assign or Split, a negative
+// Candidates, Pool, TimeLimit or Budget are errors too; an invalid
 // table and, for mip, the errors of package ip (a solve without any
 // feasible point) are returned too. Files that do not parse wrap
 // ErrFormat; files that parse but are not a valid k-anonymous publication

@@ -13,6 +13,12 @@ import (
 	"github.com/sdcopt/sdcopt/model"
 )
 
+// Partitioning schemes (Options.Split).
+const (
+	SplitMedian = "median" // MedianPartitions: Mondrian's median splits (the default)
+	SplitLex    = "lex"    // Partitions: consecutive blocks of the lexicographic order
+)
+
 // Method names.
 const (
 	MethodGreedy     = "greedy"
@@ -20,10 +26,17 @@ const (
 	MethodHungarian  = "hungarian"
 	MethodFlow       = "flow"
 	MethodMIP        = "mip"
+	MethodMondrian   = "mondrian" // the baseline: strict multidimensional partitioning (see Mondrian)
 )
 
 // Methods lists the method names Anonymize accepts.
 func Methods() []string {
+	return []string{MethodGreedy, MethodSortGreedy, MethodHungarian, MethodFlow, MethodMIP, MethodMondrian}
+}
+
+// Freeform lists the freeform methods (those with a k-regular graph; all
+// but Mondrian).
+func Freeform() []string {
 	return []string{MethodGreedy, MethodSortGreedy, MethodHungarian, MethodFlow, MethodMIP}
 }
 
@@ -49,19 +62,38 @@ const (
 // Options configure Anonymize. A nil *Options means the zero value; an
 // empty Method means MethodSortGreedy.
 type Options struct {
-	Method    string        // one of Methods() ("" = MethodSortGreedy)
-	Partition int           // records per partition after the lexicographic sort (0 = one partition = whole data)
-	Workers   int           // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
-	Seed      uint64        // randomized assignment extraction and publish order; same seed => same output
-	MIPSolver string        // engine of the exact MIP ("" = auto)
-	TimeLimit time.Duration // MIP time limit per partition (0 = none)
+	Method    string // one of Methods() ("" = MethodSortGreedy)
+	Partition int    // records per partition (0 = one partition = whole data, or automatic with Auto); see Split
+	Split     string // how partitions are cut: SplitMedian ("", MedianPartitions) or SplitLex (Partitions)
+	// Auto chooses the partition size when Partition is 0: AutoPartition
+	// with Budget (0 = DefaultBudget) and the workers (greedy,
+	// sortgreedy, hungarian and flow; mip keeps one partition).
+	Auto    bool
+	Budget  time.Duration
+	Workers int    // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
+	Seed    uint64 // randomized assignment extraction and publish order; same seed => same output
+	// Assign selects hungarian's assignment per round: AssignAuto (""),
+	// AssignDense or AssignSparse (the candidate graph of Candidates
+	// nearest records per record).
+	Assign     string
+	Candidates int           // sparse hungarian: lightest edges per record and per published record (0 = DefaultCandidates(k))
+	Pool       int           // sparse hungarian: the candidates come from the Pool nearest records of each (0 = DefaultPool(k); >= n-1: all records)
+	MIPSolver  string        // engine of the exact MIP ("" = auto)
+	TimeLimit  time.Duration // MIP time limit per partition (0 = none)
 }
 
 // Result is a k-anonymous freeform generalization.
 type Result struct {
-	Graph      *model.GenGraph // k-regular, global record indices, identity round included
-	GCP        float64         // the graph's GCP (model.QITable.GCP), in [0, 1]
-	Partitions int             // partitions solved (1 without Options.Partition)
+	// Graph is k-regular (freeform methods) or, for Mondrian, the complete
+	// bipartite graph of every class (degree = class size >= k; the
+	// Matched slices of one class are shared); global record indices,
+	// identity round included.
+	Graph      *model.GenGraph
+	GCP        float64 // the graph's GCP (model.QITable.GCP), in [0, 1]
+	Partitions int     // partitions solved (1 without Options.Partition and for Mondrian)
+	Partition  int     // the partition size used (Options.Partition or the automatic choice; 0 = one partition)
+	Classes    int     // Mondrian: the equivalence classes; 0 otherwise
+	Repairs    int     // sparse hungarian: rounds whose candidate graph needed the greedy repair
 	// Assignment[j] = the original whose non-QI attributes are published
 	// with box j (a perfect matching of Graph drawn with Options.Seed).
 	Assignment []int
@@ -80,11 +112,22 @@ type partResult struct {
 	bound   float64 // MIP: bound on the partition's GCP
 	optimal bool
 	solver  string // MIP: the engine
+	repairs int    // sparse hungarian: rounds completed by the greedy repair
+}
+
+// sparseHungarian reports whether hungarian solves a partition of n
+// records on the candidate graph.
+func sparseHungarian(o *Options, n int) bool {
+	return o.Assign == AssignSparse || (o.Assign == AssignAuto && n > SparseMin)
 }
 
 // Anonymize builds a k-regular generalization graph of t with the chosen
-// method (see the package documentation), extracts a seeded assignment
-// and a seeded publish order, and returns the graph's GCP.
+// method (see the package documentation) on partitions of
+// Options.Partition records (chosen by AutoPartition with Options.Auto),
+// extracts a seeded assignment and a seeded publish order, and returns
+// the graph's GCP. MethodMondrian instead returns Mondrian's classes as
+// complete bipartite blocks (see Mondrian) with a seeded assignment
+// within each class.
 func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	start := time.Now()
 	o := Options{}
@@ -112,20 +155,55 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	if o.Partition < 0 || (o.Partition > 0 && o.Partition < k) {
 		return nil, fmt.Errorf("%w: %d (want 0 or at least k = %d)", ErrPartition, o.Partition, k)
 	}
-	if o.TimeLimit < 0 {
-		return nil, fmt.Errorf("kanon: negative time limit %v", o.TimeLimit)
+	if o.TimeLimit < 0 || o.Budget < 0 {
+		return nil, fmt.Errorf("kanon: negative time limit %v or budget %v", o.TimeLimit, o.Budget)
 	}
-	parts := Partitions(t, k, o.Partition)
-	if o.Method != MethodGreedy {
-		for _, p := range parts {
-			if len(p) > MaxDense {
-				return nil, fmt.Errorf("%w: %d records with method %s (at most %d; set Options.Partition)", ErrTooLarge, len(p), o.Method, MaxDense)
-			}
+	if !slices.Contains([]string{AssignAuto, AssignDense, AssignSparse}, o.Assign) {
+		return nil, fmt.Errorf("kanon: unknown assignment %q (want \"\", %q or %q)", o.Assign, AssignDense, AssignSparse)
+	}
+	if o.Candidates < 0 || o.Pool < 0 {
+		return nil, fmt.Errorf("kanon: candidates %d or pool %d < 0", o.Candidates, o.Pool)
+	}
+	if !slices.Contains([]string{"", SplitMedian, SplitLex}, o.Split) {
+		return nil, fmt.Errorf("kanon: unknown split %q (want %q or %q)", o.Split, SplitMedian, SplitLex)
+	}
+	if o.Method == MethodMondrian {
+		if o.Partition > 0 {
+			return nil, fmt.Errorf("%w: %d: Mondrian partitions the data itself (want 0)", ErrPartition, o.Partition)
 		}
+		classes, err := Mondrian(t, k)
+		if err != nil {
+			return nil, err
+		}
+		res := mondrianResult(t, classes, o.Seed)
+		res.MIPBound = math.NaN()
+		res.PublishOrder = rand.New(rand.NewPCG(o.Seed, streamPublish)).Perm(t.N)
+		res.Seconds = time.Since(start).Seconds()
+		return res, nil
 	}
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Auto && o.Partition == 0 && o.Method != MethodMIP {
+		p, err := AutoPartition(o.Method, t.N, k, workers, o.Budget)
+		if err != nil {
+			return nil, err
+		}
+		o.Partition = p
+	}
+	var parts [][]int
+	if o.Split == SplitLex {
+		parts = Partitions(t, k, o.Partition)
+	} else {
+		parts = MedianPartitions(t, k, o.Partition)
+	}
+	if o.Method != MethodGreedy {
+		for _, p := range parts {
+			if len(p) > MaxDense && !(o.Method == MethodHungarian && sparseHungarian(&o, len(p))) {
+				return nil, fmt.Errorf("%w: %d records with method %s (at most %d; set Options.Partition)", ErrTooLarge, len(p), o.Method, MaxDense)
+			}
+		}
 	}
 	workers = min(workers, len(parts))
 
@@ -166,7 +244,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	}
 
 	g := &model.GenGraph{N: t.N, Matched: make([][]int32, t.N)}
-	bound, optimal, solver := 0.0, true, ""
+	bound, optimal, solver, repairs := 0.0, true, "", 0
 	for p, idx := range parts {
 		for lj, m := range results[p].matched {
 			gm := make([]int32, len(m))
@@ -178,6 +256,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		}
 		bound += results[p].bound * float64(len(idx))
 		optimal = optimal && results[p].optimal
+		repairs += results[p].repairs
 		if results[p].solver != "" {
 			solver = results[p].solver
 		}
@@ -185,7 +264,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	if err := g.CheckRegular(k); err != nil {
 		return nil, fmt.Errorf("kanon: internal error: %w", err)
 	}
-	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), MIPBound: math.NaN()}
+	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), Partition: o.Partition, MIPBound: math.NaN(), Repairs: repairs}
 	if o.Method == MethodMIP {
 		res.MIPBound, res.MIPOptimal, res.Solver = bound/float64(t.N), optimal, solver
 	}
@@ -207,8 +286,21 @@ func solvePartition(t *model.QITable, k int, o *Options) (partResult, error) {
 		m, err := runRounds(t, k, roundSortGreedy)
 		return partResult{matched: m, bound: math.NaN()}, err
 	case MethodHungarian:
-		m, err := runRounds(t, k, roundHungarian)
-		return partResult{matched: m, bound: math.NaN()}, err
+		if !sparseHungarian(o, t.N) {
+			m, err := runRounds(t, k, roundHungarian)
+			return partResult{matched: m, bound: math.NaN()}, err
+		}
+		L, M := o.Candidates, o.Pool
+		if L == 0 {
+			L = DefaultCandidates(k)
+		}
+		if M == 0 {
+			M = DefaultPool(k)
+		}
+		st := newRounds(t, k)
+		st.initSparse(L, M)
+		m, err := st.run(k, roundSparse)
+		return partResult{matched: m, bound: math.NaN(), repairs: st.repairs}, err
 	case MethodFlow:
 		m, err := solveFlow(t, k)
 		return partResult{matched: m, bound: math.NaN()}, err
@@ -272,4 +364,38 @@ func subTable(t *model.QITable, idx []int) *model.QITable {
 		copy(s.X[x*d:(x+1)*d], t.Row(i))
 	}
 	return s
+}
+
+// MedianPartitions splits the records of t by Mondrian's median rule
+// (Mondrian with minimum part size max(k, ⌈p/2⌉)) into parts compact in
+// every quasi-identifier, most of p/2 to p records; a part that equal
+// values keep above p records is cut into consecutive chunks of p records
+// of its lexicographic order (a last chunk of fewer than k records merged
+// into the previous one). p = 0 or p >= n: one partition, in
+// lexicographic order. Every partition has at least k records when
+// k <= n.
+func MedianPartitions(t *model.QITable, k, p int) [][]int {
+	if p <= 0 || p >= t.N {
+		return [][]int{LexOrder(t)}
+	}
+	classes, err := Mondrian(t, max(k, (p+1)/2))
+	if err != nil {
+		return [][]int{LexOrder(t)}
+	}
+	var parts [][]int
+	for _, c := range classes {
+		if len(c) <= p {
+			parts = append(parts, c)
+			continue
+		}
+		sub := subTable(t, c)
+		for _, chunk := range Partitions(sub, k, p) {
+			g := make([]int, len(chunk))
+			for x, li := range chunk {
+				g[x] = c[li]
+			}
+			parts = append(parts, g)
+		}
+	}
+	return parts
 }

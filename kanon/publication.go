@@ -27,7 +27,8 @@ import (
 // pairs with the box.
 //
 // The graph file "original,published,own,assigned" has one line per edge
-// of the k-regular graph: original is the 1-based data row of the input
+// of the k-regular graph (for Mondrian: of the complete bipartite graph of
+// every class): original is the 1-based data row of the input
 // file (the header not counted; rows dropped for missing values never
 // appear), published the 1-based data row of the published file; own is 1
 // on the edge of the record whose own box it is (the identity round),
@@ -348,15 +349,18 @@ func ReadGraph(r io.Reader, name string) ([]Edge, error) {
 type Verification struct {
 	N, K  int     // records and the k verified
 	GCP   float64 // the GCP of the published boxes
-	Edges int     // lines of the graph file (n·k)
+	Edges int     // lines of the graph file (n·k for a freeform graph)
 }
 
 // VerifyPublication checks a publication of the data q read back by
 // ReadPublished and ReadGraph (pubName and graphName name the files in
-// messages): every published row has exactly k edges, one own edge (the
+// messages): every published row has at least k edges, one own edge (the
 // identity round) and one assigned edge, both one-to-one; every original
-// has degree k and lies inside the box of every published row it is
-// linked to; the other columns of each row are those of its assigned
+// has degree at least k and lies inside the box of every published row it
+// is linked to; every connected component of the graph is regular
+// (k-regular for the freeform methods; for Mondrian every class is
+// complete bipartite, of degree = its size, see
+// model.GenGraph.CheckAnonymous); the other columns of each row are those of its assigned
 // original; and the GCP of the published boxes equals the GCP of the
 // graph's boxes recomputed from the data (Verify; so the boxes are as
 // tight as the graph allows) and, when gcp is not nil, *gcp (relative
@@ -391,8 +395,8 @@ func VerifyPublication(q *datasets.QIData, pub *Published, edges []Edge, k int, 
 		if p < 0 || p >= n {
 			return nil, invalid("%s:%d: published row %d outside 1..%d", graphName, e.Line, e.Published, n)
 		}
-		if len(byRow[p]) == k {
-			return nil, invalid("%s:%d: published row %d has more than %d edges, want k = %d", graphName, e.Line, e.Published, k, k)
+		if len(byRow[p]) == n {
+			return nil, invalid("%s:%d: published row %d has more than %d edges (one per original at most)", graphName, e.Line, e.Published, n)
 		}
 		byRow[p] = append(byRow[p], int32(i))
 		if e.Own {
@@ -430,8 +434,8 @@ func VerifyPublication(q *datasets.QIData, pub *Published, edges []Edge, k int, 
 	// Degrees and containment, reported in file rows.
 	deg := make([]int, n)
 	for p := 0; p < n; p++ {
-		if len(byRow[p]) != k {
-			return nil, invalid("published row %d has %d edges, want k = %d", p+1, len(byRow[p]), k)
+		if len(byRow[p]) < k {
+			return nil, invalid("published row %d has %d edges, want at least k = %d", p+1, len(byRow[p]), k)
 		}
 		for _, i := range byRow[p] {
 			deg[i]++
@@ -441,8 +445,8 @@ func VerifyPublication(q *datasets.QIData, pub *Published, edges []Edge, k int, 
 		}
 	}
 	for i, c := range deg {
-		if c != k {
-			return nil, invalid("original (data row %d) has %d edges, want k = %d", q.Rows[i]+1, c, k)
+		if c < k {
+			return nil, invalid("original (data row %d) has %d edges, want at least k = %d", q.Rows[i]+1, c, k)
 		}
 	}
 	_, rest := PublishedHeader(q)

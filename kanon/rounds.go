@@ -21,6 +21,19 @@ type rounds struct {
 	wt       *weigher  // nil: weights by t.Increase
 	keys     []uint64  // SortGreedy's edge keys and radix scratch, reused between rounds
 	buf      []uint64
+	// Sparse hungarian: the candidate graph, a row mark and the CSR
+	// buffers reused between rounds, and the rounds that needed the
+	// greedy repair.
+	cand    [][]int32
+	candL   int
+	pool    [][]int32 // nil: candidates from full rows
+	rowBuf  []float64
+	colD    [][]float64
+	colI    [][]int32
+	mark    []int32
+	spCols  []int32
+	spCost  []float64
+	repairs int
 }
 
 // roundFunc computes the next round: a perfect matching on unused edges,
@@ -311,7 +324,11 @@ func (wt *weigher) w(i, j int) float64 {
 // runRounds runs the identity round and k-1 rounds of next; it returns
 // matched[j] in local indices.
 func runRounds(t *model.QITable, k int, next roundFunc) ([][]int32, error) {
-	st := newRounds(t, k)
+	return newRounds(t, k).run(k, next)
+}
+
+// run runs rounds 2..k of next on st.
+func (st *rounds) run(k int, next roundFunc) ([][]int32, error) {
 	for r := 2; r <= k; r++ {
 		a, err := next(st)
 		if err != nil {

@@ -7,8 +7,10 @@ import (
 	"github.com/sdcopt/sdcopt/model"
 )
 
-// Verify checks a published generalization: g is k-regular and contains
-// the identity round (model.GenGraph.CheckRegular), every edge's original
+// Verify checks a published generalization: g contains the identity round
+// and every connected component is regular of degree >= k
+// (model.GenGraph.CheckAnonymous: a k-regular freeform graph, or
+// Mondrian's complete bipartite classes), every edge's original
 // lies inside its published box, and gcp equals the GCP recomputed from
 // scratch (from the graph's own boxes, and, when boxes are given, from the
 // published boxes too; relative tolerance 1e-9). boxes may be nil: then
@@ -26,7 +28,7 @@ func Verify(t *model.QITable, boxes []*model.Box, g *model.GenGraph, k int, gcp 
 	if k < 1 || k > t.N {
 		return fmt.Errorf("kanon: verify: %w: k = %d for %d records", ErrK, k, t.N)
 	}
-	if err := g.CheckRegular(k); err != nil {
+	if err := g.CheckAnonymous(k); err != nil {
 		return fmt.Errorf("kanon: verify: %w", err)
 	}
 	want := t.GCP(g)

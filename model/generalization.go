@@ -28,12 +28,42 @@ const (
 // Hierarchy is a generalization tree over the values of a categorical
 // attribute. Nodes 0..NumLeaves-1 are the leaves, in the attribute's
 // category order (node v is category code v); the others are inner nodes.
+//
+// The hierarchy may define leaves that are no category of the data
+// (values the data lack). They are not nodes, but they count: Leaves[v]
+// is the number of the hierarchy's leaves under v, absent ones included,
+// and TotalLeaves the number under the root. The NCP of node v is
+// Leaves[v] / TotalLeaves (0 for a leaf), so a value listed in the
+// hierarchy but absent from the data makes every generalization that
+// covers it cost more, as it would if the value occurred.
 type Hierarchy struct {
-	NumLeaves int
+	NumLeaves int      // categories of the data (leaf nodes)
 	Parent    []int32  // Parent[v], -1 for the root
 	Names     []string // node names (leaves: the category values)
-	Leaves    []int32  // leaves under each node (1 for a leaf)
+	Leaves    []int32  // the hierarchy's leaves under each node (1 for a leaf node), absent values included
 	Depth     []int32  // root 0
+	// TotalLeaves is the number of leaves of the hierarchy (under the
+	// root), absent values included; 0 means NumLeaves (every leaf of the
+	// hierarchy is a category of the data).
+	TotalLeaves int
+}
+
+// Total returns the NCP denominator: TotalLeaves, or NumLeaves when
+// TotalLeaves is 0.
+func (h *Hierarchy) Total() int {
+	if h.TotalLeaves > 0 {
+		return h.TotalLeaves
+	}
+	return h.NumLeaves
+}
+
+// NCP returns the NCP of node v: 0 for a node with one leaf under it,
+// otherwise Leaves[v] / Total().
+func (h *Hierarchy) NCP(v int32) float64 {
+	if l := h.Leaves[v]; l > 1 {
+		return float64(l) / float64(h.Total())
+	}
+	return 0
 }
 
 // LCA returns the lowest common ancestor of nodes a and b.
@@ -93,6 +123,9 @@ func (t *QITable) Check() error {
 		if at.Kind == Categorical {
 			if at.Hier != nil && at.Hier.NumLeaves != len(at.Categories) {
 				return fmt.Errorf("model: attribute %s: hierarchy has %d leaves for %d categories", at.Name, at.Hier.NumLeaves, len(at.Categories))
+			}
+			if at.Hier != nil && at.Hier.TotalLeaves != 0 && at.Hier.TotalLeaves < at.Hier.NumLeaves {
+				return fmt.Errorf("model: attribute %s: hierarchy has %d leaves in all but %d categories", at.Name, at.Hier.TotalLeaves, at.Hier.NumLeaves)
 			}
 			for i := 0; i < t.N; i++ {
 				v := t.X[i*d+a]
@@ -195,11 +228,7 @@ func (t *QITable) attrNCP(b *Box, a int) float64 {
 		}
 		return 0
 	case at.Hier != nil:
-		l := at.Hier.Leaves[b.Node[a]]
-		if l <= 1 {
-			return 0
-		}
-		return float64(l) / float64(len(at.Categories))
+		return at.Hier.NCP(b.Node[a])
 	default:
 		c := setCount(b.Set[a])
 		if c <= 1 {
@@ -208,6 +237,10 @@ func (t *QITable) attrNCP(b *Box, a int) float64 {
 		return float64(c) / float64(len(at.Categories))
 	}
 }
+
+// AttrNCP is the NCP of attribute a of box b (NCPSum is its sum over the
+// attributes).
+func (t *QITable) AttrNCP(b *Box, a int) float64 { return t.attrNCP(b, a) }
 
 // setCount is the number of codes in a categorical box's bitset.
 func setCount(set []uint64) int {
@@ -252,13 +285,7 @@ func (t *QITable) AttrIncrease(b *Box, a int, v float64) float64 {
 	case at.Hier != nil:
 		n := at.Hier.LCA(b.Node[a], int32(v))
 		if n != b.Node[a] {
-			card := float64(len(at.Categories))
-			old := at.Hier.Leaves[b.Node[a]]
-			o := 0.0
-			if old > 1 {
-				o = float64(old) / card
-			}
-			return float64(at.Hier.Leaves[n])/card - o
+			return at.Hier.NCP(n) - at.Hier.NCP(b.Node[a])
 		}
 	default:
 		c := int(v)
@@ -303,6 +330,81 @@ func (t *QITable) GCP(g *GenGraph) float64 {
 		s += t.NCPSum(b)
 	}
 	return s / float64(g.N*len(t.Attrs))
+}
+
+// CheckAnonymous verifies that the graph is a k-anonymous generalization
+// graph: it contains the identity round, and every connected component
+// (on the records of the component, originals and published alike) is
+// either k-regular or complete bipartite on at least k records (every
+// published record of the component matched to every original of it). A
+// k-regular graph (CheckRegular) passes; so does the graph of a partition
+// into classes of at least k records (Mondrian). Either way every
+// original is linked to at least k published records, the graph is
+// regular per component, so it decomposes into perfect matchings (König)
+// from which a random assignment can be drawn.
+func (g *GenGraph) CheckAnonymous(k int) error {
+	if len(g.Matched) != g.N {
+		return fmt.Errorf("model: graph has %d published records for n = %d", len(g.Matched), g.N)
+	}
+	n := g.N
+	deg := make([]int, n)
+	seen := make([]int, n)
+	parent := make([]int, n) // union-find over record indices: original i and published i share a node (identity)
+	for i := range seen {
+		seen[i], parent[i] = -1, i
+	}
+	find := func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for j, m := range g.Matched {
+		if len(m) < k {
+			return fmt.Errorf("model: published record %d has degree %d, want at least %d", j, len(m), k)
+		}
+		self := false
+		for _, i := range m {
+			if i < 0 || int(i) >= n {
+				return fmt.Errorf("model: published record %d matched to original %d of %d", j, i, n)
+			}
+			if seen[i] == j {
+				return fmt.Errorf("model: published record %d matched twice to original %d", j, i)
+			}
+			seen[i] = j
+			deg[i]++
+			self = self || int(i) == j
+			if a, b := find(int(i)), find(j); a != b {
+				parent[a] = b
+			}
+		}
+		if !self {
+			return fmt.Errorf("model: published record %d is not matched to its own original", j)
+		}
+	}
+	compDeg := make([]int, n)  // degree of the component of root r (0 = not seen)
+	compSize := make([]int, n) // records in the component of root r
+	for j, m := range g.Matched {
+		r := find(j)
+		compSize[r]++
+		if compDeg[r] == 0 {
+			compDeg[r] = len(m)
+		}
+		if len(m) != compDeg[r] {
+			return fmt.Errorf("model: published record %d has degree %d, another of its component %d", j, len(m), compDeg[r])
+		}
+	}
+	for i, d := range deg {
+		r := find(i)
+		if want := compDeg[r]; d != want {
+			return fmt.Errorf("model: original %d has degree %d, its component's published records %d", i, d, want)
+		}
+		if d != k && d != compSize[r] {
+			return fmt.Errorf("model: original %d has degree %d in a component of %d records: neither k = %d nor complete", i, d, compSize[r], k)
+		}
+	}
+	return nil
 }
 
 // CheckRegular verifies that the graph is k-regular (every original and

@@ -101,3 +101,25 @@ func TestGCPAndRegularity(t *testing.T) {
 		t.Error("Check accepts a bad code")
 	}
 }
+
+func TestCheckAnonymous(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		g    [][]int32
+		k    int
+		ok   bool
+	}{
+		{"2-regular", [][]int32{{0, 1}, {1, 2}, {2, 0}}, 2, true},
+		{"classes of 2 and 3", [][]int32{{0, 1}, {0, 1}, {2, 3, 4}, {2, 3, 4}, {2, 3, 4}}, 2, true},
+		{"class below k", [][]int32{{0, 1}, {0, 1}, {2, 3, 4}, {2, 3, 4}, {2, 3, 4}}, 3, false},
+		{"3-regular claimed as 2, not complete", [][]int32{{0, 1, 2}, {1, 2, 3}, {2, 3, 0}, {3, 0, 1}, {4, 5, 6}, {5, 6, 4}, {6, 4, 5}}, 2, false},
+		{"no identity", [][]int32{{1, 2}, {0, 2}, {0, 1}}, 2, false},
+		{"component not regular", [][]int32{{0, 1}, {1, 0, 2}, {2, 0}}, 2, false},
+		{"repeated", [][]int32{{0, 0}, {1, 1}}, 2, false},
+	} {
+		err := (&GenGraph{N: len(c.g), Matched: c.g}).CheckAnonymous(c.k)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: error %v, want ok = %v", c.name, err, c.ok)
+		}
+	}
+}

@@ -303,32 +303,37 @@ func newBenchColgenCmd() *cobra.Command {
 func newBenchKanonCmd() *cobra.Command {
 	o := bench.DefaultKanonOptions()
 	var ks, mipN, mipK, scaleN string
-	var timeLimit float64
+	var timeLimit, budget float64
 	return benchCommand("kanon", "k-anonymity by freeform generalization on Adult: GCP and time vs k, MIP optimality gaps, scaling",
 		"Three tables on UCI Adult (../shared/datasets/adult.csv, rows with '?' dropped)\n"+
 			"with the 8 quasi-identifiers age, education-num (numeric), sex, marital-status,\n"+
 			"race, workclass, native-country, occupation (categorical), after Doka et al.:\n\n"+
-			"1. GCP and time vs k for every method (--methods, --k, --partition);\n"+
+			"1. GCP and time vs k for every method (--methods, --k, --partition, --budget),\n"+
+			"   with Mondrian (strict multidimensional partitioning) as the baseline and the\n"+
+			"   ratio of the best freeform GCP to Mondrian's; partition sizes are chosen\n"+
+			"   automatically within --budget seconds per run unless --partition is given;\n"+
 			"2. the exact MIP against the heuristics on seeded samples of --mip-n records of\n"+
 			"   Adult (--mip-k, --samples, --solver, --time-limit): the optimality gap\n"+
 			"   (GCP - optimum) / optimum of each heuristic (the NCP ranges and cardinalities\n"+
 			"   are those of the whole of Adult);\n"+
 			"3. time vs n for SortGreedy on SyntheticQI (seeded records with Adult's\n"+
-			"   cardinalities and skew; --scale-n, --scale-partition, k = 5).\n\n"+
-			"Every result is verified (k-regular, identity round, containment, GCP).\n"+
+			"   cardinalities and skew; --scale-n, --scale-partition, k = 10).\n\n"+
+			"Every result is verified (k-regular, or Mondrian's complete classes of at\n"+
+			"least k records; identity round, containment, GCP).\n"+
 			"An empty list (--k '', --mip-n '', --scale-n '') skips a table. --plot draws\n"+
 			"GCP vs k per method.",
 		func(f *pflag.FlagSet) {
-			f.StringVar(&ks, "k", "2..10", "k values of table 1: A..B or a comma list")
+			f.StringVar(&ks, "k", "2,5,10,25,50", "k values of table 1: A..B or a comma list")
 			f.StringSliceVar(&o.Methods, "methods", o.Methods, "methods of tables 1 and 2 (mip is always the reference of table 2, never run on the whole of Adult)")
-			f.IntVar(&o.Partition, "partition", o.Partition, fmt.Sprintf("table 1: records per partition (0 = one partition; the dense methods accept at most %d)", kanon.MaxDense))
+			f.IntVar(&o.Partition, "partition", o.Partition, fmt.Sprintf("table 1: records per partition (0 = automatic within --budget; the dense methods accept at most %d)", kanon.MaxDense))
+			f.Float64Var(&budget, "budget", kanon.DefaultBudget.Seconds(), "tables 1 and 3: time budget in seconds per run of the automatic partitioning")
 			f.StringVar(&mipN, "mip-n", "8,10,12", "table 2: sample sizes (comma list)")
 			f.StringVar(&mipK, "mip-k", "2,3", "table 2: k values (comma list)")
 			f.IntVar(&o.Samples, "samples", o.Samples, "table 2: seeded samples per size")
 			f.StringVar(&o.MIPSolver, "solver", "", "table 2: MIP engine (highs|cbc; default auto)")
 			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "table 2: MIP time limit per sample in seconds (0 = none)")
 			f.StringVar(&scaleN, "scale-n", "10000,100000,500000", "table 3: numbers of synthetic records (comma list)")
-			f.IntVar(&o.ScalePartition, "scale-partition", o.ScalePartition, "table 3: records per partition")
+			f.IntVar(&o.ScalePartition, "scale-partition", o.ScalePartition, "table 3: records per partition (0 = automatic within --budget)")
 			f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the samples, the synthetic data and the assignments")
 		},
 		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
@@ -346,6 +351,9 @@ func newBenchKanonCmd() *cobra.Command {
 				return nil, err
 			}
 			if o.TimeLimit, err = cli.TimeLimit("--time-limit", timeLimit); err != nil {
+				return nil, err
+			}
+			if o.Budget, err = cli.TimeLimit("--budget", budget); err != nil {
 				return nil, err
 			}
 			if o.MIPSolver != "" {

@@ -75,8 +75,15 @@ func newKanonCmd() *cobra.Command {
 			"Methods: greedy (with backtracking), sortgreedy, hungarian (an exact assignment\n" +
 			"per round), flow (min-cost k-regular b-matching of record distances), mip\n" +
 			"(the GCP-optimal graph through a MIP engine, small partitions only: --solver,\n" +
-			"--time-limit). --partition P sorts the records lexicographically by the\n" +
-			"quasi-identifiers and solves blocks of P records in parallel.\n\n" +
+			"--time-limit), and mondrian, the baseline: strict multidimensional\n" +
+			"partitioning (LeFevre et al. 2006) into classes of at least k records, each\n" +
+			"record published with its class's box.\n\n" +
+			"Partitioning: the heuristics split the records by Mondrian's median rule into\n" +
+			"partitions solved in parallel. By default the partition size is chosen from a\n" +
+			"cost model so that the run takes about --time-limit seconds (default 30);\n" +
+			"larger partitions give lower GCP. --partition P overrides it (0 = one\n" +
+			"partition). hungarian solves partitions of more than 2000 records on a sparse\n" +
+			"candidate graph (each record's lightest edges).\n\n" +
 			"--out writes the published file (quasi-identifiers as [lo-hi], {a|b} or the\n" +
 			"hierarchy node, then the other columns of a randomly assigned original, in a\n" +
 			"seeded shuffled order); --graph-out the private graph file\n" +
@@ -94,23 +101,18 @@ func newKanonCmd() *cobra.Command {
 	addKanonDataFlags(f, &s.kanonDataFlags)
 	f.IntVar(&s.k, "k", 0, "k >= 1 (required)")
 	f.StringVar(&s.method, "method", kanon.MethodSortGreedy, "method: "+strings.Join(kanon.Methods(), "|"))
-	f.IntVar(&s.partition, "partition", 0, fmt.Sprintf("records per partition after the lexicographic sort (0 = one partition; default max(%d, k) for the heuristics, 0 for mip)", defaultKanonPartition))
+	f.IntVar(&s.partition, "partition", 0, "records per partition (0 = one partition; default: chosen from --time-limit for the heuristics, 0 for mip)")
 	f.Uint64Var(&s.seed, "seed", 1, "seed of the random assignment and the publish order")
 	f.IntVar(&s.workers, "workers", 0, "partitions solved in parallel (0 = all cores)")
 	f.StringVar(&s.out, "out", "", "write the published file (CSV) to this file")
 	f.StringVar(&s.graphOut, "graph-out", "", "write the graph (CSV original,published,own,assigned) to this file")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.solver, "solver", "", "mip: MIP engine (highs|cbc; default auto)")
-	f.Float64Var(&s.timeLimit, "time-limit", 0, "mip: time limit per partition in seconds (0 = none)")
+	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size (0 = %g); mip: time limit per partition (0 = none)", kanon.DefaultBudget.Seconds()))
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	c.AddCommand(newKanonVerifyCmd())
 	return c
 }
-
-// defaultKanonPartition is the partition size of the heuristics when
-// --partition is not given: Adult (30162 records) with Hungarian takes a
-// few seconds on 2 cores, one partition of it would exceed kanon.MaxDense.
-const defaultKanonPartition = 500
 
 // kanonResult is the report of `sdcopt kanon`.
 type kanonResult struct {
@@ -122,7 +124,10 @@ type kanonResult struct {
 	Method      string   `json:"method"`
 	GCP         float64  `json:"gcp"`
 	Partitions  int      `json:"partitions"`
-	Partition   int      `json:"partition"`
+	Partition   int      `json:"partition"`             // records per partition used (0 = one partition)
+	PartAuto    bool     `json:"partition_auto"`        // chosen by the cost model (no --partition)
+	TimeBudget  *float64 `json:"time_budget,omitempty"` // seconds: the budget of the automatic choice
+	Classes     *int     `json:"classes,omitempty"`     // mondrian: equivalence classes
 	Seconds     float64  `json:"seconds"`
 	Dropped     int      `json:"dropped"`
 	KeptMissing bool     `json:"keep_missing"`
@@ -260,9 +265,14 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if s.k < 1 {
 		return cli.BadInput("--k must be at least 1, got %d", s.k)
 	}
-	if !changed("partition") && s.method != kanon.MethodMIP {
-		s.partition = max(defaultKanonPartition, s.k)
+	if s.method == kanon.MethodMondrian {
+		for _, name := range []string{"partition", "solver", "time-limit"} {
+			if changed(name) {
+				return cli.BadInput("--%s does not apply to --method mondrian (it partitions the data itself)", name)
+			}
+		}
 	}
+	auto := !changed("partition") && s.method != kanon.MethodMIP && s.method != kanon.MethodMondrian
 	if s.partition < 0 {
 		return cli.BadInput("--partition must be >= 0 (0 = one partition), got %d", s.partition)
 	}
@@ -272,12 +282,8 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if s.workers < 0 {
 		return cli.BadInput("--workers must be >= 0, got %d", s.workers)
 	}
-	if s.method != kanon.MethodMIP {
-		for _, name := range []string{"solver", "time-limit"} {
-			if changed(name) {
-				return cli.BadInput("--%s applies to --method mip only, not %s", name, s.method)
-			}
-		}
+	if s.method != kanon.MethodMIP && changed("solver") {
+		return cli.BadInput("--solver applies to --method mip only, not %s", s.method)
 	}
 	if err := checkTimeLimit(s.timeLimit); err != nil {
 		return err
@@ -301,10 +307,13 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	prog := cli.NewProgress(s.quiet)
 	defer prog.Finish()
 	prog.Printf("%s on %d records x %d quasi-identifiers, k = %d", s.method, t.N, t.D(), s.k)
-	res, err := kanon.Anonymize(t, s.k, &kanon.Options{
-		Method: s.method, Partition: s.partition, Workers: s.workers, Seed: s.seed,
-		MIPSolver: s.solver, TimeLimit: secondsDuration(s.timeLimit),
-	})
+	opt := &kanon.Options{Method: s.method, Partition: s.partition, Workers: s.workers, Seed: s.seed, MIPSolver: s.solver, Auto: auto}
+	if s.method == kanon.MethodMIP {
+		opt.TimeLimit = secondsDuration(s.timeLimit)
+	} else {
+		opt.Budget = secondsDuration(s.timeLimit)
+	}
+	res, err := kanon.Anonymize(t, s.k, opt)
 	if err != nil {
 		return libraryError(d.label, err)
 	}
@@ -329,8 +338,19 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	prog.Finish()
 	r := kanonResult{
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
-		GCP: res.GCP, Partitions: res.Partitions, Partition: s.partition, Seconds: res.Seconds, Dropped: d.Dropped,
+		GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition, PartAuto: auto, Seconds: res.Seconds, Dropped: d.Dropped,
 		KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut,
+	}
+	if auto {
+		b := kanon.DefaultBudget.Seconds()
+		if s.timeLimit > 0 {
+			b = s.timeLimit
+		}
+		r.TimeBudget = &b
+	}
+	if s.method == kanon.MethodMondrian {
+		c := res.Classes
+		r.Classes = &c
 	}
 	if s.method == kanon.MethodMIP {
 		b, o := res.MIPBound, res.MIPOptimal
@@ -347,7 +367,14 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	}
 	fmt.Fprintf(w, "data        %s: %d records (%d dropped for missing values), %d quasi-identifiers (%s)\n",
 		r.Data, r.N, r.Dropped, len(r.QI), strings.Join(r.QI, ", "))
-	fmt.Fprintf(w, "method      %s, k = %d, %d partition(s)\n", r.Method, r.K, r.Partitions)
+	switch {
+	case r.Classes != nil:
+		fmt.Fprintf(w, "method      %s, k = %d, %d classes\n", r.Method, r.K, *r.Classes)
+	case r.TimeBudget != nil:
+		fmt.Fprintf(w, "method      %s, k = %d, %d partition(s) of %s (automatic, budget %g s)\n", r.Method, r.K, r.Partitions, partitionLabel(r.Partition), *r.TimeBudget)
+	default:
+		fmt.Fprintf(w, "method      %s, k = %d, %d partition(s) of %s\n", r.Method, r.K, r.Partitions, partitionLabel(r.Partition))
+	}
 	fmt.Fprintf(w, "GCP         %.6f\n", r.GCP)
 	if r.MIPOptimal != nil {
 		bound := "none"
@@ -356,9 +383,21 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		}
 		fmt.Fprintf(w, "MIP         optimal %v, bound %s\n", *r.MIPOptimal, bound)
 	}
-	fmt.Fprintf(w, "verified    yes (k-regular, identity round, boxes contain their originals, GCP recomputed)\n")
+	graph := "k-regular"
+	if r.Classes != nil {
+		graph = "complete classes of at least k records"
+	}
+	fmt.Fprintf(w, "verified    yes (%s, identity round, boxes contain their originals, GCP recomputed)\n", graph)
 	fmt.Fprintf(w, "seconds     %.3f\n", r.Seconds)
 	return nil
+}
+
+// partitionLabel names a partition size (0 = all records).
+func partitionLabel(p int) string {
+	if p == 0 {
+		return "all records"
+	}
+	return fmt.Sprintf("%d records", p)
 }
 
 // kanonVerifySettings are the flags of `sdcopt kanon verify`.
@@ -470,7 +509,7 @@ func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bo
 			enc.SetIndent("", "  ")
 			return enc.Encode(r)
 		}
-		_, err := fmt.Fprintf(w, "ok: %d published records, %d-regular graph of %d edges, GCP %.6f\n", r.N, r.K, r.Edges, r.GCP)
+		_, err := fmt.Fprintf(w, "ok: %d published records, %d-anonymous graph of %d edges, GCP %.6f\n", r.N, r.K, r.Edges, r.GCP)
 		return err
 	})
 }
