@@ -1,6 +1,11 @@
 package colgen
 
-import "math"
+import (
+	"math"
+
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+)
 
 // lagrangianTerm returns a lower bound on Σ_C rc_C x_C over the
 // partitions x of n records into groups of sizes k..2k-1, given lower
@@ -42,4 +47,37 @@ func lagrangianTerm(n, k int, lb []float64) float64 {
 		}
 	}
 	return min(best, 0)
+}
+
+// nearestBound is the combinatorial lower bound available before any
+// master solve. A group C of η records has SSE
+// Σ_{i<j∈C} c_ij/η = Σ_{v∈C} (1/(2η)) Σ_{u∈C∖v} c_vu, and each inner sum is
+// at least s_v(η−1), the sum of the η−1 smallest distances from v to the
+// other records. Some optimal partition has groups of k..2k-1 records only
+// (splitting never raises the SSE), so
+//
+//	SSE* ≥ Σ_v min_{k ≤ η ≤ 2k−1} s_v(η−1)/(2η).
+//
+// These per-record terms are dual feasible for the master (every group's
+// reduced cost under them is ≥ 0), so the bound is also the Lagrangian
+// bound of those duals. When n < 2k the only partition is one group and
+// its SSE is returned.
+func nearestBound(prep *enumerate.Prepared, d *model.SqDist, k int) float64 {
+	n := d.N
+	if n < 2*k {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return d.GroupCost(all)
+	}
+	s := 0.0
+	for v := 0; v < n; v++ {
+		best := math.Inf(1)
+		for eta := k; eta <= 2*k-1; eta++ {
+			best = min(best, prep.NearestSum(v, eta-1)/(2*float64(eta)))
+		}
+		s += best
+	}
+	return s
 }

@@ -133,6 +133,16 @@ func (pp *Prepared) N() int { return pp.n }
 // MaxEta is the largest group size the precomputation supports.
 func (pp *Prepared) MaxEta() int { return pp.maxEta }
 
+// NearestSum returns the sum of the q smallest distances from record v to
+// the other records, for 0 <= q < MaxEta (it panics outside: programmer
+// error).
+func (pp *Prepared) NearestSum(v, q int) float64 {
+	if v < 0 || v >= pp.n || q < 0 || q >= pp.maxEta {
+		panic(fmt.Sprintf("enumerate: NearestSum(%d, %d) outside %d records, q < %d", v, q, pp.n, pp.maxEta))
+	}
+	return pp.nn[v*pp.maxEta+q]
+}
+
 // insertSmallest keeps a (ascending, len <= q) as the q smallest values
 // seen, inserting x.
 func insertSmallest(a []float64, q int, x float64) []float64 {
