@@ -171,3 +171,36 @@ func TestTimeLimitHolds(t *testing.T) {
 	}
 	t.Logf("took %v: SSE %.6g, bound %.6g (%s), gap %.2f %%, stopped in %s", took, res.SSE, res.LowerBound, res.BoundKind, res.GapPercent, res.StoppedPhase)
 }
+
+// TestRecordBound: the per-record Lagrangian bound holds for any duals
+// (here random ones, and 0) on 50 seeded instances (n ≤ 14, k = 2..4):
+// never above the brute-force optimum.
+func TestRecordBound(t *testing.T) {
+	for seed := uint64(1); seed <= 50; seed++ {
+		n := 6 + int(seed%9)
+		k := 2 + int(seed%3)
+		if n < 2*k {
+			continue
+		}
+		z := randomData(t, n, 2+int(seed%3), seed)
+		d := model.NewSqDist(z)
+		prep, err := enumerate.Prepare(d, 2*k-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := bruteForce(d, k)
+		r := rand.New(rand.NewPCG(seed, 3))
+		for trial := range 5 {
+			lambda := make([]float64, n)
+			if trial > 0 {
+				for v := range lambda {
+					lambda[v] = r.Float64() * opt / float64(n) * 2
+				}
+			}
+			b := recordBound(d, prep, lambda, nil, k, 2, time.Time{})
+			if b > opt+relTol(b, opt) {
+				t.Fatalf("seed %d (n=%d k=%d) trial %d: record bound %.12g above the optimum %.12g", seed, n, k, trial, b, opt)
+			}
+		}
+	}
+}

@@ -120,6 +120,7 @@ type Stats struct {
 	EPCalls          int
 	RoundedColumns   int
 	CloseSeconds     float64
+	BoundSeconds     float64 // the per-record Lagrangian bound (recordBound)
 	ICSMSeconds      float64 // the ICSM start
 	PolishSeconds    float64 // the ICSM polish
 }
@@ -159,6 +160,10 @@ const (
 // clocks coarsely (CBC between nodes) still end within 5 %.
 const deadlineMargin = 0.02
 
+// recordBoundShare is the largest share of the elapsed time the
+// per-record Lagrangian bound (recordBound) may take.
+const recordBoundShare = 0.1
+
 // Result is the outcome of Run.
 type Result struct {
 	// Clustering is the best clustering found (π*), SSE its SSE.
@@ -181,6 +186,9 @@ type Result struct {
 	// ICSM is the SSE of the ICSM start and Polish that of the ICSM polish
 	// (+Inf when not run).
 	ICSM, Polish float64
+	// ICSMTimeBoxed: the ICSM start stopped on its time box before it
+	// converged (the result may then be worse than an unboxed ICSM run).
+	ICSMTimeBoxed bool
 	// LowerBound is a proven lower bound on the optimal SSE, available
 	// whenever the run stops: the best of the nearest-neighbour bound
 	// (before any master solve), the Lagrangian bounds of the iterations,
@@ -358,6 +366,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	}
 	// The combinatorial bound holds before any master solve.
 	raise(nearestBound(prep, d, k), BoundNearest)
+	raise(recordBound(d, prep, make([]float64, n), nil, k, opt.Workers, loopDeadline), BoundNearest)
 
 	// Initial columns: MDAV, V-MDAV, ICSM and the user's clusterings.
 	cs := newColumnSet(n)
@@ -420,6 +429,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			return nil, fmt.Errorf("colgen: ICSM start: %w", err)
 		}
 		res.ICSM = consider(ir.Clustering.Groups(), "icsm")
+		res.ICSMTimeBoxed = ir.Stats.StoppedByTime
 		initCols = cs.addNew(initCols, keepSizes(ir.Clustering.Groups(), k))
 	}
 
@@ -517,6 +527,13 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			kind = BoundMasterLP
 		}
 		raise(sumLambda+lagrangianTerm(n, k, out.lb), kind)
+		// The per-record bound costs O(n²·k): it runs while its share of
+		// the elapsed time stays under recordBoundShare.
+		if !out.complete && res.Stats.BoundSeconds <= recordBoundShare*time.Since(start).Seconds() {
+			t0 := time.Now()
+			raise(recordBound(d, prep, mr.Duals, out.lb, k, opt.Workers, loopDeadline), BoundLagrangian)
+			res.Stats.BoundSeconds += time.Since(t0).Seconds()
+		}
 		lastSumLambda = sumLambda
 		var newCols [][]int
 		for _, c := range out.cols {
