@@ -40,6 +40,9 @@ type Options struct {
 	// enumeration proves those sizes in well under a millisecond where the
 	// ILP takes seconds (bench/README.md), so it is not the default.
 	Exact string
+	// NoBranch skips the branch-and-price after the gap-closing stage
+	// (see branch.go).
+	NoBranch bool
 	// NoClose skips the gap-closing stage after convergence (see
 	// closeGap): enumerate every group whose reduced cost is within the
 	// gap and solve the set-partitioning integer program over them.
@@ -104,6 +107,8 @@ type Progress struct {
 	LowerBound float64 // best proven lower bound on the optimal SSE
 	BestSSE    float64
 	Elapsed    time.Duration
+	// Nodes and OpenNodes: the branch-and-price tree so far (0 before it).
+	Nodes, OpenNodes int
 }
 
 // Stats tell where the time went.
@@ -123,6 +128,7 @@ type Stats struct {
 	BoundSeconds     float64 // the per-record Lagrangian bound (recordBound)
 	ICSMSeconds      float64 // the ICSM start
 	PolishSeconds    float64 // the ICSM polish
+	BranchSeconds    float64 // branch-and-price
 }
 
 // PricingSeconds is the time spent pricing.
@@ -141,6 +147,7 @@ const (
 	PhaseMaster  = "master"  // a master LP solve
 	PhasePricing = "pricing" // exact pricing
 	PhaseClose   = "close"   // the gap-closing stage
+	PhaseBranch  = "branch"  // branch-and-price
 	PhasePolish  = "polish"  // the ICSM polish of the master's best clustering
 )
 
@@ -153,6 +160,9 @@ const (
 	// BoundIntegerProgram is the bound of the gap-closing integer
 	// program over every group within the gap.
 	BoundIntegerProgram = "integer_program"
+	// BoundBranchAndPrice is the smallest bound of the open nodes of the
+	// branch-and-price tree (the SSE itself when the tree is closed).
+	BoundBranchAndPrice = "branch_and_price"
 )
 
 // deadlineMargin is the share of Options.TimeLimit kept for the final
@@ -179,6 +189,9 @@ type Result struct {
 	// StoppedPhase names the phase a time or iteration limit stopped
 	// (PhaseMaster, ...); empty when the run converged.
 	StoppedPhase string
+	// Nodes is the size of the branch-and-price tree (nodes solved),
+	// OpenNodes the nodes left when a limit stopped it.
+	Nodes, OpenNodes int
 	// Split counts the groups of 2k or more records (from AddRemainingNodes
 	// or an initial clustering) split before they competed for the
 	// incumbent; no returned group has 2k records or more.
@@ -383,7 +396,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			best.sse, best.groups, best.source = s, groups, source
 		}
 		switch source {
-		case "master", "srh", "msth", "close":
+		case "master", "srh", "msth", "close", "branch":
 			if s < bestMaster.sse-1e-12*math.Max(1, s) {
 				bestMaster.sse, bestMaster.groups, bestMaster.source = s, groups, source
 			}
@@ -622,9 +635,34 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			stop(StopTimeLimit, PhaseClose)
 		}
 	}
+	proven := func() bool { return best.sse-res.LowerBound <= exactTol*math.Max(1, best.sse) }
+	if res.Converged && !opt.NoBranch && !proven() && !timeUp(loopDeadline) {
+		if sess.NumCols() != len(cs.cols) {
+			return nil, fmt.Errorf("colgen: the master holds %d columns, the pool %d", sess.NumCols(), len(cs.cols))
+		}
+		t0 := time.Now()
+		br := &brancher{d: d, n: n, k: k, sess: sess, prm: masterPrm, cs: cs, pr: pr, rd: rd, consider: consider, best: best,
+			deadline: loopDeadline}
+		if opt.Progress != nil {
+			br.progress = func(nodes, open int, bound float64) {
+				opt.Progress(Progress{Iteration: res.Iterations, Columns: len(cs.cols), Master: res.Master, LowerBound: max(res.LowerBound, bound),
+					BestSSE: best.sse, Elapsed: time.Since(start), Nodes: nodes, OpenNodes: open})
+			}
+		}
+		bo, err := br.run(res.LowerBound)
+		res.Stats.BranchSeconds = time.Since(t0).Seconds()
+		if err != nil {
+			return nil, err
+		}
+		res.Nodes, res.OpenNodes = bo.nodes, bo.open
+		raise(bo.bound, BoundBranchAndPrice)
+		res.Columns = len(cs.cols)
+		if bo.timedOut {
+			stop(StopTimeLimit, PhaseBranch)
+		}
+	}
 	// The ICSM polish: local search from the master's best clustering,
 	// unless it is proven optimal already.
-	proven := func() bool { return best.sse-res.LowerBound <= exactTol*math.Max(1, best.sse) }
 	if !opt.NoICSM && bestMaster.groups != nil && !proven() && !timeUp(deadline) {
 		t0 := time.Now()
 		cl, err := model.NewClustering(n, bestMaster.groups)

@@ -85,7 +85,7 @@ func newMicroaggCmd() *cobra.Command {
 			"colgen (column generation of Gentile, Spagnolo-Arrizabalaga & Castro: the best\n" +
 			"of MDAV, V-MDAV and the rounded master LP solutions, with a proven lower bound\n" +
 			"on the optimal SSE and the gap; --solver, --pricing-solver, --exact,\n" +
-			"--triangle-cuts, --ce-columns, --no-close, --close-columns, --no-icsm,\n" +
+			"--triangle-cuts, --ce-columns, --no-close, --close-columns, --no-branch, --no-icsm,\n" +
 			"--icsm-time-limit, --restarts and --seed for the ICSM start,\n" +
 			"--time-limit, --max-iter).",
 		Args: noArgs,

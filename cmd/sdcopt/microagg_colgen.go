@@ -24,6 +24,7 @@ type colgenSettings struct {
 	triangles     bool
 	ceColumns     int
 	noICSM        bool
+	noBranch      bool
 	icsmTimeLimit float64 // seconds
 	noClose       bool
 	closeColumns  int
@@ -31,7 +32,7 @@ type colgenSettings struct {
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-close", "close-columns"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -42,6 +43,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.triangles, "triangle-cuts", false, "colgen: add violated triangle inequalities to the pricing ILP")
 	f.IntVar(&s.ceColumns, "ce-columns", 0, "colgen: columns returned per complete enumeration (the most negative; 0 = 1 as in the paper)")
 	f.BoolVar(&s.noICSM, "no-icsm", false, "colgen: leave ICSM out (by default an ICSM run from MDAV, seeded by --seed with --restarts, starts the master and ICSM polishes the master's best clustering at the end)")
+	f.BoolVar(&s.noBranch, "no-branch", false, "colgen: skip the branch-and-price (Ryan-Foster branching on record pairs) that follows the gap-closing stage")
 	f.Float64Var(&s.icsmTimeLimit, "icsm-time-limit", 0, "colgen: time box of the ICSM start in seconds (0 = a quarter of --time-limit, or none)")
 }
 
@@ -107,7 +109,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 	return &colgen.Options{
 		LPSolver: c.solver, MIPSolver: c.pricingSolver, Exact: c.exact, TriangleCuts: c.triangles,
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
-		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
+		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
 	}
 }
 
@@ -119,6 +121,11 @@ func runColgen(z *model.Dataset, s *microaggSettings, prog *cli.Progress) (*colg
 		prog.Printf("colgen: ICSM start")
 	}
 	opt.Progress = func(p colgen.Progress) {
+		if p.Nodes > 0 {
+			prog.Printf("colgen: branch-and-price, %d nodes, %d open, bound %.6g, best SSE %.6g, %.1fs",
+				p.Nodes, p.OpenNodes, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
+			return
+		}
 		prog.Printf("colgen: iteration %d, %d columns, master %.6g, bound %.6g, best SSE %.6g, %.1fs",
 			p.Iteration, p.Columns, p.Master, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
 	}
@@ -151,6 +158,8 @@ type colgenReport struct {
 	Stopped       string             `json:"stopped"`
 	StoppedPhase  string             `json:"stopped_phase,omitempty"`
 	Split         int                `json:"split_groups"`
+	Nodes         int                `json:"nodes"`
+	OpenNodes     int                `json:"open_nodes"`
 	TimeLimit     float64            `json:"time_limit"`
 	Heuristics    map[string]float64 `json:"heuristic_sse"`
 	HeuristicGaps map[string]float64 `json:"heuristic_gap_percent"`
@@ -174,14 +183,15 @@ type colgenMicroaggResult struct {
 func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgenReport {
 	rep := &colgenReport{
 		Solver: r.LPSolver, PricingSolver: s.colgen.pricingSolver, ExactPricing: s.colgen.exact,
-		LowerBound: r.LowerBound, BoundKind: r.BoundKind, StoppedPhase: r.StoppedPhase, Split: r.Split, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus,
+		LowerBound: r.LowerBound, BoundKind: r.BoundKind, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus,
 		GapPercent: r.GapPercent, Exact: r.Exact, Converged: r.Converged,
 		Integral: r.Integral, Source: r.Source, Iterations: r.Iterations, Columns: r.Columns, Stopped: r.Stopped,
 		TimeLimit: s.icsm.timeLimit, Heuristics: map[string]float64{}, HeuristicGaps: map[string]float64{},
 		Seconds: map[string]float64{
 			"master": r.Stats.MasterSeconds, "rounding": r.Stats.RoundingSeconds, "heuristic_pricing": r.Stats.HeuristicSeconds,
 			"complete_enumeration": r.Stats.CESeconds, "exact_pricing_ilp": r.Stats.EPSeconds, "close": r.Stats.CloseSeconds,
-			"icsm_start": r.Stats.ICSMSeconds, "icsm_polish": r.Stats.PolishSeconds,
+			"icsm_start": r.Stats.ICSMSeconds, "icsm_polish": r.Stats.PolishSeconds, "branch_and_price": r.Stats.BranchSeconds,
+			"record_bound": r.Stats.BoundSeconds,
 		},
 	}
 	if sst > 0 {
@@ -207,6 +217,9 @@ func writeColgenText(w io.Writer, r *colgenReport) {
 	if r.CloseStatus != "" {
 		fmt.Fprintf(w, "close     %d groups within the gap (LP bound %.6g), integer program: %s\n", r.CloseColumns, r.LPBound, r.CloseStatus)
 	}
+	if r.Nodes > 0 {
+		fmt.Fprintf(w, "branch    %d nodes solved, %d open\n", r.Nodes, r.OpenNodes)
+	}
 	fmt.Fprintf(w, "engines   master %s, pricing ILP %s, exact pricing %s\n", r.Solver, r.PricingSolver, r.ExactPricing)
 	var parts []string
 	for _, name := range []string{"mdav", "vmdav", "icsm", "msth", "srh", "polish"} {
@@ -215,6 +228,6 @@ func writeColgenText(w io.Writer, r *colgenReport) {
 		}
 	}
 	fmt.Fprintf(w, "heuristic %s\n", strings.Join(parts, ", "))
-	fmt.Fprintf(w, "phases    ICSM start %.3fs, master %.3fs, rounding %.3fs, pricing: greedy %.3fs, enumeration %.3fs, ILP %.3fs; close %.3fs, ICSM polish %.3fs\n",
-		r.Seconds["icsm_start"], r.Seconds["master"], r.Seconds["rounding"], r.Seconds["heuristic_pricing"], r.Seconds["complete_enumeration"], r.Seconds["exact_pricing_ilp"], r.Seconds["close"], r.Seconds["icsm_polish"])
+	fmt.Fprintf(w, "phases    ICSM start %.3fs, master %.3fs, rounding %.3fs, pricing: greedy %.3fs, enumeration %.3fs, ILP %.3fs; close %.3fs, branch-and-price %.3fs, ICSM polish %.3fs\n",
+		r.Seconds["icsm_start"], r.Seconds["master"], r.Seconds["rounding"], r.Seconds["heuristic_pricing"], r.Seconds["complete_enumeration"], r.Seconds["exact_pricing_ilp"], r.Seconds["close"], r.Seconds["branch_and_price"], r.Seconds["icsm_polish"])
 }

@@ -31,6 +31,12 @@ type Options struct {
 	// Deadline stops the search when passed (Complete = false); the zero
 	// time means no deadline.
 	Deadline time.Time
+	// Accept, when not nil, restricts the answer to the groups it accepts
+	// (members ascending; the slice must not be retained): the branching
+	// constraints of a branch-and-price node, for instance. The bounds
+	// stay those of all groups, so they remain valid for the accepted
+	// ones. It is called from several goroutines.
+	Accept func(members []int) bool
 }
 
 // Result is the outcome of one pricing call.
