@@ -78,7 +78,10 @@ type Options struct {
 	// no box without a TimeLimit).
 	ICSMTimeLimit time.Duration
 	// ICSMRestarts are the perturbed restarts of the ICSM start
-	// (microagg.ICSMOptions.Restarts; 0 = none), seeded by Seed.
+	// (microagg.ICSMOptions.Restarts), seeded by Seed. 0 means: none
+	// without a TimeLimit; with one, as many as fit in the ICSM time box
+	// (the first run is the unperturbed one, so restarts only improve
+	// it), and the polish restarts likewise within its share of the time.
 	ICSMRestarts int
 	Seed         uint64
 	// TimeLimit bounds the run (0 = none). When it passes, Run returns the
@@ -436,13 +439,14 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			}
 		}
 		t0 := time.Now()
-		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{TimeLimit: box, Restarts: opt.ICSMRestarts, Seed: opt.Seed})
+		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed})
 		res.Stats.ICSMSeconds += time.Since(t0).Seconds()
 		if err != nil {
 			return nil, fmt.Errorf("colgen: ICSM start: %w", err)
 		}
 		res.ICSM = consider(ir.Clustering.Groups(), "icsm")
-		res.ICSMTimeBoxed = ir.Stats.StoppedByTime
+		// Restarts start only after the unperturbed run finished.
+		res.ICSMTimeBoxed = ir.Stats.StoppedByTime && ir.Stats.Runs <= 1
 		initCols = cs.addNew(initCols, keepSizes(ir.Clustering.Groups(), k))
 	}
 
@@ -673,13 +677,13 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		if !deadline.IsZero() {
 			box = max(time.Until(deadline), time.Millisecond)
 		}
-		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{Initial: cl, TimeLimit: box})
+		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{Initial: cl, TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed + 1})
 		res.Stats.PolishSeconds = time.Since(t0).Seconds()
 		if err != nil {
 			return nil, fmt.Errorf("colgen: ICSM polish: %w", err)
 		}
 		res.Polish = consider(ir.Clustering.Groups(), "polish")
-		if ir.Stats.StoppedByTime && res.Stopped != StopTimeLimit {
+		if ir.Stats.StoppedByTime && ir.Stats.Runs <= 1 && res.Stopped != StopTimeLimit {
 			stop(StopTimeLimit, PhasePolish)
 		}
 	}
@@ -702,6 +706,16 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	res.GapPercent = res.Gap(res.SSE)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// icsmRestarts is the number of ICSM restarts of the start and the polish
+// (see Options.ICSMRestarts): with a time limit and no explicit number,
+// as many as the time box allows.
+func icsmRestarts(opt *Options) int {
+	if opt.ICSMRestarts == 0 && opt.TimeLimit > 0 {
+		return math.MaxInt32
+	}
+	return opt.ICSMRestarts
 }
 
 // pickEngine returns name, or for "" and "auto" the first available of
