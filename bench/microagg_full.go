@@ -222,6 +222,11 @@ func writeGroupsFile(path string, cl *model.Clustering) error {
 	if err != nil {
 		return err
 	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
 	var b strings.Builder
 	b.WriteString("record,group\n")
 	for i, g := range cl.Group {
