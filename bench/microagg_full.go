@@ -75,6 +75,7 @@ type MicroaggFullRow struct {
 	StoppedPhase  string   `json:"stopped_phase,omitempty"`
 	Iterations    int      `json:"iterations"`
 	Columns       int      `json:"columns"`
+	Nodes         int      `json:"nodes"` // branch-and-price tree size
 	GroupsFile    string   `json:"groups_file,omitempty"`
 	// Status is ok when IL is at most the published ICSM IL (+0.005, half
 	// its last printed digit), ABOVE otherwise, - without a published
@@ -174,7 +175,7 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 			row := MicroaggFullRow{Data: name, N: z.N, D: z.D, K: k, IL: il(r.SSE, sst), LowerBoundIL: il(r.LowerBound, sst),
 				GapPercent: r.GapPercent, BoundKind: r.BoundKind, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
 				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
-				Iterations: r.Iterations, Columns: r.Columns, Status: "-"}
+				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Status: "-"}
 			if !math.IsInf(r.ICSM, 1) {
 				v := il(r.ICSM, sst)
 				row.ILICSM = &v
@@ -252,11 +253,11 @@ func writeGroupsFile(path string, cl *model.Clustering) error {
 func (r *MicroaggFullReport) Tables() []*Table {
 	t := &Table{Name: "rows", Columns: []string{"data", "n", "d", "k", "il", "lower_bound_il", "gap_percent", "bound_kind", "exact",
 		"source", "il_mdav", "il_icsm_start", "icsm_time_boxed", "published_il_icsm", "published_il_mdav", "seconds", "stopped",
-		"stopped_phase", "iterations", "columns", "groups_file", "status"}}
+		"stopped_phase", "iterations", "columns", "nodes", "groups_file", "status"}}
 	for _, x := range r.Rows {
 		t.add(x.Data, x.N, x.D, x.K, x.IL, x.LowerBoundIL, x.GapPercent, x.BoundKind, x.Exact, x.Source, x.ILMDAV, x.ILICSM,
 			x.ICSMTimeBoxed, x.Published, x.PublishedMDAV, x.Seconds, x.Stopped, x.StoppedPhase, x.Iterations, x.Columns,
-			x.GroupsFile, x.Status)
+			x.Nodes, x.GroupsFile, x.Status)
 	}
 	return []*Table{t}
 }
@@ -267,7 +268,7 @@ func (r *MicroaggFullReport) WriteText(w io.Writer) error {
 		r.TimeLimit, r.Seed, r.Solver)
 	fmt.Fprintf(w, "IL = 100*SSE/SST; LB IL = 100*bound/SST; gap = 100*(SSE-bound)/SSE; published: %s\n", r.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "DATA\tK\tIL\tLB IL\tGAP %\tBOUND\tEXACT\tFROM\tICSM START\tMDAV\tTIME s\tSTOPPED\t|\tP.ICSM\tP.MDAV\tSTATUS\t")
+	fmt.Fprintln(tw, "DATA\tK\tIL\tLB IL\tGAP %\tBOUND\tEXACT\tNODES\tFROM\tICSM START\tMDAV\tTIME s\tSTOPPED\t|\tP.ICSM\tP.MDAV\tSTATUS\t")
 	opt := func(p *float64) string {
 		if p == nil {
 			return "-"
@@ -283,8 +284,8 @@ func (r *MicroaggFullReport) WriteText(w io.Writer) error {
 		if x.ICSMTimeBoxed {
 			icsm += "*"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%s\t%v\t%s\t%s\t%.4f\t%.1f\t%s\t|\t%s\t%s\t%s\t\n", x.Data, x.K, x.IL, x.LowerBoundIL,
-			x.GapPercent, x.BoundKind, x.Exact, x.Source, icsm, x.ILMDAV, x.Seconds, stopped, opt(x.Published), opt(x.PublishedMDAV), x.Status)
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%s\t%v\t%d\t%s\t%s\t%.4f\t%.1f\t%s\t|\t%s\t%s\t%s\t\n", x.Data, x.K, x.IL, x.LowerBoundIL,
+			x.GapPercent, x.BoundKind, x.Exact, x.Nodes, x.Source, icsm, x.ILMDAV, x.Seconds, stopped, opt(x.Published), opt(x.PublishedMDAV), x.Status)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "cases at or below the published ICSM IL (+0.005): %d of %d; proven optimal: %d\n", r.AtOrBelow, len(r.Rows), r.Exact)

@@ -39,7 +39,7 @@ func fullTestData(t *testing.T) func(string) ([]*model.Dataset, error) {
 // Mortazavi & Jalili's.
 func TestMicroaggFull(t *testing.T) {
 	dir := t.TempDir()
-	o := &MicroaggFullOptions{Data: []string{"census", "eia"}, Ks: []int{3, 4}, TimeLimit: 20 * time.Second, Seed: 1,
+	o := &MicroaggFullOptions{Data: []string{"census", "eia"}, Ks: []int{3, 4}, TimeLimit: 2 * time.Second, Seed: 1,
 		GroupsDir: dir, load: fullTestData(t), Colgen: colgen.Options{MaxIterations: 3}}
 	rep, err := MicroaggFull(o)
 	if err != nil {
