@@ -44,7 +44,8 @@ type ColgenOptions struct {
 	Instances int
 	// Colgen is the template of the column generation's options for every
 	// instance (TimeLimit and MaxIterations per instance); NoICSM and
-	// NoBranch are always set (the paper's scheme, see colgenInstance).
+	// NoBranch are always set and CEColumns 0 means 1 (the paper's
+	// scheme, see colgenInstance).
 	Colgen   colgen.Options
 	Progress Progress
 }
@@ -251,6 +252,9 @@ func colgenInstance(opt *ColgenOptions, raw *model.Dataset, n, k int, cr string,
 	// (BEST and EX stay comparable with the published runs).
 	o := opt.Colgen
 	o.NoICSM, o.NoBranch = true, true
+	if o.CEColumns == 0 {
+		o.CEColumns = 1 // the paper's single column per enumeration
+	}
 	res, err := colgen.Run(z, k, &o)
 	if err != nil {
 		return nil, fmt.Errorf("bench colgen: n = %d, k = %d, %s, seed %d: %w", n, k, cr, seed, err)

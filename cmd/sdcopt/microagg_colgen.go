@@ -41,7 +41,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.noClose, "no-close", false, "colgen: skip the gap-closing integer program over the groups within the gap after convergence")
 	f.IntVar(&s.closeColumns, "close-columns", 0, fmt.Sprintf("colgen: cap on the groups of the gap-closing integer program (0 = %d)", colgen.DefaultCloseColumns))
 	f.BoolVar(&s.triangles, "triangle-cuts", false, "colgen: add violated triangle inequalities to the pricing ILP")
-	f.IntVar(&s.ceColumns, "ce-columns", 0, "colgen: columns returned per complete enumeration (the most negative; 0 = 1 as in the paper)")
+	f.IntVar(&s.ceColumns, "ce-columns", 0, fmt.Sprintf("colgen: columns returned per complete enumeration (the most negative; 0 = %d; the paper: 1; bench colgen: 0 = 1)", colgen.DefaultCEColumns))
 	f.BoolVar(&s.noICSM, "no-icsm", false, "colgen: leave ICSM out (by default an ICSM run from MDAV, seeded by --seed with --restarts, starts the master and ICSM polishes the master's best clustering at the end)")
 	f.BoolVar(&s.noBranch, "no-branch", false, "colgen: skip the branch-and-price (Ryan-Foster branching on record pairs) that follows the gap-closing stage")
 	f.Float64Var(&s.icsmTimeLimit, "icsm-time-limit", 0, "colgen: time box of the ICSM start in seconds (0 = a quarter of --time-limit, or none)")
