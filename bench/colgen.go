@@ -43,7 +43,9 @@ type ColgenOptions struct {
 	// same subsets for every k; the paper: 5).
 	Instances int
 	// Colgen is the template of the column generation's options for every
-	// instance (TimeLimit and MaxIterations per instance).
+	// instance (TimeLimit and MaxIterations per instance); NoICSM and
+	// NoBranch are always set and CEColumns 0 means 1 (the paper's
+	// scheme, see colgenInstance).
 	Colgen   colgen.Options
 	Progress Progress
 }
@@ -245,7 +247,14 @@ func colgenInstance(opt *ColgenOptions, raw *model.Dataset, n, k int, cr string,
 		return nil, err
 	}
 	z, _ := model.Standardize(sub)
+	// The paper's scheme: no ICSM start or polish (PI* is the paper's
+	// output), and the gap-closing stage without branch-and-price after it
+	// (BEST and EX stay comparable with the published runs).
 	o := opt.Colgen
+	o.NoICSM, o.NoBranch = true, true
+	if o.CEColumns == 0 {
+		o.CEColumns = 1 // the paper's single column per enumeration
+	}
 	res, err := colgen.Run(z, k, &o)
 	if err != nil {
 		return nil, fmt.Errorf("bench colgen: n = %d, k = %d, %s, seed %d: %w", n, k, cr, seed, err)

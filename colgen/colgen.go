@@ -40,6 +40,9 @@ type Options struct {
 	// enumeration proves those sizes in well under a millisecond where the
 	// ILP takes seconds (bench/README.md), so it is not the default.
 	Exact string
+	// NoBranch skips the branch-and-price after the gap-closing stage
+	// (see branch.go).
+	NoBranch bool
 	// NoClose skips the gap-closing stage after convergence (see
 	// closeGap): enumerate every group whose reduced cost is within the
 	// gap and solve the set-partitioning integer program over them.
@@ -52,7 +55,9 @@ type Options struct {
 	// NoHeuristicPricing skips SolveHeuristicPricing (exact pricing only).
 	NoHeuristicPricing bool
 	// CEColumns is the number of columns complete enumeration returns per
-	// call (the most negative ones); 0 means 1, as in the paper.
+	// call (the most negative ones); 0 means DefaultCEColumns (the paper
+	// returns 1; 20 made Census k = 5 converge in 210 master solves where 1
+	// had not converged after 599, bench/README.md).
 	CEColumns int
 	// NoRoundedColumns keeps the groups of the rounded clusterings out of
 	// the master. By default they are added as columns (they are feasible
@@ -61,9 +66,26 @@ type Options struct {
 	NoRoundedColumns bool
 	// Gamma is V-MDAV's γ (0 = microagg.DefaultGamma).
 	Gamma float64
-	// Initial holds more clusterings whose groups start the master (e.g.
-	// from ICSM); the best of them competes for the incumbent.
+	// Initial holds more clusterings whose groups start the master; the
+	// best of them competes for the incumbent.
 	Initial []*model.Clustering
+	// NoICSM leaves ICSM (microagg.ICSM, Mortazavi & Jalili) out: by
+	// default the run also starts from an ICSM clustering (from MDAV, as
+	// `sdcopt microagg --method icsm` does, so the result is never worse
+	// than that run when it finishes within ICSMTimeLimit), and at the end
+	// ICSM polishes the best clustering of the master (integral solutions,
+	// roundings, the gap-closing program). NoICSM gives the paper's scheme.
+	NoICSM bool
+	// ICSMTimeLimit boxes the ICSM start (0 = a quarter of TimeLimit, or
+	// no box without a TimeLimit).
+	ICSMTimeLimit time.Duration
+	// ICSMRestarts are the perturbed restarts of the ICSM start
+	// (microagg.ICSMOptions.Restarts), seeded by Seed. 0 means: none
+	// without a TimeLimit; with one, as many as fit in the ICSM time box
+	// (the first run is the unperturbed one, so restarts only improve
+	// it), and the polish restarts likewise within its share of the time.
+	ICSMRestarts int
+	Seed         uint64
 	// TimeLimit bounds the run (0 = none). When it passes, Run returns the
 	// best clustering and the best lower bound proven so far.
 	TimeLimit time.Duration
@@ -79,8 +101,11 @@ func (o *Options) maxCEColumns() int {
 	if o.CEColumns > 0 {
 		return o.CEColumns
 	}
-	return 1
+	return DefaultCEColumns
 }
+
+// DefaultCEColumns is the default of Options.CEColumns.
+const DefaultCEColumns = 20
 
 // Progress is reported after every iteration.
 type Progress struct {
@@ -90,6 +115,8 @@ type Progress struct {
 	LowerBound float64 // best proven lower bound on the optimal SSE
 	BestSSE    float64
 	Elapsed    time.Duration
+	// Nodes and OpenNodes: the branch-and-price tree so far (0 before it).
+	Nodes, OpenNodes int
 }
 
 // Stats tell where the time went.
@@ -106,6 +133,10 @@ type Stats struct {
 	EPCalls          int
 	RoundedColumns   int
 	CloseSeconds     float64
+	BoundSeconds     float64 // the per-record Lagrangian bound (recordBound)
+	ICSMSeconds      float64 // the ICSM start
+	PolishSeconds    float64 // the ICSM polish
+	BranchSeconds    float64 // branch-and-price
 }
 
 // PricingSeconds is the time spent pricing.
@@ -118,18 +149,72 @@ const (
 	StopIterLimit = "iteration_limit"
 )
 
+// Phases of a run (Result.StoppedPhase names the one a limit stopped).
+const (
+	PhaseStart   = "start"   // MDAV, V-MDAV and the ICSM start
+	PhaseMaster  = "master"  // a master LP solve
+	PhasePricing = "pricing" // exact pricing
+	PhaseClose   = "close"   // the gap-closing stage
+	PhaseBranch  = "branch"  // branch-and-price
+	PhasePolish  = "polish"  // the ICSM polish of the master's best clustering
+)
+
+// Kinds of lower bound (Result.BoundKind), weakest first.
+const (
+	BoundNone       = "none"              // no positive bound proven
+	BoundNearest    = "nearest_neighbour" // Σ_v min_η s_v(η−1)/(2η) (nearestBound), before any master solve
+	BoundLagrangian = "lagrangian"        // Σλ + a bound on the reduced costs of a partition, pricing unfinished
+	BoundMasterLP   = "master_lp"         // the converged master LP (pricing proved no negative reduced cost)
+	// BoundIntegerProgram is the bound of the gap-closing integer
+	// program over every group within the gap.
+	BoundIntegerProgram = "integer_program"
+	// BoundBranchAndPrice is the smallest bound of the open nodes of the
+	// branch-and-price tree (the SSE itself when the tree is closed).
+	BoundBranchAndPrice = "branch_and_price"
+)
+
+// deadlineMargin is the share of Options.TimeLimit kept for the final
+// checks: phases aim at 98 % of it, so that engines that check their
+// clocks coarsely (CBC between nodes) still end within 5 %.
+const deadlineMargin = 0.02
+
+// recordBoundShare is the largest share of the elapsed time the
+// per-record Lagrangian bound (recordBound) may take.
+const recordBoundShare = 0.1
+
 // Result is the outcome of Run.
 type Result struct {
 	// Clustering is the best clustering found (π*), SSE its SSE.
 	Clustering *model.Clustering
 	SSE        float64
-	// Source names the heuristic that found it: mdav, vmdav, initial,
-	// master (an integral master solution), srh, msth or close (the
-	// gap-closing integer program).
+	// Source names the heuristic that found it: mdav, vmdav, icsm (the
+	// ICSM start), initial, master (an integral master solution), srh,
+	// msth, close (the gap-closing integer program) or polish (ICSM from
+	// the master's best clustering).
 	Source string
-	// LowerBound is a proven lower bound on the optimal SSE: the final
-	// master LP value when the run converged, otherwise the best Lagrangian
-	// bound of the iterations.
+	// BoundKind says which bound LowerBound is (BoundNearest, ...).
+	BoundKind string
+	// StoppedPhase names the phase a time or iteration limit stopped
+	// (PhaseMaster, ...); empty when the run converged.
+	StoppedPhase string
+	// Nodes is the size of the branch-and-price tree (nodes solved),
+	// OpenNodes the nodes left when a limit stopped it.
+	Nodes, OpenNodes int
+	// Split counts the groups of 2k or more records (from AddRemainingNodes
+	// or an initial clustering) split before they competed for the
+	// incumbent; no returned group has 2k records or more.
+	Split int
+	// ICSM is the SSE of the ICSM start and Polish that of the ICSM polish
+	// (+Inf when not run).
+	ICSM, Polish float64
+	// ICSMTimeBoxed: the ICSM start stopped on its time box before it
+	// converged (the result may then be worse than an unboxed ICSM run).
+	ICSMTimeBoxed bool
+	// LowerBound is a proven lower bound on the optimal SSE, available
+	// whenever the run stops: the best of the nearest-neighbour bound
+	// (before any master solve), the Lagrangian bounds of the iterations,
+	// the converged master LP value and the gap-closing integer program's
+	// bound (BoundKind says which).
 	LowerBound float64
 	// Master is the last restricted master LP value; LPBound the master
 	// LP bound (Master when the run converged, else the best Lagrangian
@@ -185,11 +270,20 @@ var ErrCheck = errors.New("colgen: result failed verification")
 
 // Check verifies a result against the data it was computed on: the
 // clustering covers every record with groups of at least k, the reported
-// SSE equals model.SSE of the clustering (relative tolerance 1e-9) and
-// the lower bound does not exceed it. Failures wrap ErrCheck.
+// SSE equals model.SSE of the clustering (relative tolerance 1e-9), no
+// group has 2k records or more (such a group can be split without raising
+// the SSE) and the lower bound does not exceed the SSE. Failures wrap
+// ErrCheck.
 func (r *Result) Check(z *model.Dataset, k int) error {
 	if _, err := r.Clustering.CheckK(z.N, k); err != nil {
 		return fmt.Errorf("%w: invalid clustering: %v", ErrCheck, err)
+	}
+	if z.N >= 2*k {
+		for g, size := range r.Clustering.Sizes() {
+			if size >= 2*k {
+				return fmt.Errorf("%w: group %d has %d records, 2k = %d or more", ErrCheck, g, size, 2*k)
+			}
+		}
 	}
 	sse := model.SSE(z, r.Clustering)
 	if math.Abs(sse-r.SSE) > 1e-9*math.Max(1, sse) {
@@ -233,8 +327,21 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	if n < k {
 		return nil, fmt.Errorf("%w: k = %d is larger than the %d records", ErrInput, k, n)
 	}
-	if opt.CloseColumns < 0 {
+	switch {
+	case opt.CloseColumns < 0:
 		return nil, fmt.Errorf("%w: CloseColumns %d", ErrInput, opt.CloseColumns)
+	case opt.TimeLimit < 0:
+		return nil, fmt.Errorf("%w: TimeLimit %v", ErrInput, opt.TimeLimit)
+	case opt.ICSMTimeLimit < 0:
+		return nil, fmt.Errorf("%w: ICSMTimeLimit %v", ErrInput, opt.ICSMTimeLimit)
+	case opt.ICSMRestarts < 0:
+		return nil, fmt.Errorf("%w: ICSMRestarts %d", ErrInput, opt.ICSMRestarts)
+	case opt.MaxIterations < 0:
+		return nil, fmt.Errorf("%w: MaxIterations %d", ErrInput, opt.MaxIterations)
+	case opt.CEColumns < 0:
+		return nil, fmt.Errorf("%w: CEColumns %d", ErrInput, opt.CEColumns)
+	case opt.Workers < 0:
+		return nil, fmt.Errorf("%w: Workers %d", ErrInput, opt.Workers)
 	}
 	if opt.Exact != "" && !slices.Contains(ExactMethods(), opt.Exact) {
 		return nil, fmt.Errorf("%w: unknown exact pricing %q (want one of %v)", ErrInput, opt.Exact, ExactMethods())
@@ -252,20 +359,55 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		return nil, fmt.Errorf("%w: %d records need a %d x %d distance matrix of %s, more than the memory limit of %s (%s)",
 			ErrInput, n, n, n, sysmem.Human(need), sysmem.Human(float64(limit)), sysmem.DefaultSource())
 	}
-	var deadline time.Time
+	// deadline ends the run; the column generation and the gap-closing
+	// stage stop at loopDeadline, which keeps a tenth of the time for the
+	// ICSM polish, and everything stops a little before deadline
+	// (deadlineMargin) to leave time for the final checks.
+	var deadline, loopDeadline time.Time
 	if opt.TimeLimit > 0 {
-		deadline = start.Add(opt.TimeLimit)
+		deadline = start.Add(opt.TimeLimit - time.Duration(deadlineMargin*float64(opt.TimeLimit)))
+		loopDeadline = deadline
+		if !opt.NoICSM {
+			loopDeadline = deadline.Add(-opt.TimeLimit / 10)
+		}
 	}
+	timeUp := func(t time.Time) bool { return !t.IsZero() && time.Now().After(t) }
 	d := model.NewSqDist(z)
-	res := &Result{MDAV: math.Inf(1), VMDAV: math.Inf(1), SRH: math.Inf(1), MSTH: math.Inf(1), LowerBound: math.Inf(-1)}
+	res := &Result{MDAV: math.Inf(1), VMDAV: math.Inf(1), SRH: math.Inf(1), MSTH: math.Inf(1), ICSM: math.Inf(1), Polish: math.Inf(1),
+		LowerBound: math.Inf(-1)}
+	raise := func(b float64, kind string) {
+		if b > res.LowerBound {
+			res.LowerBound, res.BoundKind = b, kind
+		}
+	}
+	stop := func(reason, phase string) { res.Stopped, res.StoppedPhase = reason, phase }
+	prep, err := enumerate.Prepare(d, min(2*k-1, n))
+	if err != nil {
+		return nil, err
+	}
+	// The combinatorial bound holds before any master solve.
+	raise(nearestBound(prep, d, k), BoundNearest)
+	raise(recordBound(d, prep, make([]float64, n), nil, k, opt.Workers, loopDeadline), BoundNearest)
 
-	// Initial columns: MDAV, V-MDAV and the user's clusterings.
+	// Initial columns: MDAV, V-MDAV, ICSM and the user's clusterings.
 	cs := newColumnSet(n)
 	best := &incumbent{sse: math.Inf(1)}
+	// bestMaster is the best clustering of the master's own phases
+	// (integral solutions, roundings, the gap-closing program): the ICSM
+	// polish starts from it.
+	bestMaster := &incumbent{sse: math.Inf(1)}
 	consider := func(groups [][]int, source string) float64 {
+		groups, split := splitLarge(d, groups, k)
+		res.Split += split
 		s := d.PartitionCost(groups)
 		if s < best.sse-1e-12*math.Max(1, s) {
 			best.sse, best.groups, best.source = s, groups, source
+		}
+		switch source {
+		case "master", "srh", "msth", "close", "branch":
+			if s < bestMaster.sse-1e-12*math.Max(1, s) {
+				bestMaster.sse, bestMaster.groups, bestMaster.source = s, groups, source
+			}
 		}
 		return s
 	}
@@ -284,11 +426,33 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	res.MDAV = consider(mdav.Groups(), "mdav")
 	res.VMDAV = consider(vmdav.Groups(), "vmdav")
 	var initCols [][]int
+	initCols = cs.addNew(initCols, keepSizes(best.groups, k))
 	initCols = cs.addNew(initCols, mdav.Groups())
-	initCols = cs.addNew(initCols, vmdav.Groups())
+	initCols = cs.addNew(initCols, keepSizes(vmdav.Groups(), k))
 	for _, c := range opt.Initial {
 		consider(c.Groups(), "initial")
-		initCols = cs.addNew(initCols, c.Groups())
+		initCols = cs.addNew(initCols, keepSizes(c.Groups(), k))
+	}
+	if !opt.NoICSM && !timeUp(loopDeadline) {
+		box := opt.ICSMTimeLimit
+		if box == 0 && opt.TimeLimit > 0 {
+			box = opt.TimeLimit / 4
+		}
+		if !loopDeadline.IsZero() {
+			if left := time.Until(loopDeadline); box == 0 || left < box {
+				box = left
+			}
+		}
+		t0 := time.Now()
+		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed})
+		res.Stats.ICSMSeconds += time.Since(t0).Seconds()
+		if err != nil {
+			return nil, fmt.Errorf("colgen: ICSM start: %w", err)
+		}
+		res.ICSM = consider(ir.Clustering.Groups(), "icsm")
+		// Restarts start only after the unperturbed run finished.
+		res.ICSMTimeBoxed = ir.Stats.StoppedByTime && ir.Stats.Runs <= 1
+		initCols = cs.addNew(initCols, keepSizes(ir.Clustering.Groups(), k))
 	}
 
 	prob, err := lp.MasterProblem(d, initCols)
@@ -304,28 +468,34 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		return nil, err
 	}
 	res.LPSolver = eng.Name()
-	sess, err := eng.NewSession(prob, nil)
+	// The session reads its Params at every Solve (the engines keep the
+	// pointer they are given), so the time limit is re-armed before each
+	// master solve with the time left.
+	masterPrm := &solvers.Params{}
+	sess, err := eng.NewSession(prob, masterPrm)
 	if err != nil {
 		return nil, err
 	}
 	defer sess.Close()
 
 	rd := newRounder(z, d, k)
-	prep, err := enumerate.Prepare(d, min(2*k-1, n))
-	if err != nil {
-		return nil, err
-	}
-	pr := &pricer{d: d, k: k, opt: opt, prep: prep, stats: &res.Stats, deadline: deadline}
+	pr := &pricer{d: d, k: k, opt: opt, prep: prep, stats: &res.Stats, deadline: loopDeadline}
 	var x []float64
 	lastSumLambda := 0.0
 	for {
 		if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
-			res.Stopped = StopIterLimit
+			stop(StopIterLimit, PhaseMaster)
 			break
 		}
-		if !deadline.IsZero() && time.Now().After(deadline) {
-			res.Stopped = StopTimeLimit
+		if timeUp(loopDeadline) {
+			stop(StopTimeLimit, PhaseMaster)
+			if res.Iterations == 0 {
+				stop(StopTimeLimit, PhaseStart)
+			}
 			break
+		}
+		if !loopDeadline.IsZero() {
+			masterPrm.TimeLimit = time.Until(loopDeadline)
 		}
 		t0 := time.Now()
 		mr, err := sess.Solve()
@@ -333,6 +503,10 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		res.Stats.MasterSolves++
 		if err != nil {
 			return nil, fmt.Errorf("colgen: master LP: %w", err)
+		}
+		if mr.Status == solvers.TimeLimit || (mr.Status != solvers.Optimal && timeUp(loopDeadline)) {
+			stop(StopTimeLimit, PhaseMaster)
+			break
 		}
 		if mr.Status != solvers.Optimal || !mr.HasDuals {
 			return nil, fmt.Errorf("colgen: master LP ended %v without optimal duals (engine %s)", mr.Status, eng.Name())
@@ -370,7 +544,18 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		for _, v := range mr.Duals {
 			sumLambda += v
 		}
-		res.LowerBound = max(res.LowerBound, sumLambda+lagrangianTerm(n, k, out.lb))
+		kind := BoundLagrangian
+		if out.complete {
+			kind = BoundMasterLP
+		}
+		raise(sumLambda+lagrangianTerm(n, k, out.lb), kind)
+		// The per-record bound costs O(n²·k): it runs while its share of
+		// the elapsed time stays under recordBoundShare.
+		if !out.complete && res.Stats.BoundSeconds <= recordBoundShare*time.Since(start).Seconds() {
+			t0 := time.Now()
+			raise(recordBound(d, prep, mr.Duals, out.lb, k, opt.Workers, loopDeadline), BoundLagrangian)
+			res.Stats.BoundSeconds += time.Since(t0).Seconds()
+		}
 		lastSumLambda = sumLambda
 		var newCols [][]int
 		for _, c := range out.cols {
@@ -390,11 +575,11 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		}
 		if out.complete {
 			res.Converged = true
-			res.Stopped = StopConverged
+			stop(StopConverged, "")
 			break
 		}
 		if out.timedOut && priced == 0 {
-			res.Stopped = StopTimeLimit
+			stop(StopTimeLimit, PhasePricing)
 			break
 		}
 		if priced == 0 {
@@ -406,12 +591,14 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			res.LowerBound = max(res.LowerBound, sumLambda+lagrangianTerm(n, k, lb))
 			if !complete {
-				res.Stopped = StopTimeLimit
+				raise(sumLambda+lagrangianTerm(n, k, lb), BoundLagrangian)
+				stop(StopTimeLimit, PhasePricing)
 				break
 			}
-			res.Converged, res.Stopped, res.NumericalStop = true, StopConverged, true
+			raise(sumLambda+lagrangianTerm(n, k, lb), BoundMasterLP)
+			res.Converged, res.NumericalStop = true, true
+			stop(StopConverged, "")
 			break
 		}
 		obj, lo, up, st, rows, vals, err := lp.MasterColumns(d, newCols)
@@ -425,7 +612,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	res.Columns = len(cs.cols)
 	res.LPBound = max(res.LowerBound, 0)
 	res.HeuristicSSE = best.sse
-	if res.Converged && !opt.NoClose && best.sse-res.LowerBound > exactTol*math.Max(1, best.sse) {
+	if res.Converged && !opt.NoClose && best.sse-res.LowerBound > exactTol*math.Max(1, best.sse) && !timeUp(loopDeadline) {
 		t0 := time.Now()
 		maxCols := opt.CloseColumns
 		if maxCols <= 0 {
@@ -436,8 +623,8 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			closeLimit = DefaultCloseTimeLimit
 		}
 		closeDeadline := time.Now().Add(closeLimit)
-		if !deadline.IsZero() && deadline.Before(closeDeadline) {
-			closeDeadline = deadline
+		if !loopDeadline.IsZero() && loopDeadline.Before(closeDeadline) {
+			closeDeadline = loopDeadline
 		}
 		co, err := closeGap(d, prep, k, res.Duals, lastSumLambda, best.sse, cs.cols, maxCols, opt.Workers,
 			pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline)
@@ -450,9 +637,60 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 			consider(co.groups, "close")
 		}
 		if !math.IsNaN(co.bound) {
-			res.LowerBound = max(res.LowerBound, co.bound)
+			raise(co.bound, BoundIntegerProgram)
 		}
 		res.Closed = co.optimal
+		if !co.optimal && timeUp(closeDeadline) && closeDeadline.Equal(loopDeadline) {
+			stop(StopTimeLimit, PhaseClose)
+		}
+	}
+	proven := func() bool { return best.sse-res.LowerBound <= exactTol*math.Max(1, best.sse) }
+	if res.Converged && !opt.NoBranch && !proven() && !timeUp(loopDeadline) {
+		if sess.NumCols() != len(cs.cols) {
+			return nil, fmt.Errorf("colgen: the master holds %d columns, the pool %d", sess.NumCols(), len(cs.cols))
+		}
+		t0 := time.Now()
+		br := &brancher{d: d, n: n, k: k, sess: sess, prm: masterPrm, cs: cs, pr: pr, rd: rd, consider: consider, best: best,
+			deadline: loopDeadline}
+		if opt.Progress != nil {
+			br.progress = func(nodes, open int, bound float64) {
+				opt.Progress(Progress{Iteration: res.Iterations, Columns: len(cs.cols), Master: res.Master, LowerBound: max(res.LowerBound, bound),
+					BestSSE: best.sse, Elapsed: time.Since(start), Nodes: nodes, OpenNodes: open})
+			}
+		}
+		bo, err := br.run(res.LowerBound)
+		res.Stats.BranchSeconds = time.Since(t0).Seconds()
+		if err != nil {
+			return nil, err
+		}
+		res.Nodes, res.OpenNodes = bo.nodes, bo.open
+		raise(bo.bound, BoundBranchAndPrice)
+		res.Columns = len(cs.cols)
+		if bo.timedOut {
+			stop(StopTimeLimit, PhaseBranch)
+		}
+	}
+	// The ICSM polish: local search from the master's best clustering,
+	// unless it is proven optimal already.
+	if !opt.NoICSM && bestMaster.groups != nil && !proven() && !timeUp(deadline) {
+		t0 := time.Now()
+		cl, err := model.NewClustering(n, bestMaster.groups)
+		if err != nil {
+			return nil, fmt.Errorf("colgen: master clustering: %w", err)
+		}
+		var box time.Duration
+		if !deadline.IsZero() {
+			box = max(time.Until(deadline), time.Millisecond)
+		}
+		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{Initial: cl, TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed + 1})
+		res.Stats.PolishSeconds = time.Since(t0).Seconds()
+		if err != nil {
+			return nil, fmt.Errorf("colgen: ICSM polish: %w", err)
+		}
+		res.Polish = consider(ir.Clustering.Groups(), "polish")
+		if ir.Stats.StoppedByTime && ir.Stats.Runs <= 1 && res.Stopped != StopTimeLimit {
+			stop(StopTimeLimit, PhasePolish)
+		}
 	}
 	cl, err := model.NewClustering(n, best.groups)
 	if err != nil {
@@ -461,19 +699,28 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	res.Clustering = cl
 	res.SSE = best.sse
 	res.Source = best.source
-	if math.IsInf(res.LowerBound, -1) {
-		res.LowerBound = 0
+	if res.LowerBound < 0 {
+		res.LowerBound, res.BoundKind = 0, BoundNone
 	}
-	res.LowerBound = max(res.LowerBound, 0)
 	// The engine's LP value carries its tolerances: a bound a hair above
 	// the incumbent is the incumbent.
 	if res.LowerBound > res.SSE {
 		res.LowerBound = res.SSE
 	}
-	res.Exact = res.Converged && res.SSE-res.LowerBound <= exactTol*math.Max(1, res.SSE)
+	res.Exact = proven()
 	res.GapPercent = res.Gap(res.SSE)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// icsmRestarts is the number of ICSM restarts of the start and the polish
+// (see Options.ICSMRestarts): with a time limit and no explicit number,
+// as many as the time box allows.
+func icsmRestarts(opt *Options) int {
+	if opt.ICSMRestarts == 0 && opt.TimeLimit > 0 {
+		return math.MaxInt32
+	}
+	return opt.ICSMRestarts
 }
 
 // pickEngine returns name, or for "" and "auto" the first available of

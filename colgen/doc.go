@@ -27,7 +27,10 @@
 // problem (package lp, MasterProblem), held in one incremental engine
 // session: new columns are appended and the LP is re-solved warm from the
 // previous basis. The run starts from the groups of MDAV and V-MDAV (and
-// of Options.Initial), as MicroaggregationHeuristicMP does (Section 5.2).
+// of Options.Initial), as MicroaggregationHeuristicMP does (Section 5.2),
+// and, beyond the paper, of an ICSM run (microagg.ICSM from MDAV, the
+// default `--method icsm` run; Options.NoICSM turns it off), so that the
+// result is never worse than ICSM's when that run fits its time box.
 //
 // # Pricing (Sections 4.2 and 5.1)
 //
@@ -48,13 +51,21 @@
 //
 // # Bounds during the run
 //
-// Every iteration also yields a Lagrangian bound: any partition x has
+// A bound holds from the start: nearestBound, Σ_v min_η s_v(η−1)/(2η)
+// with s_v(q) the sum of v's q smallest distances, and recordBound with
+// λ = 0 (Result.BoundKind says which bound is reported). Every iteration
+// also yields a Lagrangian bound: any partition x has
 // SSE(x) = Σ_v λ_v + Σ_C rc_C·x_C, and with lower bounds on the smallest
 // reduced cost per size (the exact minimum where the size was priced
 // exactly, otherwise the cheap bound enumerate.RootBound) the second sum is
 // bounded below over the partitions' size profiles (Σ η·y_η = n,
-// Σ y_η ≤ ⌊n/k⌋). The best of these bounds is returned when a time limit
-// stops the run before convergence.
+// Σ y_η ≤ ⌊n/k⌋); and recordBound shares each group's reduced cost among
+// its members and bounds each record's share from sorted distances, which
+// needs no finished pricing. The best of these bounds is returned when a
+// time limit stops the run before convergence; every phase (ICSM start,
+// master solves, pricing, closing stage, branch-and-price, ICSM polish)
+// works against the one deadline, and Result.StoppedPhase names the phase
+// a limit stopped.
 //
 // # Rounding (Section 5.2)
 //
@@ -78,6 +89,20 @@
 // is skipped when more than Options.CloseColumns (DefaultCloseColumns)
 // groups qualify, and bounded by Options.CloseTimeLimit
 // (DefaultCloseTimeLimit); Options.NoClose turns it off.
+//
+// # Branch-and-price (beyond the paper)
+//
+// When a gap remains, Run branches on record pairs (Ryan & Foster:
+// together / apart) with one column pool for all nodes and pricing by
+// complete enumeration under the node's constraints; see branch.go. A
+// closed tree proves the incumbent optimal (Result.Exact, Result.Nodes).
+// Options.NoBranch turns it off.
+//
+// # Incumbent
+//
+// Groups of 2k or more records are split (optimally up to 13 records)
+// before any clustering competes for the incumbent, and at the end ICSM
+// polishes the best clustering of the master's phases.
 //
 // # Result and errors
 //

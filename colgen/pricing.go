@@ -133,6 +133,10 @@ type pricer struct {
 	used     []bool
 	stats    *Stats
 	deadline time.Time
+	// accept, when set, restricts the groups to those of a
+	// branch-and-price node (see branch.go); the pricing ILP does not
+	// know it, so nodes price by complete enumeration.
+	accept func([]int) bool
 }
 
 // priceOutcome is the result of one pricing round.
@@ -168,6 +172,9 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 		if !p.opt.NoHeuristicPricing {
 			t0 := time.Now()
 			cols := heuristicPricing(p.d, lambda, eta, p.order, p.inc, p.used, rcTol)
+			if p.accept != nil {
+				cols = slices.DeleteFunc(cols, func(c model.Column) bool { return !p.accept(c.Members) })
+			}
 			p.stats.HeuristicSeconds += time.Since(t0).Seconds()
 			p.stats.HeuristicCalls++
 			if len(cols) > 0 {
@@ -187,12 +194,15 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 		case ExactTable2:
 			method = Table2(n, eta)
 		}
+		if p.accept != nil {
+			method = ExactCE
+		}
 		inst := &model.PricingInstance{Dist: p.d, Lambda: lambda, Eta: eta}
 		switch method {
 		case ExactCE:
 			t0 := time.Now()
 			res, err := p.prep.Solve(lambda, eta, &enumerate.Options{
-				Workers: p.opt.Workers, MaxColumns: p.opt.maxCEColumns(), Threshold: rcTol, Deadline: p.deadline,
+				Workers: p.opt.Workers, MaxColumns: p.opt.maxCEColumns(), Threshold: rcTol, Deadline: p.deadline, Accept: p.accept,
 			})
 			p.stats.CESeconds += time.Since(t0).Seconds()
 			p.stats.CECalls++
@@ -263,7 +273,7 @@ func (p *pricer) exactBounds(lambda []float64) ([]float64, bool, error) {
 	k := p.k
 	lb := make([]float64, k)
 	for eta := k; eta <= 2*k-1 && eta <= p.d.N; eta++ {
-		res, err := p.prep.Solve(lambda, eta, &enumerate.Options{Workers: p.opt.Workers, Threshold: 0, Deadline: p.deadline})
+		res, err := p.prep.Solve(lambda, eta, &enumerate.Options{Workers: p.opt.Workers, Threshold: 0, Deadline: p.deadline, Accept: p.accept})
 		if err != nil {
 			return nil, false, err
 		}

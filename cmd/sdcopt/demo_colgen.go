@@ -33,7 +33,8 @@ func runColgenDemo(w io.Writer) error {
 	z, _ := model.Standardize(sub)
 	fmt.Fprintf(w, "\n== sdcopt demo: column generation (Gentile, Spagnolo-Arrizabalaga & Castro) on %d random records of synthetic:%s:%d, k = %d\n",
 		demoColgenN, demoMicroaggData, demoMicroaggSeed, demoColgenK)
-	r, err := colgen.Run(z, demoColgenK, nil)
+	// The paper's scheme (no ICSM start): "pi*" below is its output.
+	r, err := colgen.Run(z, demoColgenK, &colgen.Options{NoICSM: true, CEColumns: 1})
 	if err != nil {
 		return fmt.Errorf("demo colgen: %w", err)
 	}

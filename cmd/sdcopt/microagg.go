@@ -85,7 +85,8 @@ func newMicroaggCmd() *cobra.Command {
 			"colgen (column generation of Gentile, Spagnolo-Arrizabalaga & Castro: the best\n" +
 			"of MDAV, V-MDAV and the rounded master LP solutions, with a proven lower bound\n" +
 			"on the optimal SSE and the gap; --solver, --pricing-solver, --exact,\n" +
-			"--triangle-cuts, --ce-columns, --no-close, --close-columns, --from-icsm,\n" +
+			"--triangle-cuts, --ce-columns, --no-close, --close-columns, --no-branch, --no-icsm,\n" +
+			"--icsm-time-limit, --restarts and --seed for the ICSM start,\n" +
 			"--time-limit, --max-iter).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -107,8 +108,8 @@ func newMicroaggCmd() *cobra.Command {
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	f.IntVar(&s.icsm.maxIter, "max-iter", 0, "icsm: cap on the improving rounds of a run; colgen: cap on the master solves (0 = no cap)")
 	f.Float64Var(&s.icsm.timeLimit, "time-limit", 0, "icsm, colgen: time limit in seconds (icsm: restarts included); the best clustering so far is returned, colgen with the best bound proven so far (0 = none)")
-	f.IntVar(&s.icsm.restarts, "restarts", 0, fmt.Sprintf("icsm: extra runs from perturbed copies of the initial clustering (%d records reassigned each); the best is kept", microagg.DefaultPerturb))
-	f.Uint64Var(&s.icsm.seed, "seed", 1, "icsm: seed of the restart perturbations")
+	f.IntVar(&s.icsm.restarts, "restarts", 0, fmt.Sprintf("icsm, colgen (its ICSM start): extra runs from perturbed copies of the initial clustering (%d records reassigned each); the best is kept", microagg.DefaultPerturb))
+	f.Uint64Var(&s.icsm.seed, "seed", 1, "icsm, colgen (its ICSM start): seed of the restart perturbations")
 	f.StringVar(&s.icsm.init, "init", microagg.InitMDAV, "icsm: initial clustering: "+strings.Join(microagg.ICSMInits(), "|"))
 	f.IntVar(&s.icsm.pool, "pool", microagg.DefaultPoolSize, "icsm: pool size p_n, the best 1-opt/2-opt moves kept per round")
 	f.IntVar(&s.icsm.sources, "sources", 1, "icsm: groups, by increasing score, searched for negative cycles (-1 = all)")
@@ -124,7 +125,7 @@ func checkICSMSettings(s *microaggSettings, changed func(string) bool) error {
 	if s.method != methodICSM {
 		for _, name := range icsmFlags {
 			shared := name == "time-limit" || name == "max-iter"
-			if s.method == methodColgen && shared {
+			if s.method == methodColgen && (shared || name == "seed" || name == "restarts") {
 				continue
 			}
 			if changed(name) && shared {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/sdcopt/sdcopt/colgen"
 	"github.com/sdcopt/sdcopt/internal/cli"
-	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -24,14 +23,16 @@ type colgenSettings struct {
 	exact         string
 	triangles     bool
 	ceColumns     int
-	fromICSM      bool
+	noICSM        bool
+	noBranch      bool
+	icsmTimeLimit float64 // seconds
 	noClose       bool
 	closeColumns  int
 }
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "from-icsm", "no-close", "close-columns"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -40,8 +41,10 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.noClose, "no-close", false, "colgen: skip the gap-closing integer program over the groups within the gap after convergence")
 	f.IntVar(&s.closeColumns, "close-columns", 0, fmt.Sprintf("colgen: cap on the groups of the gap-closing integer program (0 = %d)", colgen.DefaultCloseColumns))
 	f.BoolVar(&s.triangles, "triangle-cuts", false, "colgen: add violated triangle inequalities to the pricing ILP")
-	f.IntVar(&s.ceColumns, "ce-columns", 0, "colgen: columns returned per complete enumeration (the most negative; 0 = 1 as in the paper)")
-	f.BoolVar(&s.fromICSM, "from-icsm", false, "colgen: also start the master from an ICSM clustering (its groups become columns)")
+	f.IntVar(&s.ceColumns, "ce-columns", 0, fmt.Sprintf("colgen: columns returned per complete enumeration (the most negative; 0 = %d; the paper: 1; bench colgen: 0 = 1)", colgen.DefaultCEColumns))
+	f.BoolVar(&s.noICSM, "no-icsm", false, "colgen: leave ICSM out (by default an ICSM run from MDAV, seeded by --seed with --restarts, starts the master and ICSM polishes the master's best clustering at the end)")
+	f.BoolVar(&s.noBranch, "no-branch", false, "colgen: skip the branch-and-price (Ryan-Foster branching on record pairs) that follows the gap-closing stage")
+	f.Float64Var(&s.icsmTimeLimit, "icsm-time-limit", 0, "colgen: time box of the ICSM start in seconds (0 = a quarter of --time-limit, or none)")
 }
 
 // checkColgenSettings validates the colgen flags; changed reports the
@@ -69,6 +72,10 @@ func (c *colgenSettings) check(timeLimit float64, maxIter int) error {
 		return cli.BadInput("--ce-columns must be >= 0, got %d", c.ceColumns)
 	case c.closeColumns < 0:
 		return cli.BadInput("--close-columns must be >= 0, got %d", c.closeColumns)
+	case c.icsmTimeLimit < 0 || math.IsNaN(c.icsmTimeLimit) || math.IsInf(c.icsmTimeLimit, 0):
+		return cli.BadInput("--icsm-time-limit must be a finite number of seconds >= 0, got %g", c.icsmTimeLimit)
+	case c.noICSM && c.icsmTimeLimit > 0:
+		return cli.BadInput("--icsm-time-limit and --no-icsm exclude each other")
 	case maxIter < 0:
 		return cli.BadInput("--max-iter must be >= 0 (0 = no cap), got %d", maxIter)
 	}
@@ -102,22 +109,23 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 	return &colgen.Options{
 		LPSolver: c.solver, MIPSolver: c.pricingSolver, Exact: c.exact, TriangleCuts: c.triangles,
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
-		NoClose: c.noClose, CloseColumns: c.closeColumns,
+		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
 	}
 }
 
 // runColgen runs the column generation with progress on stderr.
 func runColgen(z *model.Dataset, s *microaggSettings, prog *cli.Progress) (*colgen.Result, error) {
 	opt := colgenOptions(&s.colgen, s.icsm.timeLimit, s.icsm.maxIter)
-	if s.colgen.fromICSM {
+	opt.Seed, opt.ICSMRestarts = s.icsm.seed, s.icsm.restarts
+	if !opt.NoICSM {
 		prog.Printf("colgen: ICSM start")
-		r, err := microagg.ICSM(z, s.k, microagg.ICSMOptions{})
-		if err != nil {
-			return nil, icsmError("icsm start", err)
-		}
-		opt.Initial = []*model.Clustering{r.Clustering}
 	}
 	opt.Progress = func(p colgen.Progress) {
+		if p.Nodes > 0 {
+			prog.Printf("colgen: branch-and-price, %d nodes, %d open, bound %.6g, best SSE %.6g, %.1fs",
+				p.Nodes, p.OpenNodes, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
+			return
+		}
 		prog.Printf("colgen: iteration %d, %d columns, master %.6g, bound %.6g, best SSE %.6g, %.1fs",
 			p.Iteration, p.Columns, p.Master, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
 	}
@@ -134,6 +142,7 @@ type colgenReport struct {
 	PricingSolver string             `json:"pricing_solver"`
 	ExactPricing  string             `json:"exact_pricing"`
 	LowerBound    float64            `json:"lower_bound"`
+	BoundKind     string             `json:"bound_kind"`
 	LPBound       float64            `json:"lp_bound"`
 	Closed        bool               `json:"closed"`
 	CloseColumns  int                `json:"close_columns"`
@@ -147,6 +156,10 @@ type colgenReport struct {
 	Iterations    int                `json:"iterations"`
 	Columns       int                `json:"-"` // in colgenMicroaggResult
 	Stopped       string             `json:"stopped"`
+	StoppedPhase  string             `json:"stopped_phase,omitempty"`
+	Split         int                `json:"split_groups"`
+	Nodes         int                `json:"nodes"`
+	OpenNodes     int                `json:"open_nodes"`
 	TimeLimit     float64            `json:"time_limit"`
 	Heuristics    map[string]float64 `json:"heuristic_sse"`
 	HeuristicGaps map[string]float64 `json:"heuristic_gap_percent"`
@@ -170,19 +183,21 @@ type colgenMicroaggResult struct {
 func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgenReport {
 	rep := &colgenReport{
 		Solver: r.LPSolver, PricingSolver: s.colgen.pricingSolver, ExactPricing: s.colgen.exact,
-		LowerBound: r.LowerBound, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus,
+		LowerBound: r.LowerBound, BoundKind: r.BoundKind, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus,
 		GapPercent: r.GapPercent, Exact: r.Exact, Converged: r.Converged,
 		Integral: r.Integral, Source: r.Source, Iterations: r.Iterations, Columns: r.Columns, Stopped: r.Stopped,
 		TimeLimit: s.icsm.timeLimit, Heuristics: map[string]float64{}, HeuristicGaps: map[string]float64{},
 		Seconds: map[string]float64{
 			"master": r.Stats.MasterSeconds, "rounding": r.Stats.RoundingSeconds, "heuristic_pricing": r.Stats.HeuristicSeconds,
 			"complete_enumeration": r.Stats.CESeconds, "exact_pricing_ilp": r.Stats.EPSeconds, "close": r.Stats.CloseSeconds,
+			"icsm_start": r.Stats.ICSMSeconds, "icsm_polish": r.Stats.PolishSeconds, "branch_and_price": r.Stats.BranchSeconds,
+			"record_bound": r.Stats.BoundSeconds,
 		},
 	}
 	if sst > 0 {
 		rep.LowerBoundIL = 100 * r.LowerBound / sst
 	}
-	for name, v := range map[string]float64{"mdav": r.MDAV, "vmdav": r.VMDAV, "srh": r.SRH, "msth": r.MSTH} {
+	for name, v := range map[string]float64{"mdav": r.MDAV, "vmdav": r.VMDAV, "srh": r.SRH, "msth": r.MSTH, "icsm": r.ICSM, "polish": r.Polish} {
 		if !math.IsInf(v, 0) {
 			rep.Heuristics[name] = v
 			rep.HeuristicGaps[name] = r.Gap(v)
@@ -192,20 +207,27 @@ func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgen
 }
 
 func writeColgenText(w io.Writer, r *colgenReport) {
-	fmt.Fprintf(w, "bound     %.6g (IL %.4f %%), gap %.4f %%, exact: %v\n", r.LowerBound, r.LowerBoundIL, r.GapPercent, r.Exact)
-	fmt.Fprintf(w, "colgen    %d master solves, %d columns, stopped: %s, best from %s, master integral: %v\n",
-		r.Iterations, r.Columns, r.Stopped, r.Source, r.Integral)
+	fmt.Fprintf(w, "bound     %.6g (IL %.4f %%, %s), gap %.4f %%, exact: %v\n", r.LowerBound, r.LowerBoundIL, r.BoundKind, r.GapPercent, r.Exact)
+	stopped := r.Stopped
+	if r.StoppedPhase != "" {
+		stopped += " (" + r.StoppedPhase + ")"
+	}
+	fmt.Fprintf(w, "colgen    %d master solves, %d columns, stopped: %s, best from %s, master integral: %v, groups of 2k+ split: %d\n",
+		r.Iterations, r.Columns, stopped, r.Source, r.Integral, r.Split)
 	if r.CloseStatus != "" {
 		fmt.Fprintf(w, "close     %d groups within the gap (LP bound %.6g), integer program: %s\n", r.CloseColumns, r.LPBound, r.CloseStatus)
 	}
+	if r.Nodes > 0 {
+		fmt.Fprintf(w, "branch    %d nodes solved, %d open\n", r.Nodes, r.OpenNodes)
+	}
 	fmt.Fprintf(w, "engines   master %s, pricing ILP %s, exact pricing %s\n", r.Solver, r.PricingSolver, r.ExactPricing)
 	var parts []string
-	for _, name := range []string{"mdav", "vmdav", "msth", "srh"} {
+	for _, name := range []string{"mdav", "vmdav", "icsm", "msth", "srh", "polish"} {
 		if v, ok := r.Heuristics[name]; ok {
 			parts = append(parts, fmt.Sprintf("%s %.6g (gap %.2f %%)", name, v, r.HeuristicGaps[name]))
 		}
 	}
 	fmt.Fprintf(w, "heuristic %s\n", strings.Join(parts, ", "))
-	fmt.Fprintf(w, "phases    master %.3fs, rounding %.3fs, pricing: greedy %.3fs, enumeration %.3fs, ILP %.3fs; close %.3fs\n",
-		r.Seconds["master"], r.Seconds["rounding"], r.Seconds["heuristic_pricing"], r.Seconds["complete_enumeration"], r.Seconds["exact_pricing_ilp"], r.Seconds["close"])
+	fmt.Fprintf(w, "phases    ICSM start %.3fs, master %.3fs, rounding %.3fs, pricing: greedy %.3fs, enumeration %.3fs, ILP %.3fs; close %.3fs, branch-and-price %.3fs, ICSM polish %.3fs\n",
+		r.Seconds["icsm_start"], r.Seconds["master"], r.Seconds["rounding"], r.Seconds["heuristic_pricing"], r.Seconds["complete_enumeration"], r.Seconds["exact_pricing_ilp"], r.Seconds["close"], r.Seconds["branch_and_price"], r.Seconds["icsm_polish"])
 }

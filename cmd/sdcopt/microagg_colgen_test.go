@@ -26,6 +26,10 @@ type colgenDoc struct {
 	Iterations    *int               `json:"iterations"`
 	Columns       *int               `json:"columns"`
 	Stopped       string             `json:"stopped"`
+	StoppedPhase  string             `json:"stopped_phase"`
+	BoundKind     string             `json:"bound_kind"`
+	MaxGroup      int                `json:"max_group"`
+	Nodes         *int               `json:"nodes"`
 	Heuristics    map[string]float64 `json:"heuristic_sse"`
 }
 
@@ -81,6 +85,16 @@ func TestMicroaggColgen(t *testing.T) {
 	if lim.MinGroup < 3 || *lim.LowerBound > lim.SSE*(1+1e-9) {
 		t.Errorf("time limit: %+v", lim)
 	}
+	// Even stopped at once, a positive bound (the nearest-neighbour
+	// bound) and the phase that hit the limit are reported.
+	if !(*lim.LowerBound > 0) || lim.BoundKind == "" || lim.Stopped != "time_limit" || lim.StoppedPhase == "" {
+		t.Errorf("time limit: bound %g (%q), stopped %q in %q", *lim.LowerBound, lim.BoundKind, lim.Stopped, lim.StoppedPhase)
+	}
+	// The default run starts from ICSM: never worse than --method icsm.
+	icsm := runMicroaggJSON(t, append(data, "--method", "icsm")...)
+	if doc.SSE > icsm.SSE*(1+1e-12) || doc.MaxGroup >= 6 || doc.Nodes == nil || doc.BoundKind == "" {
+		t.Errorf("colgen SSE %g (max group %d, bound kind %q), icsm %g", doc.SSE, doc.MaxGroup, doc.BoundKind, icsm.SSE)
+	}
 	out, msg, code := run(t, append(append([]string{"microagg"}, data...), "--method", "colgen")...)
 	for _, want := range []string{"method    colgen", "bound     ", "gap ", "exact: ", "heuristic mdav", "master solves"} {
 		if code != 0 || !strings.Contains(out, want) {
@@ -101,6 +115,9 @@ func TestMicroaggColgenBadInput(t *testing.T) {
 		{[]string{"--method", "colgen", "--close-columns", "-1"}, []string{"--close-columns", "-1"}},
 		{[]string{"--method", "colgen", "--time-limit", "-1"}, []string{"--time-limit", "-1"}},
 		{[]string{"--method", "colgen", "--max-iter", "-1"}, []string{"--max-iter", "-1"}},
+		{[]string{"--method", "colgen", "--icsm-time-limit", "-1"}, []string{"--icsm-time-limit", "-1"}},
+		{[]string{"--method", "colgen", "--no-icsm", "--icsm-time-limit", "5"}, []string{"--icsm-time-limit", "--no-icsm"}},
+		{[]string{"--method", "mdav", "--no-branch"}, []string{"--no-branch", "colgen only"}},
 		{[]string{"--method", "colgen", "--k", "61"}, []string{"--k 61 exceeds"}},
 	}
 	expectBadInput(t, append([]string{"microagg"}, data...), cases)
@@ -159,6 +176,27 @@ func TestBenchColgen(t *testing.T) {
 		_, msg, code := run(t, append([]string{"bench", "colgen", "--quiet"}, bad...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", bad, code, msg)
+		}
+	}
+}
+
+func TestBenchMicroaggFull(t *testing.T) {
+	for _, bad := range [][]string{{"--data", "adult"}, {"--k", "1"}, {"--time-limit", "0"}, {"--groups", "/nonexistent/dir"},
+		{"--exact", "x"}, {"--restarts", "-1"}} {
+		_, msg, code := run(t, append([]string{"bench", "microagg-full", "--quiet"}, bad...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", bad, code, msg)
+		}
+	}
+	if testing.Short() {
+		t.Skip("a 10 s run on Tarragona")
+	}
+	skipWithoutShared(t)
+	dir := t.TempDir()
+	out, msg, code := run(t, "bench", "microagg-full", "--data", "tarragona", "--k", "5", "--time-limit", "10", "--groups", dir, "--quiet")
+	for _, want := range []string{"P.ICSM", "tarragona", "20.2500"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("text lacks %q: exit %d %s\n%s", want, code, msg, out)
 		}
 	}
 }

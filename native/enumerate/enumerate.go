@@ -31,6 +31,12 @@ type Options struct {
 	// Deadline stops the search when passed (Complete = false); the zero
 	// time means no deadline.
 	Deadline time.Time
+	// Accept, when not nil, restricts the answer to the groups it accepts
+	// (members ascending; the slice must not be retained): the branching
+	// constraints of a branch-and-price node, for instance. The bounds
+	// stay those of all groups, so they remain valid for the accepted
+	// ones. It is called from several goroutines.
+	Accept func(members []int) bool
 }
 
 // Result is the outcome of one pricing call.
@@ -132,6 +138,16 @@ func (pp *Prepared) N() int { return pp.n }
 
 // MaxEta is the largest group size the precomputation supports.
 func (pp *Prepared) MaxEta() int { return pp.maxEta }
+
+// NearestSum returns the sum of the q smallest distances from record v to
+// the other records, for 0 <= q < MaxEta (it panics outside: programmer
+// error).
+func (pp *Prepared) NearestSum(v, q int) float64 {
+	if v < 0 || v >= pp.n || q < 0 || q >= pp.maxEta {
+		panic(fmt.Sprintf("enumerate: NearestSum(%d, %d) outside %d records, q < %d", v, q, pp.n, pp.maxEta))
+	}
+	return pp.nn[v*pp.maxEta+q]
+}
 
 // insertSmallest keeps a (ascending, len <= q) as the q smallest values
 // seen, inserting x.

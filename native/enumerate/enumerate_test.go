@@ -568,3 +568,34 @@ func forEachSubset(n, eta int, f func([]int)) {
 	}
 	rec(0, 0)
 }
+
+// TestAccept: with Options.Accept (here Ryan-Foster constraints: records
+// 0 and 1 together, 2 and 3 apart) the answer is the brute-force list
+// filtered by it, on seeded instances (n ≤ 12, eta = 2..5).
+func TestAccept(t *testing.T) {
+	accept := func(m []int) bool {
+		has := func(v int) bool { _, ok := slices.BinarySearch(m, v); return ok }
+		return has(0) == has(1) && !(has(2) && has(3))
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		n := 8 + int(seed%5)
+		eta := 2 + int(seed%4)
+		d := model.NewSqDist(randomPoints(n, 2, false, seed))
+		lambda := randomDuals(n, 0, 3, false, seed)
+		all := slices.DeleteFunc(bruteForce(d, lambda, eta), func(c model.Column) bool { return !accept(c.Members) })
+		for _, o := range []Options{{MaxColumns: 1, Threshold: math.Inf(1)}, {MaxColumns: 5, Threshold: 0}} {
+			o.Accept = accept
+			res, err := Solve(&model.PricingInstance{Dist: d, Lambda: lambda, Eta: eta}, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := expectedTop(all, o.MaxColumns, o.Threshold)
+			if !res.Complete || !sameColumns(res.Columns, want) {
+				t.Fatalf("seed %d eta %d: got %s\nwant %s", seed, eta, fmtCols(res.Columns), fmtCols(want))
+			}
+			if len(all) > 0 && res.LowerBound > all[0].ReducedCost+1e-9 {
+				t.Fatalf("seed %d: lower bound %v above the accepted minimum %v", seed, res.LowerBound, all[0].ReducedCost)
+			}
+		}
+	}
+}

@@ -28,6 +28,7 @@ type search struct {
 	top      *topList
 	deadline time.Time
 	timed    bool
+	accept   func([]int) bool
 	stop     atomic.Bool
 	workers  int
 
@@ -57,7 +58,7 @@ const slackRel = 1e-10
 func newSearch(pp *Prepared, lambda []float64, eta int, o *Options) *search {
 	n := pp.n
 	s := &search{pp: pp, lambda: lambda, n: n, eta: eta, workers: o.Workers,
-		top: newTopList(o.MaxColumns, o.Threshold), deadline: o.Deadline, timed: !o.Deadline.IsZero()}
+		top: newTopList(o.MaxColumns, o.Threshold), deadline: o.Deadline, timed: !o.Deadline.IsZero(), accept: o.Accept}
 	if o.All {
 		s.top.all, s.top.stop = true, &s.stop
 	}
@@ -164,6 +165,9 @@ func (s *search) solveSingletons() {
 	m := []int{0}
 	for v := range s.lambda {
 		m[0] = v
+		if s.accept != nil && !s.accept(m) {
+			continue
+		}
 		s.top.offer(m, s.pp.dist.ReducedCost(s.lambda, m))
 	}
 }
@@ -458,5 +462,8 @@ func (w *worker) offer(m int, k int32) {
 	}
 	mem = append(mem, int(s.ord[k]))
 	slices.Sort(mem)
+	if s.accept != nil && !s.accept(mem) {
+		return
+	}
 	s.top.offer(mem, s.pp.dist.ReducedCost(s.lambda, mem))
 }

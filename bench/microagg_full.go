@@ -1,0 +1,294 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sdcopt/sdcopt/colgen"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/model"
+)
+
+// MicroaggFullOptions configure MicroaggFull; nil means
+// DefaultMicroaggFullOptions().
+type MicroaggFullOptions struct {
+	// Data and Ks are the cases: every CASC data set (census, tarragona,
+	// eia) with every k.
+	Data []string
+	Ks   []int
+	// TimeLimit bounds each case (the issue's target: 10 minutes).
+	TimeLimit time.Duration
+	// Colgen is the template of the column generation's options (its
+	// TimeLimit is replaced by TimeLimit, its Seed by Seed).
+	Colgen colgen.Options
+	Seed   uint64
+	// GroupsDir, when not empty, receives one CSV file per case,
+	// DATA-kK.csv with the header record,group (both 1-based, the format
+	// of `sdcopt microagg --groups`), written atomically, so that anyone
+	// can recompute the IL.
+	GroupsDir string
+	Progress  Progress
+
+	// solve and load replace colgen.Run and the data sets in tests.
+	solve func(z *model.Dataset, k int, opt *colgen.Options) (*colgen.Result, error)
+	load  func(name string) ([]*model.Dataset, error)
+}
+
+// DefaultMicroaggFullTimeLimit is the time limit per case of the issue's
+// targets.
+const DefaultMicroaggFullTimeLimit = 10 * time.Minute
+
+// DefaultMicroaggFullOptions returns the 12 cases of Mortazavi & Jalili
+// Table 4 (census, tarragona, eia; k = 3, 4, 5, 10), 10 minutes each,
+// seed 1, no groups files.
+func DefaultMicroaggFullOptions() *MicroaggFullOptions {
+	return &MicroaggFullOptions{Data: []string{"census", "tarragona", "eia"}, Ks: []int{3, 4, 5, 10},
+		TimeLimit: DefaultMicroaggFullTimeLimit, Seed: 1}
+}
+
+// MicroaggFullRow is one case.
+type MicroaggFullRow struct {
+	Data          string   `json:"data"`
+	N             int      `json:"n"`
+	D             int      `json:"d"`
+	K             int      `json:"k"`
+	IL            float64  `json:"il"`             // 100·SSE/SST of the returned clustering
+	LowerBoundIL  float64  `json:"lower_bound_il"` // 100·bound/SST
+	GapPercent    float64  `json:"gap_percent"`    // 100·(SSE − bound)/SSE
+	BoundKind     string   `json:"bound_kind"`
+	Exact         bool     `json:"exact"`
+	Source        string   `json:"source"` // the method that found the clustering
+	ILMDAV        float64  `json:"il_mdav"`
+	ILICSM        *float64 `json:"il_icsm_start"` // our ICSM start (null with NoICSM)
+	ICSMTimeBoxed bool     `json:"icsm_time_boxed"`
+	Published     *float64 `json:"published_il_icsm"` // Mortazavi & Jalili Table 4 (best of 1,600 restarts)
+	PublishedMDAV *float64 `json:"published_il_mdav"` // Mortazavi & Jalili Table 2
+	Seconds       float64  `json:"seconds"`
+	Stopped       string   `json:"stopped"`
+	StoppedPhase  string   `json:"stopped_phase,omitempty"`
+	Iterations    int      `json:"iterations"`
+	Columns       int      `json:"columns"`
+	Nodes         int      `json:"nodes"` // branch-and-price tree size
+	GroupsFile    string   `json:"groups_file,omitempty"`
+	// Status is ok when IL is at most the published ICSM IL (+0.005, half
+	// its last printed digit), ABOVE otherwise, - without a published
+	// value.
+	Status string `json:"status"`
+}
+
+// MicroaggFullReport is the outcome of MicroaggFull.
+type MicroaggFullReport struct {
+	Method    string            `json:"method"` // "microagg-full"
+	Source    string            `json:"published"`
+	TimeLimit float64           `json:"time_limit"`
+	Seed      uint64            `json:"seed"`
+	Solver    string            `json:"solver"`
+	Rows      []MicroaggFullRow `json:"rows"`
+	AtOrBelow int               `json:"at_or_below"`
+	Exact     int               `json:"exact"`
+	Seconds   float64           `json:"seconds"`
+}
+
+func (o *MicroaggFullOptions) check() error {
+	if len(o.Data) == 0 || len(o.Ks) == 0 {
+		return settingsErr("data", "data and k need at least one value")
+	}
+	for _, name := range o.Data {
+		if !datasets.IsCASC(name) {
+			return settingsErr("data", "unknown data set %q (want one of %s)", name, strings.Join(datasets.CASCNames(), ", "))
+		}
+	}
+	for _, k := range o.Ks {
+		if k < 2 {
+			return settingsErr("k", "values must be at least 2, got %d", k)
+		}
+	}
+	if o.TimeLimit <= 0 {
+		return settingsErr("time-limit", "must be positive (a case may not finish), got %v", o.TimeLimit)
+	}
+	if o.GroupsDir != "" {
+		if fi, err := os.Stat(o.GroupsDir); err != nil || !fi.IsDir() {
+			return settingsErr("groups", "%q is not a directory", o.GroupsDir)
+		}
+	}
+	return nil
+}
+
+// MicroaggFull runs the column generation (colgen.Run, with its ICSM
+// start and polish) on the full CASC data sets, every case under
+// TimeLimit, and lists our IL, lower bound and gap beside the best
+// published IL (Mortazavi & Jalili, Table 4: ICSM, best of 1,600
+// restarts; Table 2: MDAV). Every result is checked (colgen.Result.Check,
+// and the bound against MDAV's SSE); a failed check is ErrCheck.
+func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
+	if opt == nil {
+		opt = DefaultMicroaggFullOptions()
+	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	lpName, _, err := colgen.ResolveEngines(opt.Colgen.LPSolver, opt.Colgen.MIPSolver)
+	if err != nil {
+		return nil, err
+	}
+	solve, load := opt.solve, opt.load
+	if solve == nil {
+		solve = colgen.Run
+	}
+	if load == nil {
+		load = cascLoader()
+	}
+	start := time.Now()
+	prog := progressOf(opt.Progress)
+	prog.Start("bench microagg-full", len(opt.Data)*len(opt.Ks))
+	rep := &MicroaggFullReport{Method: "microagg-full", Source: ICSMPublishedSource, TimeLimit: opt.TimeLimit.Seconds(),
+		Seed: opt.Seed, Solver: lpName}
+	for _, name := range opt.Data {
+		zs, err := load(name)
+		if err != nil {
+			return nil, err
+		}
+		z := zs[0]
+		sst := model.SST(z)
+		for _, k := range opt.Ks {
+			prog.Describe(fmt.Sprintf("%s k=%d", name, k))
+			o := opt.Colgen
+			o.TimeLimit, o.Seed = opt.TimeLimit, opt.Seed
+			r, err := solve(z, k, &o)
+			if err != nil {
+				return nil, fmt.Errorf("bench microagg-full: %s k=%d: %w", name, k, err)
+			}
+			rep.Solver = r.LPSolver
+			if err := r.Check(z, k); err != nil {
+				return nil, fmt.Errorf("%w: %s k=%d: %v", ErrCheck, name, k, err)
+			}
+			if r.LowerBound > r.MDAV*(1+1e-9) {
+				return nil, checkErr("%s k=%d: lower bound %.12g above the MDAV SSE %.12g", name, k, r.LowerBound, r.MDAV)
+			}
+			row := MicroaggFullRow{Data: name, N: z.N, D: z.D, K: k, IL: il(r.SSE, sst), LowerBoundIL: il(r.LowerBound, sst),
+				GapPercent: r.GapPercent, BoundKind: r.BoundKind, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
+				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
+				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Status: "-"}
+			if !math.IsInf(r.ICSM, 1) {
+				v := il(r.ICSM, sst)
+				row.ILICSM = &v
+			}
+			if i := slices.IndexFunc(icsmTable4, func(p icsmPub4) bool { return p.data == name && p.k == k }); i >= 0 {
+				v := icsmTable4[i].icsm
+				row.Published = &v
+				row.Status = icsmStatus(row.IL, v)
+			}
+			if i := slices.IndexFunc(icsmTable2, func(p icsmPub2) bool { return p.data == name && p.k == k }); i >= 0 {
+				v := icsmTable2[i].mdav
+				row.PublishedMDAV = &v
+			}
+			if opt.GroupsDir != "" {
+				row.GroupsFile = filepath.Join(opt.GroupsDir, fmt.Sprintf("%s-k%d.csv", name, k))
+				if err := writeGroupsFile(row.GroupsFile, r.Clustering); err != nil {
+					return nil, err
+				}
+			}
+			if row.Status == "ok" {
+				rep.AtOrBelow++
+			}
+			if row.Exact {
+				rep.Exact++
+			}
+			rep.Rows = append(rep.Rows, row)
+			prog.Add(1)
+		}
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+func il(sse, sst float64) float64 {
+	if sst <= 0 {
+		return 0
+	}
+	return 100 * sse / sst
+}
+
+// writeGroupsFile writes a clustering as CSV record,group (both 1-based)
+// to a temporary file in the same directory, then renames it.
+func writeGroupsFile(path string, cl *model.Clustering) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".groups-*.csv")
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("record,group\n")
+	for i, g := range cl.Group {
+		fmt.Fprintf(&b, "%d,%d\n", i+1, g+1)
+	}
+	if _, err := f.WriteString(b.String()); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// Tables returns the rows.
+func (r *MicroaggFullReport) Tables() []*Table {
+	t := &Table{Name: "rows", Columns: []string{"data", "n", "d", "k", "il", "lower_bound_il", "gap_percent", "bound_kind", "exact",
+		"source", "il_mdav", "il_icsm_start", "icsm_time_boxed", "published_il_icsm", "published_il_mdav", "seconds", "stopped",
+		"stopped_phase", "iterations", "columns", "nodes", "groups_file", "status"}}
+	for _, x := range r.Rows {
+		t.add(x.Data, x.N, x.D, x.K, x.IL, x.LowerBoundIL, x.GapPercent, x.BoundKind, x.Exact, x.Source, x.ILMDAV, x.ILICSM,
+			x.ICSMTimeBoxed, x.Published, x.PublishedMDAV, x.Seconds, x.Stopped, x.StoppedPhase, x.Iterations, x.Columns,
+			x.Nodes, x.GroupsFile, x.Status)
+	}
+	return []*Table{t}
+}
+
+// WriteText writes the table.
+func (r *MicroaggFullReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "Microaggregation of the full CASC data sets by column generation (ICSM start and polish), %.0f s per case, seed %d, master %s\n",
+		r.TimeLimit, r.Seed, r.Solver)
+	fmt.Fprintf(w, "IL = 100*SSE/SST; LB IL = 100*bound/SST; gap = 100*(SSE-bound)/SSE; published: %s\n", r.Source)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "DATA\tK\tIL\tLB IL\tGAP %\tBOUND\tEXACT\tNODES\tFROM\tICSM START\tMDAV\tTIME s\tSTOPPED\t|\tP.ICSM\tP.MDAV\tSTATUS\t")
+	opt := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.4f", *p)
+	}
+	for _, x := range r.Rows {
+		stopped := x.Stopped
+		if x.StoppedPhase != "" {
+			stopped += " (" + x.StoppedPhase + ")"
+		}
+		icsm := opt(x.ILICSM)
+		if x.ICSMTimeBoxed {
+			icsm += "*"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%s\t%v\t%d\t%s\t%s\t%.4f\t%.1f\t%s\t|\t%s\t%s\t%s\t\n", x.Data, x.K, x.IL, x.LowerBoundIL,
+			x.GapPercent, x.BoundKind, x.Exact, x.Nodes, x.Source, icsm, x.ILMDAV, x.Seconds, stopped, opt(x.Published), opt(x.PublishedMDAV), x.Status)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "cases at or below the published ICSM IL (+0.005): %d of %d; proven optimal: %d\n", r.AtOrBelow, len(r.Rows), r.Exact)
+	_, err := fmt.Fprintln(w, "(* the ICSM start stopped on its time box)")
+	return err
+}
