@@ -307,7 +307,7 @@ func (a *Auditor) implied(h *History, sub []int, d *Decision) bool {
 	best := -1
 	for i, r := range h.Releases {
 		rs, _ := subsetOf(a.table.Vars, r.Margin) // h.Check passed
-		if !isSubset(sub, rs) {
+		if !model.IsSubset(sub, rs) {
 			continue
 		}
 		if best < 0 || (h.Releases[best].Simulated && !r.Simulated) {
@@ -319,7 +319,7 @@ func (a *Auditor) implied(h *History, sub []int, d *Decision) bool {
 	}
 	r := h.Releases[best]
 	rs, _ := subsetOf(a.table.Vars, r.Margin)
-	counts := collapseMargin(model.Dims(a.table.Vars), rs, r.Counts, sub)
+	counts := model.CollapseMarginal(a.table.Vars, &model.Marginal{Vars: rs, Counts: r.Counts}, sub)
 	d.Counts, d.Simulated = counts, r.Simulated
 	d.Outcome = Released
 	if r.Simulated {
@@ -464,7 +464,7 @@ func (a *Auditor) check(iv *intervals, op *OperatorReport) {
 		if req == 0 {
 			continue
 		}
-		risk := CellRisk{Cell: c, Label: a.label(c), Count: count, Lower: iv.lo[c], Upper: iv.hi[c],
+		risk := CellRisk{Cell: c, Label: model.CellLabel(a.table.Vars, nil, c), Count: count, Lower: iv.lo[c], Upper: iv.hi[c],
 			AttainedLower: iv.inLo[c], AttainedUpper: iv.inHi[c], Required: req}
 		switch {
 		case iv.hi[c]-iv.lo[c] < req:
@@ -488,17 +488,6 @@ func (a *Auditor) reason(op *OperatorReport) string {
 		return fmt.Sprintf("%d cells could not be proven safe within the time limit, e.g. %s: proven [%d, %d], attained [%d, %d], width %d required",
 			len(op.Undecided), r.Label, r.Lower, r.Upper, r.AttainedLower, r.AttainedUpper, r.Required)
 	}
-}
-
-// label names a cell by its levels.
-func (a *Auditor) label(c int) string {
-	dims := model.Dims(a.table.Vars)
-	lv := model.CellLevels(dims, c, nil)
-	parts := make([]string, len(dims))
-	for i, v := range a.table.Vars {
-		parts[i] = v.Name + "=" + v.Levels[lv[i]]
-	}
-	return strings.Join(parts, ",")
 }
 
 // viewKey hashes a margin set's margins (variables and values).
@@ -544,31 +533,6 @@ func methodName(ms []string) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, "+")
-}
-
-func isSubset(a, b []int) bool {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
-}
-
-// collapseMargin sums a released margin over sub's cells (sub ⊆ from).
-func collapseMargin(dims, from []int, counts []int64, sub []int) []int64 {
-	fd := model.SubDims(dims, from)
-	out := make([]int64, model.NumCells(model.SubDims(dims, sub)))
-	full := make([]int, len(dims))
-	lv := make([]int, len(from))
-	for idx, c := range counts {
-		model.CellLevels(fd, idx, lv)
-		for i, j := range from {
-			full[j] = lv[i]
-		}
-		out[model.Project(dims, sub, full)] += c
-	}
-	return out
 }
 
 // ceil and floor round a bound inward to the integer it stands for (LP

@@ -94,30 +94,11 @@ func DownClosure(ms *model.MarginSet) [][]int {
 // increasing) implied by the released margins: the collapse of the first
 // released margin containing sub; false when none contains it.
 func SubsetMarginal(ms *model.MarginSet, sub []int) ([]int64, bool) {
-	dims := model.Dims(ms.Vars)
 	for _, m := range ms.Margins {
-		pos := make([]int, len(sub)) // position of each sub variable in m.Vars
-		ok := true
-		for i, v := range sub {
-			pos[i] = slices.Index(m.Vars, v)
-			ok = ok && pos[i] >= 0
-		}
-		if !ok {
+		if !model.IsSubset(sub, m.Vars) {
 			continue
 		}
-		md := model.SubDims(dims, m.Vars)
-		sd := model.SubDims(dims, sub)
-		out := make([]int64, model.NumCells(sd))
-		mlv := make([]int, len(md))
-		for mi, c := range m.Counts {
-			model.CellLevels(md, mi, mlv)
-			idx := 0
-			for i := range sub {
-				idx = idx*sd[i] + mlv[pos[i]]
-			}
-			out[idx] += c
-		}
-		return out, true
+		return model.CollapseMarginal(ms.Vars, m, sub), true
 	}
 	return nil, false
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -288,8 +289,8 @@ func (ms *MarginSet) checkPair(ma, mb *Marginal) error {
 			}
 		}
 	}
-	ca := collapseMarginal(ms.Vars, ma, shared)
-	cb := collapseMarginal(ms.Vars, mb, shared)
+	ca := CollapseMarginal(ms.Vars, ma, shared)
+	cb := CollapseMarginal(ms.Vars, mb, shared)
 	var first *InconsistencyError
 	n := 0
 	for i := range ca {
@@ -297,7 +298,7 @@ func (ms *MarginSet) checkPair(ma, mb *Marginal) error {
 			n++
 			if first == nil {
 				first = &InconsistencyError{A: MarginalName(ms.Vars, ma.Vars), B: MarginalName(ms.Vars, mb.Vars),
-					Shared: MarginalName(ms.Vars, shared), Cell: ms.cellLabel(shared, i), CountA: ca[i], CountB: cb[i]}
+					Shared: MarginalName(ms.Vars, shared), Cell: CellLabel(ms.Vars, shared, i), CountA: ca[i], CountB: cb[i]}
 			}
 		}
 	}
@@ -308,19 +309,36 @@ func (ms *MarginSet) checkPair(ma, mb *Marginal) error {
 	return nil
 }
 
-// cellLabel names cell idx of the marginal over sub as "A=no,B=yes".
-func (ms *MarginSet) cellLabel(sub []int, idx int) string {
-	dims := Dims(ms.Vars)
-	lv := CellLevels(SubDims(dims, sub), idx, nil)
+// CellLabel names cell idx of the marginal over the variable positions sub
+// (nil: every variable, a cell of the full table) as "A=no,B=yes".
+func CellLabel(vars []Variable, sub []int, idx int) string {
+	if sub == nil {
+		sub = make([]int, len(vars))
+		for i := range sub {
+			sub[i] = i
+		}
+	}
+	lv := CellLevels(SubDims(Dims(vars), sub), idx, nil)
 	parts := make([]string, len(sub))
 	for i, j := range sub {
-		parts[i] = ms.Vars[j].Name + "=" + ms.Vars[j].Levels[lv[i]]
+		parts[i] = vars[j].Name + "=" + vars[j].Levels[lv[i]]
 	}
 	return strings.Join(parts, ",")
 }
 
-// collapseMarginal sums marginal m onto the variables sub ⊆ m.Vars.
-func collapseMarginal(vars []Variable, m *Marginal, sub []int) []int64 {
+// IsSubset reports whether every variable position of a is in b.
+func IsSubset(a, b []int) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// CollapseMarginal sums marginal m onto the variables sub ⊆ m.Vars
+// (positions, increasing), in the row-major cell order over sub.
+func CollapseMarginal(vars []Variable, m *Marginal, sub []int) []int64 {
 	dims := Dims(vars)
 	mdims := SubDims(dims, m.Vars)
 	out := make([]int64, NumCells(SubDims(dims, sub)))

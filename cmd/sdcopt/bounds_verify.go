@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -126,24 +125,13 @@ func runBoundsVerify(w io.Writer, s *boundsVerifySettings) error {
 		first := ""
 		for _, c := range v.Cells {
 			if c.Reason != "" {
-				first = fmt.Sprintf("cell %d (%s): %s", c.Cell, cellLabel(inst.ms, c.Cell), c.Reason)
+				first = fmt.Sprintf("cell %d (%s): %s", c.Cell, model.CellLabel(inst.ms.Vars, nil, c.Cell), c.Reason)
 				break
 			}
 		}
 		return cli.NoSolution("%d cell(s) with an invalid bound; first: %s", v.Invalid, first)
 	}
 	return nil
-}
-
-// cellLabel names a cell by its levels ("A=yes,B=no").
-func cellLabel(ms *model.MarginSet, c int) string {
-	dims := model.Dims(ms.Vars)
-	lv := model.CellLevels(dims, c, make([]int, len(dims)))
-	parts := make([]string, len(dims))
-	for i, v := range ms.Vars {
-		parts[i] = v.Name + "=" + v.Levels[lv[i]]
-	}
-	return strings.Join(parts, ",")
 }
 
 func writeVerifyText(w io.Writer, inst *boundsInstance, r *verifyReport) error {
@@ -163,7 +151,7 @@ func writeVerifyText(w io.Writer, inst *boundsInstance, r *verifyReport) error {
 			fmt.Fprintln(w, "  ... (--format json lists every cell)")
 			break
 		}
-		fmt.Fprintf(w, "  cell %d (%s): lower %s, upper %s", c.Cell, cellLabel(inst.ms, c.Cell), c.LowerStatus, c.UpperStatus)
+		fmt.Fprintf(w, "  cell %d (%s): lower %s, upper %s", c.Cell, model.CellLabel(inst.ms.Vars, nil, c.Cell), c.LowerStatus, c.UpperStatus)
 		if c.Reason != "" {
 			fmt.Fprintf(w, ": %s", c.Reason)
 		}
