@@ -216,7 +216,7 @@ func newChecker(ms *model.MarginSet, c *Certificates) (*checker, error) {
 	if len(c.Cells) != ck.n {
 		return nil, fmt.Errorf("%w: %d cells, the table has %d", ErrCertificate, len(c.Cells), ck.n)
 	}
-	ck.upper = trivialUpper(ms)
+	ck.upper = lp.TrivialUppers(ms)
 	lv := make([]int, len(dims))
 	for _, spec := range c.DualMargins {
 		sub, err := parseMarginSpec(ms.Vars, spec)
@@ -237,24 +237,6 @@ func newChecker(ms *model.MarginSet, c *Certificates) (*checker, error) {
 	return ck, nil
 }
 
-// trivialUpper is u_c for every cell: the least released marginal cell
-// containing it (the grand total without margins: unbounded is never
-// needed, a margin set always has one).
-func trivialUpper(ms *model.MarginSet) []int64 {
-	dims := model.Dims(ms.Vars)
-	n := model.NumCells(dims)
-	u := make([]int64, n)
-	lv := make([]int, len(dims))
-	for c := range u {
-		model.CellLevels(dims, c, lv)
-		u[c] = math.MaxInt64
-		for _, m := range ms.Margins {
-			u[c] = min(u[c], m.Counts[model.Project(dims, m.Vars, lv)])
-		}
-	}
-	return u
-}
-
 // checkWitness: non-negative integers, one per cell, reproducing every
 // released margin exactly.
 func (ck *checker) checkWitness(w []int64) error {
@@ -266,14 +248,13 @@ func (ck *checker) checkWitness(w []int64) error {
 			return fmt.Errorf("witness cell %d is negative (%d)", j, v)
 		}
 	}
-	lv := make([]int, len(ck.dims))
+	t := &model.Table{Vars: ck.ms.Vars, Counts: w}
 	for _, m := range ck.ms.Margins {
-		got := make([]int64, len(m.Counts))
-		for j, v := range w {
-			model.CellLevels(ck.dims, j, lv)
-			got[model.Project(ck.dims, m.Vars, lv)] += v
+		got, err := t.Collapse(m.Vars)
+		if err != nil {
+			return err
 		}
-		if !slices.Equal(got, m.Counts) {
+		if !slices.Equal(got.Counts, m.Counts) {
 			return fmt.Errorf("witness does not reproduce margin %s", model.MarginalName(ck.ms.Vars, m.Vars))
 		}
 	}

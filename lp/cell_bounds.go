@@ -413,20 +413,37 @@ func trivialUpper(p *solvers.Problem, cols []int, total float64) float64 {
 // bounds of CellBoundsProblem), valid for every table with the margins.
 // It panics when a marginal's shape does not match ms.Vars.
 func TrivialBounds(ms *model.MarginSet) *model.CellBounds {
-	dims := model.Dims(ms.Vars)
-	n := model.NumCells(dims)
-	b := model.NewCellBounds(n)
-	lv := make([]int, len(dims))
-	total := grandTotal(ms)
-	for c := 0; c < n; c++ {
-		model.CellLevels(dims, c, lv)
-		up := total
-		for _, m := range ms.Margins {
-			up = math.Min(up, float64(m.Counts[model.Project(dims, m.Vars, lv)]))
+	u := TrivialUppers(ms)
+	b := model.NewCellBounds(len(u))
+	for c, x := range u {
+		b.Lower[c], b.Upper[c] = 0, float64(x)
+		if len(ms.Margins) == 0 {
+			b.Upper[c] = math.Inf(1)
 		}
-		b.Lower[c], b.Upper[c] = 0, up
 	}
 	return b
+}
+
+// TrivialUppers returns, per full-table cell, the least released marginal
+// cell containing it, at most the grand total (math.MaxInt64, unbounded,
+// when no margin is released): the upper half of TrivialBounds in
+// integers.
+func TrivialUppers(ms *model.MarginSet) []int64 {
+	dims := model.Dims(ms.Vars)
+	u := make([]int64, model.NumCells(dims))
+	total := int64(math.MaxInt64)
+	if len(ms.Margins) > 0 {
+		total = int64(grandTotal(ms))
+	}
+	lv := make([]int, len(dims))
+	for c := range u {
+		model.CellLevels(dims, c, lv)
+		u[c] = total
+		for _, m := range ms.Margins {
+			u[c] = min(u[c], m.Counts[model.Project(dims, m.Vars, lv)])
+		}
+	}
+	return u
 }
 
 // Bytes per item of the model and of the engine's copy (CellBoundsMemory).

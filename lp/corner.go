@@ -2,7 +2,6 @@ package lp
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 
@@ -130,7 +129,7 @@ func NewCornerSystem(ms *model.MarginSet, integer bool) *CornerSystem {
 			p.AddRow(float64(v), float64(v), "")
 		}
 	}
-	cs.Upper = trivialUppers(ms)
+	cs.Upper = TrivialUppers(ms)
 	typ := solvers.Continuous
 	if integer {
 		typ = solvers.Integer
@@ -159,28 +158,4 @@ func NewCornerSystem(ms *model.MarginSet, integer bool) *CornerSystem {
 		p.AddCol(0, 0, float64(cs.Upper[c]), typ, rows, vals, "")
 	}
 	return cs
-}
-
-// trivialUppers returns, per full-table cell, the least released marginal
-// cell containing it (the grand total when no margin is released).
-func trivialUppers(ms *model.MarginSet) []int64 {
-	dims := model.Dims(ms.Vars)
-	n := model.NumCells(dims)
-	u := make([]int64, n)
-	total := int64(math.MaxInt64)
-	if len(ms.Margins) > 0 {
-		total = 0
-		for _, c := range ms.Margins[0].Counts {
-			total += c
-		}
-	}
-	lv := make([]int, len(dims))
-	for c := range u {
-		model.CellLevels(dims, c, lv)
-		u[c] = total
-		for _, m := range ms.Margins {
-			u[c] = min(u[c], m.Counts[model.Project(dims, m.Vars, lv)])
-		}
-	}
-	return u
 }
