@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/lp"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/solvers"
@@ -22,8 +23,8 @@ var ErrNoTable = errors.New("audit: no integer table has every released margin")
 // Simulate draws an integer table that reproduces every margin of view
 // exactly: the optimum of the integer program min cᵀx over the tables with
 // those margins, with c drawn uniformly from [0, 1) per cell by a PCG
-// generator seeded with seed (integer engine: solver, "" = CBC when
-// available, else the registry's MIP default; timeLimit 0 = none).
+// generator seeded with seed (integer engine: cellbounds.NewTableMIP(solver),
+// CBC for "" and "auto"; timeLimit 0 = none).
 //
 // The distribution is not uniform over the tables with these margins:
 // every table drawn is an extreme point of their integer hull, each with
@@ -46,7 +47,7 @@ func Simulate(view *model.MarginSet, seed uint64, solver string, timeLimit time.
 		p.Obj[j] = r.Float64()
 	}
 	p.Sense = solvers.Minimize
-	s, err := newMIP(solver)
+	s, err := cellbounds.NewTableMIP(solver)
 	if err != nil {
 		return nil, err
 	}
@@ -87,18 +88,4 @@ func Simulate(view *model.MarginSet, seed uint64, solver string, timeLimit time.
 		}
 	}
 	return t, nil
-}
-
-// preferredMIP is the integer engine of Simulate when none is named: on
-// the cell-bound integer programs CBC finds tables far faster than
-// HiGHS-wasm (bench/README.md, cell bounds).
-const preferredMIP = "cbc"
-
-func newMIP(name string) (solvers.Solver, error) {
-	if name == "" || name == "auto" {
-		if s, err := solvers.New(preferredMIP, true); err == nil {
-			return s, nil
-		}
-	}
-	return solvers.New(name, true)
 }

@@ -767,22 +767,28 @@ func (c *certifier) bulkZeros(w *lpWorker) error {
 	return nil
 }
 
-// witnessMIP is the engine of the witness searches when the solver is
-// "auto": on the cell IPs of the corner system CBC finds tables in a
-// fraction of HiGHS-wasm's time (bench bounds, 2^8 with all 2-way margins:
-// see bench/README.md), although the registry ranks HiGHS first for
-// general MIPs.
-const witnessMIP = "cbc"
+// TableMIP is the integer engine chosen for integer programs over the
+// tables with given margins (witness searches here, the auditor's
+// simulation) when the solver is "" or "auto": on these models CBC finds
+// tables in a fraction of HiGHS-wasm's time (bench bounds, 2^8 with all
+// 2-way margins: see bench/README.md), although the registry ranks HiGHS
+// first for general MIPs.
+const TableMIP = "cbc"
 
-// newMIP returns the engine of the integer programs.
-func (c *certifier) newMIP() (solvers.Solver, error) {
-	if c.set.Solver == "" || c.set.Solver == "auto" {
-		if s, err := solvers.New(witnessMIP, true); err == nil {
+// NewTableMIP returns the integer engine for tables with given margins:
+// the named solver, or for "" and "auto" TableMIP when it is available and
+// the registry's MIP default otherwise.
+func NewTableMIP(solver string) (solvers.Solver, error) {
+	if solver == "" || solver == "auto" {
+		if s, err := solvers.New(TableMIP, true); err == nil {
 			return s, nil
 		}
 	}
-	return solvers.New(c.set.Solver, true)
+	return solvers.New(solver, true)
 }
+
+// newMIP returns the engine of the integer programs.
+func (c *certifier) newMIP() (solvers.Solver, error) { return NewTableMIP(c.set.Solver) }
 
 // integerProblem returns a fresh integer copy of the corner system.
 func (c *certifier) integerProblem() *solvers.Problem {
