@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/model"
 )
@@ -217,13 +219,13 @@ func Audit(opt *AuditOptions) (*AuditReport, error) {
 	return rep, nil
 }
 
-// quantile of sorted values (nearest rank).
+// quantile of sorted values, nearest rank (gonum's empirical quantile, as
+// server.LoadTest reports them).
 func quantile(sorted []float64, q float64) float64 {
 	if len(sorted) == 0 {
 		return 0
 	}
-	i := int(q*float64(len(sorted))+0.999999) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
+	return stat.Quantile(q, stat.Empirical, sorted, nil)
 }
 
 // Tables returns the rows.

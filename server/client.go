@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/sdcopt/sdcopt/audit"
 )
 
@@ -193,7 +195,8 @@ func LoadTest(ctx context.Context, c *Client, tables []string, margins [][]strin
 	rep.Seconds = time.Since(start).Seconds()
 	rep.Throughput = float64(requests) / rep.Seconds
 	slices.Sort(lat)
-	q := func(p float64) float64 { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	// Nearest-rank percentiles (gonum's empirical quantile).
+	q := func(p float64) float64 { return stat.Quantile(p, stat.Empirical, lat, nil) }
 	rep.P50Ms, rep.P95Ms, rep.P99Ms, rep.MaxMs = q(0.5), q(0.95), q(0.99), lat[len(lat)-1]
 	return rep
 }
