@@ -388,19 +388,20 @@ func (s *Server) state(ctx context.Context, name string) (*tableState, error) {
 
 // refreshPolicy rebuilds the auditor when the table's policy changed
 // (lock held).
+// It reads only the current policy: this runs on every decision.
 func (s *Server) refreshPolicy(ctx context.Context, ts *tableState) error {
-	info, err := s.store.Table(ctx, ts.info.Name)
+	p, err := s.store.policy(ctx, ts.info.ID)
 	if err != nil {
 		return err
 	}
-	if ts.auditor != nil && info.PolicyVersion == ts.auditor.Policy().Version() {
+	if ts.auditor != nil && p == ts.auditor.Policy() {
 		return nil
 	}
-	a, err := audit.New(ts.table, info.Policy, audit.Options{Solver: s.cfg.Solver, TimeLimit: s.cfg.DecisionTimeLimit})
+	a, err := audit.New(ts.table, p, audit.Options{Solver: s.cfg.Solver, TimeLimit: s.cfg.DecisionTimeLimit})
 	if err != nil {
 		return err
 	}
-	ts.info, ts.auditor = info, a
+	ts.auditor = a
 	return nil
 }
 

@@ -273,6 +273,18 @@ func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 	return &info, nil
 }
 
+// policy reads a table's current policy.
+func (s *Store) policy(ctx context.Context, tableID int64) (audit.Policy, error) {
+	var p audit.Policy
+	var pj string
+	err := s.db.QueryRowContext(ctx, `SELECT policy_json FROM policies WHERE table_id = ? ORDER BY id DESC LIMIT 1`, tableID).Scan(&pj)
+	if err != nil {
+		return p, err
+	}
+	err = json.Unmarshal([]byte(pj), &p)
+	return p, err
+}
+
 // loadTable reads a table's counts.
 func (s *Store) loadTable(ctx context.Context, info *TableInfo) (*model.Table, error) {
 	var counts string
