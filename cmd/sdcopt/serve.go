@@ -104,6 +104,11 @@ func runServe(s *serveSettings) error {
 		return cli.BadInput("--db: %v", err)
 	}
 	defer store.Close()
+	// The ready file must not be the database (which exists now) or the
+	// token file.
+	if err := checkFiles([]string{"--db", s.db, "--admin-token-file", s.tokenFile}, []string{"--ready-file", s.readyFile}); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", s.addr)
 	if err != nil {
 		return cli.BadInput("--addr: %v", err)

@@ -113,6 +113,9 @@ func TestServeEndToEnd(t *testing.T) {
 	if _, msg, code := run(t, "serve", "load", "--db", db, "--name", "autoworkers", "--table", csv); code != 2 || !strings.Contains(msg, "exists") {
 		t.Errorf("loading a name twice: exit %d %q", code, msg)
 	}
+	if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--ready-file", db); code != 2 || !strings.Contains(msg, "--ready-file") {
+		t.Errorf("--ready-file naming the database: exit %d %q", code, msg)
+	}
 	s := startServer(t, db)
 	c, ctx := s.client, context.Background()
 	tabs, err := c.Tables(ctx)
