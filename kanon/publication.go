@@ -251,15 +251,15 @@ func ReadPublished(r io.Reader, name string, q *datasets.QIData) (*Published, er
 		j := slices.Index(q.Header, strings.TrimSpace(h))
 		switch {
 		case j < 0:
-			return nil, formatErr(name, 1, "column %q is not a column of the data (%s)", h, strings.Join(q.Header, ", "))
+			return nil, formatErr(name, 1, "header: column %q is not a column of the data (%s)", h, strings.Join(q.Header, ", "))
 		case slices.Contains(cols[:x], j):
-			return nil, formatErr(name, 1, "column %q appears twice", h)
+			return nil, formatErr(name, 1, "header: column %q appears twice", h)
 		}
 		cols[x] = j
 	}
 	l, err := layoutOf(q, cols)
 	if err != nil {
-		return nil, formatErr(name, 1, "%v", strings.TrimPrefix(err.Error(), "kanon: "))
+		return nil, formatErr(name, 1, "header: %v", strings.TrimPrefix(err.Error(), "kanon: "))
 	}
 	cr.FieldsPerRecord = len(header)
 	t := q.Table
