@@ -35,9 +35,9 @@ func addRoleFlags(f interface {
 // publishReport says which columns a run publishes and which it drops; it
 // is part of the JSON reports of kanon and microagg.
 type publishReport struct {
-	Published []string      `json:"published"` // in file order (the input's)
+	Published []string      `json:"published_columns"` // in file order (the input's)
 	Roles     rolesReport   `json:"roles"`
-	Dropped   []string      `json:"dropped"` // identifiers and unclassified columns
+	Dropped   []string      `json:"dropped_columns"` // identifiers and unclassified columns
 	KeptRisky []leakFinding `json:"kept_risky,omitempty"`
 }
 
