@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -263,4 +264,87 @@ func TestAdultLeaks(t *testing.T) {
 	if !slices.Equal(flagged, want) {
 		t.Errorf("flagged %q, want %q", flagged, want)
 	}
+}
+
+// TestMeasureProperties on seeded random tables: renaming the values of
+// the column changes nothing; a column that is a renaming of the
+// quasi-identifier determines it fully (share 1, gain 1, every repeated
+// value pure) when every value repeats; share and gain stay in their
+// ranges; Check flags exactly the pairs whose Measure passes the threshold.
+func TestMeasureProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 23))
+	for trial := 0; trial < 200; trial++ {
+		n := 2 + r.IntN(60)
+		kc, kq := 1+r.IntN(8), 2+r.IntN(5)
+		rows := make([][]string, n)
+		for i := range rows {
+			c, q := r.IntN(kc), r.IntN(kq)
+			if i%2 == 1 && r.IntN(3) == 0 {
+				q = c % kq // some dependence
+			}
+			rows[i] = []string{fmt.Sprint("c", c), fmt.Sprint("q", q), fmt.Sprint("x", c*7+3), fmt.Sprint("Q", q)}
+		}
+		h := []string{"c", "q", "renamed", "copy"}
+		cell := func(i, j int) string { return rows[i][j] }
+		f, g := Measure(n, cell, h, 0, 1), Measure(n, cell, h, 2, 1)
+		if math.Abs(f.Share-g.Share) > tol || math.Abs(f.Gain-g.Gain) > tol || f.Pure != g.Pure || f.Repeated != g.Repeated {
+			t.Fatalf("trial %d: renaming changed %+v into %+v", trial, f, g)
+		}
+		if f.Share < 0 || f.Share > 1 || f.Chance <= 0 || f.Chance > 1 || f.Gain > 1+tol {
+			t.Fatalf("trial %d: out of range %+v", trial, f)
+		}
+		d := Measure(n, cell, h, 3, 1)
+		if d.Pure != d.Repeated {
+			t.Fatalf("trial %d: a renamed copy is not pure: %+v", trial, d)
+		}
+		singles := 0
+		count := map[string]int{}
+		for _, row := range rows {
+			count[row[1]]++
+		}
+		for _, m := range count {
+			if m == 1 {
+				singles++
+			}
+		}
+		if singles == 0 && d.Chance < 1 && (math.Abs(d.Share-1) > tol || math.Abs(d.Gain-1) > tol) {
+			t.Fatalf("trial %d: a renamed copy without singletons: %+v", trial, d)
+		}
+		a, err := New(h, List{Role: QuasiIdentifier, Columns: []string{"q"}}, List{Role: Insensitive, Columns: []string{"c", "copy"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, c := range []int{0, 3} {
+			col := a.Header[c]
+			if float64(singletons(rows, c))/float64(n) >= DefaultMaxUnique {
+				want = append(want, col+" unique")
+			}
+			if m := Measure(n, cell, h, c, 1); m.Chance < 1 && m.Gain >= DefaultMinGain {
+				want = append(want, col+" determines")
+			}
+		}
+		var got []string
+		for _, f := range Check(a, n, cell, nil) {
+			got = append(got, f.Column+" "+f.Kind.String())
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: Check %v, want %v", trial, got, want)
+		}
+	}
+}
+
+// singletons counts the records of column j whose value occurs once.
+func singletons(rows [][]string, j int) int {
+	count := map[string]int{}
+	for _, row := range rows {
+		count[row[j]]++
+	}
+	u := 0
+	for _, m := range count {
+		if m == 1 {
+			u++
+		}
+	}
+	return u
 }
