@@ -472,16 +472,17 @@ func newKanonVerifyCmd() *cobra.Command {
 }
 
 type kanonVerifyResult struct {
-	Method  string  `json:"method"`
-	OK      bool    `json:"ok"`
-	N       int     `json:"n"`
-	K       int     `json:"k"`
-	GCP     float64 `json:"gcp"`
-	Edges   int     `json:"edges"`
-	Data    string  `json:"data"`
-	Output  string  `json:"published"`
-	Graph   string  `json:"graph"`
-	Seconds float64 `json:"seconds"`
+	Method  string   `json:"method"`
+	OK      bool     `json:"ok"`
+	N       int      `json:"n"`
+	K       int      `json:"k"`
+	GCP     float64  `json:"gcp"`
+	Edges   int      `json:"edges"`
+	Data    string   `json:"data"`
+	Output  string   `json:"published"`
+	Graph   string   `json:"graph"`
+	Seconds float64  `json:"seconds"`
+	Columns []string `json:"published_columns"` // the columns the published file carries
 }
 
 func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bool) error {
@@ -529,7 +530,7 @@ func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bo
 		return kanonFileError(err)
 	}
 	r := kanonVerifyResult{Method: "verify", OK: true, N: v.N, K: v.K, GCP: v.GCP, Edges: v.Edges, Data: d.label, Output: s.published, Graph: s.graph,
-		Seconds: time.Since(start).Seconds()}
+		Seconds: time.Since(start).Seconds(), Columns: pub.Layout.Header(d.QIData)}
 	return emit(w, s.out, func(w io.Writer) error {
 		if s.format == "json" {
 			enc := json.NewEncoder(w)

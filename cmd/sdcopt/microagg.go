@@ -108,7 +108,7 @@ func newMicroaggCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&s.data, "data", "", "data: CSV FILE, tarragona|census|eia, or synthetic:NAME[:SEED] (required)")
-	f.StringSliceVar(&s.cols, "cols", nil, "columns to microaggregate (the quasi-identifiers), by name (required with a CSV file; tarragona|census|eia|synthetic: default every column)")
+	f.StringSliceVar(&s.cols, "cols", nil, "columns to microaggregate (the quasi-identifiers), by name (required with a CSV file; tarragona|census|eia|synthetic: default every column a role flag does not name)")
 	addRoleFlags(f, &s.roleFlags, "")
 	f.IntVar(&s.k, "k", 0, "minimum group size k >= 2 (required)")
 	f.StringVar(&s.method, "method", "mdav", "method: "+strings.Join(microaggMethods(), "|"))
@@ -299,6 +299,18 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	tab, err := spec.Load(s.cols)
 	if err != nil {
 		return cli.BadInput("%v", err)
+	}
+	if !changed("cols") {
+		// A named data set microaggregates every column but those the
+		// role flags name.
+		if rest := unnamedColumns(tab.Header, &s.roleFlags); len(rest) < len(tab.Header) {
+			if len(rest) == 0 {
+				return cli.BadInput("%s: the role flags name every column, none is left to microaggregate", spec)
+			}
+			if tab, err = spec.Load(rest); err != nil {
+				return cli.BadInput("%v", err)
+			}
+		}
 	}
 	raw := tab.Data
 	if s.k > raw.N {

@@ -241,8 +241,12 @@ func TestPublishKanonSafely(t *testing.T) {
 		if len(doc.KeptRisky) != 1 || doc.KeptRisky[0].Column != "education" || doc.KeptRisky[0].Kind != "determines" {
 			t.Errorf("kept risky %+v", doc.KeptRisky)
 		}
-		if out, msg, code := run(t, "kanon", "verify", "--data", "adult", "--published", pub, "--graph", graph, "--k", "5"); code != 0 {
-			t.Errorf("verify with education: exit %d %s %s", code, msg, out)
+		out, msg, code = run(t, "kanon", "verify", "--data", "adult", "--published", pub, "--graph", graph, "--k", "5", "--format", "json")
+		var v struct {
+			Columns []string `json:"published_columns"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || !slices.Equal(v.Columns, doc.Published) {
+			t.Errorf("verify with education: exit %d %s %v: columns %v, want %v", code, msg, err, v.Columns, doc.Published)
 		}
 	})
 
@@ -319,6 +323,12 @@ func TestPublishMicroaggSafely(t *testing.T) {
 		doc := runPublishJSON(t, "microagg", "--data", "census", "--k", "3", "--out", out)
 		checkPublished(t, out, data, doc, data.header, nil, nil, nil)
 		if len(doc.Dropped) != 0 {
+			t.Errorf("dropped %v", doc.Dropped)
+		}
+		// A role flag takes its column out of the default.
+		doc = runPublishJSON(t, "microagg", "--data", "census", "--k", "3", "--identifier", "AFNLWGT", "--out", out)
+		checkPublished(t, out, data, doc, data.header[1:], nil, nil, nil)
+		if !slices.Equal(doc.Dropped, []string{"AFNLWGT"}) {
 			t.Errorf("dropped %v", doc.Dropped)
 		}
 		// With --cols, the other columns follow the roles.
