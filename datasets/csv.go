@@ -349,38 +349,18 @@ func FormatValue(v float64) string {
 
 // WriteProtected writes the table as CSV with the selected columns
 // replaced by the values of prot (record i, attribute jj goes to row i,
-// column Cols[jj]); the other columns and the column order are kept. It
-// panics if prot's shape does not match the selection.
+// column Cols[jj]); every other column is written unchanged, in the
+// input's column order. Use WritePublished to leave out the columns that
+// must not be published. It panics if prot's shape does not match the
+// selection.
 func (t *Table) WriteProtected(w io.Writer, prot *model.Dataset) error {
-	if prot.N != t.Data.N || prot.D != len(t.Cols) {
-		panic("datasets: WriteProtected: protected data set does not match the table")
+	all := make([]int, len(t.Header))
+	for j := range all {
+		all[j] = j
 	}
-	cw := csv.NewWriter(w)
-	if err := cw.Write(t.Header); err != nil {
-		return err
+	err := t.WritePublished(w, prot, all)
+	if errors.Is(err, errLayout) {
+		panic(err) // cannot happen: every column is published once
 	}
-	rec := make([]string, len(t.Header))
-	selected := make([]bool, len(t.Header))
-	for _, j := range t.Cols {
-		selected[j] = true
-	}
-	for i := 0; i < prot.N; i++ {
-		if t.Rows != nil {
-			copy(rec, t.Rows[i])
-		} else {
-			for j, v := range t.all.Row(i) {
-				if !selected[j] {
-					rec[j] = FormatValue(v)
-				}
-			}
-		}
-		for jj, j := range t.Cols {
-			rec[j] = FormatValue(prot.X[i*prot.D+jj])
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return err
 }

@@ -15,6 +15,10 @@
 //	c, err := microagg.MDAV(z, 3)
 //	err = t.WriteProtected(w, model.Protect(t.Data, c))
 //
+// WriteProtected writes every column; WritePublished writes only the
+// columns chosen for publication (package roles decides which: the
+// microaggregated columns plus the sensitive and insensitive ones).
+//
 // # Errors
 //
 // Data-dependent failures are errors, never panics: a *DataError names the

@@ -15,7 +15,8 @@
 //
 //	q, err := datasets.LoadQI("people.csv", []string{"age", "zip"}, []string{"zip"}, false)
 //	res, err := kanon.Anonymize(q.Table, 5, &kanon.Options{Method: kanon.MethodSortGreedy, Seed: 1})
-//	err = kanon.WritePublished(pubFile, q, res)  // release this
+//	a, err := roles.New(q.Header, roles.List{Role: roles.QuasiIdentifier, Columns: []string{"age", "zip"}})
+//	err = kanon.WritePublished(pubFile, q, res, a.Published())  // release this
 //	err = kanon.WriteGraph(graphFile, q, res)    // keep this: it links records
 //	pub, _ := kanon.ReadPublished(pubFile2, "published.csv", q)
 //	edges, _ := kanon.ReadGraph(graphFile2, "graph.csv")
@@ -146,9 +147,10 @@
 //
 // # Publication files
 //
-// The published file (WritePublished) has the quasi-identifiers first,
-// then the input's other columns, one row per published record in the
-// seeded publish order: a numeric box is "[lo-hi]" (one value when
+// The published file (WritePublished) has the published columns in the
+// input's order (the quasi-identifiers and the columns the caller
+// publishes unchanged, package roles; its header names them), one row per
+// published record in the seeded publish order: a numeric box is "[lo-hi]" (one value when
 // lo = hi), a categorical one "{a|b|c}" in category order (one value
 // without braces), with a hierarchy the name of the node. The graph file
 // (WriteGraph) has the header "original,published,own,assigned" and one

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/roles"
 )
 
 // people is a small table: age and zip are the quasi-identifiers (age
@@ -42,8 +43,22 @@ func ExampleAnonymize() {
 	}
 	fmt.Printf("GCP %.4f\n", res.GCP)
 
+	// Roles: age and zip are generalized, disease is published unchanged
+	// (a column nobody names would be left out). The leak check finds
+	// nothing: disease neither determines age or zip nor singles out a
+	// record.
+	a, err := roles.New(q.Header,
+		roles.List{Role: roles.QuasiIdentifier, Columns: []string{"age", "zip"}},
+		roles.List{Role: roles.Sensitive, Columns: []string{"disease"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cell := func(i, j int) string { return q.Records[q.Rows[i]][j] }
+	fmt.Println("leaks:", roles.Check(a, q.Table.N, cell, nil))
+
 	var pub, graph bytes.Buffer
-	if err := kanon.WritePublished(&pub, q, res); err != nil {
+	if err := kanon.WritePublished(&pub, q, res, a.Published()); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -82,6 +97,7 @@ func ExampleAnonymize() {
 	fmt.Println(errors.Is(err, kanon.ErrInvalid), err)
 	// Output:
 	// GCP 0.1440
+	// leaks: []
 	// age,zip,disease
 	// [23-25],1001,cold
 	// [42-47],1003,flu

@@ -140,7 +140,7 @@ func TestMondrianPublication(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pb, gb bytes.Buffer
-	if err := WritePublished(&pb, q, res); err != nil {
+	if err := WritePublished(&pb, q, res, allColumns(q)); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteGraph(&gb, q, res); err != nil {

@@ -16,9 +16,12 @@ import (
 
 // The publication of a freeform generalization is two CSV files.
 //
-// The published file has a header of the quasi-identifier names (in the
-// order of the table's attributes) followed by the other columns of the
-// input (input order), and one row per published record, in the seeded
+// The published file has a header of the published columns, in the
+// input's column order: every quasi-identifier and the columns published
+// unchanged that the caller chose (package roles: the sensitive and
+// insensitive ones; identifiers and unclassified columns are left out).
+// The header says which columns the file carries, so reading it back
+// needs no list of roles. One row per published record, in the seeded
 // publish order (Result.PublishOrder). A numeric quasi-identifier is
 // "[lo-hi]" (a single value when lo = hi), a categorical one "{a|b|c}"
 // (the values in category order; a single value without braces), with a
@@ -50,20 +53,62 @@ var (
 // GraphHeader is the header of the graph file.
 var GraphHeader = []string{"original", "published", "own", "assigned"}
 
-// PublishedHeader is the header of the published file: the
-// quasi-identifiers, then the other columns in input order; rest lists
-// the header indices of the other columns.
-func PublishedHeader(q *datasets.QIData) (header []string, rest []int) {
-	for _, j := range q.QICols {
-		header = append(header, q.Header[j])
+// Layout is the columns of a published file.
+type Layout struct {
+	Columns []int // header indices of q of the file's columns, in file order
+	QIAt    []int // QIAt[a]: the file column of quasi-identifier a
+	Rest    []int // header indices of the columns published unchanged, in file order
+	RestAt  []int // RestAt[x]: the file column of Rest[x]
+}
+
+// Header returns the names of the file's columns.
+func (l *Layout) Header(q *datasets.QIData) []string {
+	h := make([]string, len(l.Columns))
+	for x, j := range l.Columns {
+		h[x] = q.Header[j]
 	}
-	for j, h := range q.Header {
-		if !slices.Contains(q.QICols, j) {
-			header = append(header, h)
-			rest = append(rest, j)
+	return h
+}
+
+// NewLayout builds the layout of a published file of q that carries the
+// columns cols (header indices of q, at most once each, every
+// quasi-identifier among them), written in the input's column order
+// whatever the order of cols. cols nil publishes the quasi-identifiers
+// only. It fails for an index out of range, a column given twice and a
+// missing quasi-identifier.
+func NewLayout(q *datasets.QIData, cols []int) (*Layout, error) {
+	if cols == nil {
+		cols = q.QICols
+	}
+	cols = slices.Clone(cols)
+	slices.Sort(cols)
+	for x, j := range cols {
+		switch {
+		case j < 0 || j >= len(q.Header):
+			return nil, fmt.Errorf("kanon: published column %d outside the %d columns of the data", j, len(q.Header))
+		case x > 0 && cols[x-1] == j:
+			return nil, fmt.Errorf("kanon: column %q published twice", q.Header[j])
 		}
 	}
-	return header, rest
+	return layoutOf(q, cols)
+}
+
+// layoutOf builds the layout of the distinct columns cols, in file order.
+func layoutOf(q *datasets.QIData, cols []int) (*Layout, error) {
+	l := &Layout{Columns: cols, QIAt: make([]int, len(q.QICols))}
+	for a, j := range q.QICols {
+		l.QIAt[a] = slices.Index(cols, j)
+		if l.QIAt[a] < 0 {
+			return nil, fmt.Errorf("kanon: quasi-identifier %q is not among the published columns", q.Header[j])
+		}
+	}
+	for x, j := range cols {
+		if !slices.Contains(q.QICols, j) {
+			l.Rest = append(l.Rest, j)
+			l.RestAt = append(l.RestAt, x)
+		}
+	}
+	return l, nil
 }
 
 // FormatBoxCell formats attribute a of box b as the published file has it.
@@ -99,28 +144,34 @@ func FormatBoxCell(at *model.QIAttr, b *model.Box, a int) (string, error) {
 	return "{" + strings.Join(vals, "|") + "}", nil
 }
 
-// WritePublished writes the published file of res.
-func WritePublished(w io.Writer, q *datasets.QIData, res *Result) error {
+// WritePublished writes the published file of res carrying the columns
+// cols of q (see NewLayout: header indices, every quasi-identifier among
+// them, written in input order; nil = the quasi-identifiers only). Which
+// columns may be published unchanged is the caller's decision (package
+// roles: the sensitive and insensitive columns, after roles.Check).
+func WritePublished(w io.Writer, q *datasets.QIData, res *Result, cols []int) error {
 	t := q.Table
-	boxes := t.Boxes(res.Graph)
-	header, rest := PublishedHeader(q)
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
+	l, err := NewLayout(q, cols)
+	if err != nil {
 		return err
 	}
-	rec := make([]string, len(header))
-	d := t.D()
+	boxes := t.Boxes(res.Graph)
+	cw := csv.NewWriter(w)
+	if err := cw.Write(l.Header(q)); err != nil {
+		return err
+	}
+	rec := make([]string, len(l.Columns))
 	for _, j := range res.PublishOrder {
 		for a := range t.Attrs {
 			cell, err := FormatBoxCell(&t.Attrs[a], boxes[j], a)
 			if err != nil {
 				return err
 			}
-			rec[a] = cell
+			rec[l.QIAt[a]] = cell
 		}
 		orig := q.Records[q.Rows[res.Assignment[j]]]
-		for x, c := range rest {
-			rec[d+x] = orig[c]
+		for x, c := range l.Rest {
+			rec[l.RestAt[x]] = orig[c]
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -154,8 +205,9 @@ func WriteGraph(w io.Writer, q *datasets.QIData, res *Result) error {
 // Published is a published file read back: one box per row (file order)
 // and the row's other cells.
 type Published struct {
-	Boxes []*model.Box // the quasi-identifier cells of every row, as boxes
-	Rest  [][]string   // the row's other cells, in PublishedHeader order
+	Layout *Layout      // the file's columns
+	Boxes  []*model.Box // the quasi-identifier cells of every row, as boxes
+	Rest   [][]string   // the row's other cells, in the order of Layout.Rest
 }
 
 // formatErr and invalid build the two kinds of errors, naming the file and
@@ -178,14 +230,15 @@ func csvErr(name string, err error) error {
 }
 
 // ReadPublished parses a published file for the data q (whose table gives
-// the quasi-identifiers and categories). A leading UTF-8 byte-order mark
+// the quasi-identifiers and categories). The header names the file's
+// columns: each must be a column of q, at most once, every
+// quasi-identifier among them, in any order (files that put the
+// quasi-identifiers first read as well). A leading UTF-8 byte-order mark
 // is skipped. Cells that parse but cannot be boxes of the data (an
 // unknown category, an empty interval) wrap ErrInvalid; anything that
 // does not parse wraps ErrFormat. Errors name the file (name) and line.
 func ReadPublished(r io.Reader, name string, q *datasets.QIData) (*Published, error) {
 	cr := csv.NewReader(datasets.SkipBOM(r))
-	want, _ := PublishedHeader(q)
-	cr.FieldsPerRecord = len(want)
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, formatErr(name, 1, "empty file")
@@ -193,12 +246,25 @@ func ReadPublished(r io.Reader, name string, q *datasets.QIData) (*Published, er
 	if err != nil {
 		return nil, csvErr(name, err)
 	}
-	if !slices.Equal(header, want) {
-		return nil, formatErr(name, 1, "header %q, want %q (the quasi-identifiers, then the other columns)", header, want)
+	cols := make([]int, len(header))
+	for x, h := range header {
+		j := slices.Index(q.Header, strings.TrimSpace(h))
+		switch {
+		case j < 0:
+			return nil, formatErr(name, 1, "header: column %q is not a column of the data (%s)", h, strings.Join(q.Header, ", "))
+		case slices.Contains(cols[:x], j):
+			return nil, formatErr(name, 1, "header: column %q appears twice", h)
+		}
+		cols[x] = j
 	}
+	l, err := layoutOf(q, cols)
+	if err != nil {
+		return nil, formatErr(name, 1, "header: %v", strings.TrimPrefix(err.Error(), "kanon: "))
+	}
+	cr.FieldsPerRecord = len(header)
 	t := q.Table
 	d := t.D()
-	pub := &Published{}
+	pub := &Published{Layout: l}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -210,7 +276,7 @@ func ReadPublished(r io.Reader, name string, q *datasets.QIData) (*Published, er
 		line, _ := cr.FieldPos(0)
 		b := &model.Box{Lo: make([]float64, d), Hi: make([]float64, d), Set: make([][]uint64, d), Node: make([]int32, d)}
 		for a := range t.Attrs {
-			if err := parseBoxCell(&t.Attrs[a], b, a, rec[a]); err != nil {
+			if err := parseBoxCell(&t.Attrs[a], b, a, rec[l.QIAt[a]]); err != nil {
 				var v *cellViolation
 				if errors.As(err, &v) {
 					return nil, invalid("%s:%d: column %q: %v", name, line, t.Attrs[a].Name, err)
@@ -219,7 +285,11 @@ func ReadPublished(r io.Reader, name string, q *datasets.QIData) (*Published, er
 			}
 		}
 		pub.Boxes = append(pub.Boxes, b)
-		pub.Rest = append(pub.Rest, rec[d:])
+		rest := make([]string, len(l.Rest))
+		for x, at := range l.RestAt {
+			rest[x] = rec[at]
+		}
+		pub.Rest = append(pub.Rest, rest)
 	}
 	return pub, nil
 }
@@ -449,10 +519,12 @@ func VerifyPublication(q *datasets.QIData, pub *Published, edges []Edge, k int, 
 			return nil, invalid("original (data row %d) has %d edges, want at least k = %d", q.Rows[i]+1, c, k)
 		}
 	}
-	_, rest := PublishedHeader(q)
+	if pub.Layout == nil {
+		return nil, fmt.Errorf("kanon: VerifyPublication: a Published without its Layout (read it with ReadPublished)")
+	}
 	for p := 0; p < n; p++ {
 		orig := q.Records[q.Rows[asg[p]]]
-		for x, c := range rest {
+		for x, c := range pub.Layout.Rest {
 			if got := pub.Rest[p][x]; got != orig[c] {
 				return nil, invalid("published row %d, column %q: %q, but its assigned original (data row %d) has %q",
 					p+1, q.Header[c], got, q.Rows[asg[p]]+1, orig[c])

@@ -3,6 +3,7 @@ package kanon
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -38,6 +39,16 @@ func loadPublicationData(t testing.TB) *datasets.QIData {
 	return q
 }
 
+// allColumns publishes every column of q (the tests' data have no
+// identifier).
+func allColumns(q *datasets.QIData) []int {
+	cols := make([]int, len(q.Header))
+	for j := range cols {
+		cols[j] = j
+	}
+	return cols
+}
+
 // publish anonymizes the data and returns the two files.
 func publish(t testing.TB, q *datasets.QIData, k int) (pub, graph []byte, res *Result) {
 	t.Helper()
@@ -46,7 +57,7 @@ func publish(t testing.TB, q *datasets.QIData, k int) (pub, graph []byte, res *R
 		t.Fatal(err)
 	}
 	var pb, gb bytes.Buffer
-	if err := WritePublished(&pb, q, res); err != nil {
+	if err := WritePublished(&pb, q, res, allColumns(q)); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteGraph(&gb, q, res); err != nil {
@@ -91,6 +102,8 @@ func TestPublicationRoundTrip(t *testing.T) {
 		{"graph flag", string(pub), strings.Join(lines[:2], "\n") + "\n1,1,2,0\n", ErrFormat, "not 0 or 1"},
 		{"missing edge", string(pub), strings.Join(lines[:len(lines)-1], "\n") + "\n", ErrInvalid, "published row"},
 		{"published header", "x" + string(pub), string(graph), ErrFormat, "pub.csv:1"},
+		{"published column twice", strings.Replace(string(pub), "income", "age", 1), string(graph), ErrFormat, `column "age" appears twice`},
+		{"published QI missing", dropColumn(string(pub), 2), string(graph), ErrFormat, `quasi-identifier "sex" is not among the published columns`},
 		{"unknown category", strings.Replace(string(pub), ",M,", ",Q,", 1), string(graph), ErrInvalid, `"Q"`},
 		{"empty graph", string(pub), "", ErrFormat, "empty file"},
 	}
@@ -153,4 +166,81 @@ func FuzzReadPublished(f *testing.F) {
 			t.Errorf("verification error %v does not wrap ErrInvalid", err)
 		}
 	})
+}
+
+// dropColumn removes column c from every line of a CSV text without
+// quoted cells.
+func dropColumn(text string, c int) string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for x, l := range lines {
+		f := strings.Split(l, ",")
+		lines[x] = strings.Join(append(f[:c:c], f[c+1:]...), ",")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// TestPublishedColumns: the published file carries the chosen columns in
+// the input's order, the quasi-identifiers where the input has them;
+// without a choice only the quasi-identifiers; it reads back and verifies
+// (the header says which columns it has), and a layout without a
+// quasi-identifier or with a column twice is refused.
+func TestPublishedColumns(t *testing.T) {
+	const data = "id,sex,age,income,zip\n1,M,30,10,100\n2,F,31,20,101\n3,F,35,30,100\n4,M,40,40,105\n5,M,41,50,104\n6,F,45,60,103\n"
+	q, err := datasets.ReadQI(strings.NewReader(data), "d.csv", []string{"zip", "age", "sex"}, []string{"sex"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Anonymize(q.Table, 2, &Options{Method: MethodHungarian, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gb bytes.Buffer
+	if err := WriteGraph(&gb, q, res); err != nil {
+		t.Fatal(err)
+	}
+	edges, err := ReadGraph(bytes.NewReader(gb.Bytes()), "g.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cols   []int
+		header string
+	}{
+		{[]int{4, 3, 2, 1}, "sex,age,income,zip"},
+		{nil, "sex,age,zip"},
+	} {
+		var pb bytes.Buffer
+		if err := WritePublished(&pb, q, res, c.cols); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(pb.String(), "\n")
+		if lines[0] != c.header {
+			t.Errorf("cols %v: header %q, want %q", c.cols, lines[0], c.header)
+		}
+		p, err := ReadPublished(bytes.NewReader(pb.Bytes()), "p.csv", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := VerifyPublication(q, p, edges, 2, &res.GCP, "p.csv", "g.csv"); err != nil {
+			t.Errorf("cols %v: %v", c.cols, err)
+		}
+		if c.cols != nil {
+			// A changed unchanged cell is caught.
+			f := strings.Split(lines[1], ",")
+			f[2] = "999" // income of the first published row
+			lines[1] = strings.Join(f, ",")
+			p, err := ReadPublished(strings.NewReader(strings.Join(lines, "\n")), "p.csv", q)
+			if err == nil {
+				_, err = VerifyPublication(q, p, edges, 2, nil, "p.csv", "g.csv")
+			}
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `column "income"`) {
+				t.Errorf("changed income: %v", err)
+			}
+		}
+	}
+	for _, cols := range [][]int{{1, 2}, {1, 2, 4, 4}, {1, 2, 4, 5}} {
+		if err := WritePublished(io.Discard, q, res, cols); err == nil {
+			t.Errorf("cols %v: no error", cols)
+		}
+	}
 }

@@ -31,8 +31,8 @@ const (
 	fxDir       = "adir"
 )
 
-// fixtureMicrodata: 12 records, three numeric attributes and a text column
-// that is carried through.
+// fixtureMicrodata: 12 records, three numeric attributes and a text column;
+// the runs microaggregate x and y (id and name are not published).
 const fixtureMicrodata = "id,name,x,y\n" +
 	"1,a,1.5,2\n2,b,1.7,2.5\n3,c,3,1\n4,d,3.2,1.1\n5,e,8,9\n6,f,8.5,9.5\n" +
 	"7,g,2,7\n8,h,2.2,7.7\n9,i,6,3\n10,j,6.1,3.3\n11,k,4,4\n12,l,4.4,4.1\n"
@@ -125,9 +125,9 @@ type commandSpec struct {
 var contractCommands = []commandSpec{
 	{name: "solve", args: []string{"solve", fxModel, "--solver", "highs"}, inputs: []string{fxModel},
 		outputs: []string{"--out", "--write-model"}, solver: true, limit: true},
-	{name: "microagg", args: []string{"microagg", "--data", fxMicrodata, "--k", "3", "--method", "icsm"}, inputs: []string{fxMicrodata},
+	{name: "microagg", args: []string{"microagg", "--data", fxMicrodata, "--cols", "x,y", "--k", "3", "--method", "icsm"}, inputs: []string{fxMicrodata},
 		outputs: []string{"--out", "--groups"}, limit: true},
-	{name: "microagg colgen", args: []string{"microagg", "--data", fxMicrodata, "--k", "3", "--method", "colgen"}, inputs: []string{fxMicrodata},
+	{name: "microagg colgen", args: []string{"microagg", "--data", fxMicrodata, "--cols", "x,y", "--k", "3", "--method", "colgen"}, inputs: []string{fxMicrodata},
 		outputs: []string{"--out", "--groups"}, solver: true, limit: true},
 	{name: "bounds", args: []string{"bounds", "--table", fxTable, "--margins", "A:B,B:C", "--method", "shuttle"}, inputs: []string{fxTable},
 		outputs: []string{"--out", "--write-model"}, solver: true, limit: true, formats: []string{"json", "csv"}},
@@ -235,12 +235,12 @@ func (c *commandSpec) catalogue() []contractCase {
 // specificCases are bad inputs of one command each.
 func specificCases() []contractCase {
 	return []contractCase{
-		{name: "microagg NaN", args: []string{"microagg", "--data", "f:nan.csv", "--k", "2"}, code: 2, want: []string{"nan.csv", "3"}},
-		{name: "microagg mixed column", args: []string{"microagg", "--data", "f:mixed.csv", "--k", "2"}, code: 2, want: []string{"mixed.csv", "abc"}},
-		{name: "microagg k > n", args: []string{"microagg", "--data", fxMicrodata, "--k", "13"}, code: 2, want: []string{"--k 13"}},
+		{name: "microagg NaN", args: []string{"microagg", "--data", "f:nan.csv", "--cols", "x,y", "--k", "2"}, code: 2, want: []string{"nan.csv", "3"}},
+		{name: "microagg mixed column", args: []string{"microagg", "--data", "f:mixed.csv", "--cols", "x,y", "--k", "2"}, code: 2, want: []string{"mixed.csv", "abc"}},
+		{name: "microagg k > n", args: []string{"microagg", "--data", fxMicrodata, "--cols", "x,y", "--k", "13"}, code: 2, want: []string{"--k 13"}},
 		{name: "microagg huge synthetic", args: []string{"microagg", "--data", "synthetic:gauss-1000000000000-10-5", "--k", "3"}, code: 2, want: []string{"1000000000000"}},
 		{name: "microagg colgen too large", args: []string{"microagg", "--data", "synthetic:gauss-2000000-2-2", "--k", "3", "--method", "colgen"}, code: 2, want: []string{"distance matrix"}},
-		{name: "microagg gamma NaN", args: []string{"microagg", "--data", fxMicrodata, "--k", "3", "--method", "vmdav", "--gamma", "NaN"}, code: 2, want: []string{"--gamma"}},
+		{name: "microagg gamma NaN", args: []string{"microagg", "--data", fxMicrodata, "--cols", "x,y", "--k", "3", "--method", "vmdav", "--gamma", "NaN"}, code: 2, want: []string{"--gamma"}},
 		{name: "bounds inconsistent margins", args: []string{"bounds", "--margin-files", fxMarginAB + ",f:inconsistent.csv"}, code: 1, want: []string{"inconsistent"}},
 		{name: "bounds unknown solver on a native method", args: []string{"bounds", "--table", fxTable, "--margins", "A:B,B:C", "--method", "shuttle", "--solver", "nosuch"}, code: 2, want: []string{"nosuch"}},
 		{name: "bounds unknown variable", args: []string{"bounds", "--table", fxTable, "--margins", "A:Z"}, code: 2, want: []string{"Z"}},

@@ -49,6 +49,7 @@ func addKanonDataFlags(f interface {
 // kanonSettings are the flags of `sdcopt kanon`.
 type kanonSettings struct {
 	kanonDataFlags
+	roleFlags
 	k         int
 	method    string
 	partition int
@@ -84,11 +85,20 @@ func newKanonCmd() *cobra.Command {
 			"larger partitions give lower GCP. --partition P overrides it (0 = one\n" +
 			"partition). hungarian solves partitions of more than 2000 records on a sparse\n" +
 			"candidate graph (each record's lightest edges).\n\n" +
-			"--out writes the published file (quasi-identifiers as [lo-hi], {a|b} or the\n" +
-			"hierarchy node, then the other columns of a randomly assigned original, in a\n" +
-			"seeded shuffled order); --graph-out the private graph file\n" +
-			"original,published,own,assigned that `sdcopt kanon verify` checks the\n" +
-			"published file against.",
+			"Roles: every column is a quasi-identifier (--qi, generalized), an\n" +
+			"--identifier (removed), --sensitive or --insensitive (published unchanged),\n" +
+			"or in no role: then it is not published, and stderr says so. Before computing\n" +
+			"anything, the columns published unchanged are checked: one that determines a\n" +
+			"quasi-identifier, or nearly (it reveals the exact value inside the generalized\n" +
+			"box), or whose values are nearly all unique, stops the run (exit 2) with the\n" +
+			"evidence, unless named with --keep-risky. For --data adult the default roles\n" +
+			"are the 8 quasi-identifiers and income sensitive; the other columns are not\n" +
+			"published (education would reveal education-num, fnlwgt is nearly unique).\n\n" +
+			"--out writes the published file (the published columns in input order:\n" +
+			"quasi-identifiers as [lo-hi], {a|b} or the hierarchy node, the sensitive and\n" +
+			"insensitive columns of a randomly assigned original, in a seeded shuffled\n" +
+			"order); --graph-out the private graph file original,published,own,assigned\n" +
+			"that `sdcopt kanon verify` checks the published file against.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {
@@ -99,6 +109,7 @@ func newKanonCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	addKanonDataFlags(f, &s.kanonDataFlags)
+	addRoleFlags(f, &s.roleFlags, " (adult default: "+strings.Join(datasets.AdultSensitive(), ",")+")")
 	f.IntVar(&s.k, "k", 0, "k >= 1 (required)")
 	f.StringVar(&s.method, "method", kanon.MethodSortGreedy, "method: "+strings.Join(kanon.Methods(), "|"))
 	f.IntVar(&s.partition, "partition", 0, "records per partition (0 = one partition; default: chosen from --time-limit for the heuristics, 0 for mip)")
@@ -138,6 +149,7 @@ type kanonResult struct {
 	Solver      string   `json:"solver,omitempty"`
 	Out         string   `json:"out,omitempty"`
 	GraphOut    string   `json:"graph_out,omitempty"`
+	publishReport
 }
 
 // kanonData is loaded data with its label.
@@ -304,6 +316,19 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if s.k > t.N {
 		return cli.BadInput("--k %d exceeds the number of records of %s (n = %d after dropping %d with missing values)", s.k, d.label, t.N, d.Dropped)
 	}
+	var defSensitive []string
+	if d.label == "adult" {
+		defSensitive = datasets.AdultSensitive()
+	}
+	a, err := assignRoles(d.label, d.Header, qiNames(t), "--qi", &s.roleFlags, changed, defSensitive)
+	if err != nil {
+		return err
+	}
+	kept, err := checkLeaks(d.label, a, t.N, func(i, j int) string { return d.Records[d.Rows[i]][j] }, &s.roleFlags)
+	if err != nil {
+		return err
+	}
+	pubRep := newPublishReport(a, kept, s.quiet)
 	prog := cli.NewProgress(s.quiet)
 	defer prog.Finish()
 	prog.Printf("%s on %d records x %d quasi-identifiers, k = %d", s.method, t.N, t.D(), s.k)
@@ -323,7 +348,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	var outs cli.Outputs
 	defer outs.Abort()
 	if s.out != "" {
-		if err := outs.Write(s.out, func(w io.Writer) error { return kanon.WritePublished(w, d.QIData, res) }); err != nil {
+		if err := outs.Write(s.out, func(w io.Writer) error { return kanon.WritePublished(w, d.QIData, res, a.Published()) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
@@ -339,7 +364,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	r := kanonResult{
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
 		GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition, PartAuto: auto, Seconds: res.Seconds, Dropped: d.Dropped,
-		KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut,
+		KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
 	}
 	if auto {
 		b := kanon.DefaultBudget.Seconds()
@@ -388,6 +413,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		graph = "complete classes of at least k records"
 	}
 	fmt.Fprintf(w, "verified    yes (%s, identity round, boxes contain their originals, GCP recomputed)\n", graph)
+	writePublishText(w, &r.publishReport, 12)
 	fmt.Fprintf(w, "seconds     %.3f\n", r.Seconds)
 	return nil
 }
@@ -417,7 +443,8 @@ func newKanonVerifyCmd() *cobra.Command {
 		Use:   "verify --data FILE|adult --published FILE --graph FILE --k K",
 		Short: "Check a published k-anonymous file against its data and graph",
 		Long: "Check a published file of `sdcopt kanon` against the original data (read with\n" +
-			"the same --qi, --categorical, --hierarchy and --keep-missing) and its graph file:\n" +
+			"the same --qi, --categorical, --hierarchy and --keep-missing) and its graph file\n" +
+			"(the published file's header names the columns it carries):\n" +
 			"every edge's original lies inside its published box, every original and\n" +
 			"published record has degree exactly k, every published row has exactly one own\n" +
 			"edge (the identity round) and one assigned edge, both one-to-one, the other\n" +
@@ -445,16 +472,17 @@ func newKanonVerifyCmd() *cobra.Command {
 }
 
 type kanonVerifyResult struct {
-	Method  string  `json:"method"`
-	OK      bool    `json:"ok"`
-	N       int     `json:"n"`
-	K       int     `json:"k"`
-	GCP     float64 `json:"gcp"`
-	Edges   int     `json:"edges"`
-	Data    string  `json:"data"`
-	Output  string  `json:"published"`
-	Graph   string  `json:"graph"`
-	Seconds float64 `json:"seconds"`
+	Method  string   `json:"method"`
+	OK      bool     `json:"ok"`
+	N       int      `json:"n"`
+	K       int      `json:"k"`
+	GCP     float64  `json:"gcp"`
+	Edges   int      `json:"edges"`
+	Data    string   `json:"data"`
+	Output  string   `json:"published"`
+	Graph   string   `json:"graph"`
+	Seconds float64  `json:"seconds"`
+	Columns []string `json:"published_columns"` // the columns the published file carries
 }
 
 func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bool) error {
@@ -502,7 +530,7 @@ func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bo
 		return kanonFileError(err)
 	}
 	r := kanonVerifyResult{Method: "verify", OK: true, N: v.N, K: v.K, GCP: v.GCP, Edges: v.Edges, Data: d.label, Output: s.published, Graph: s.graph,
-		Seconds: time.Since(start).Seconds()}
+		Seconds: time.Since(start).Seconds(), Columns: pub.Layout.Header(d.QIData)}
 	return emit(w, s.out, func(w io.Writer) error {
 		if s.format == "json" {
 			enc := json.NewEncoder(w)

@@ -154,30 +154,34 @@ func TestKanonPublishedFormat(t *testing.T) {
 	flags, dir := kanonFiles(t)
 	pub := filepath.Join(dir, "pub.csv")
 	graph := filepath.Join(dir, "graph.csv")
+	// income, unique in every record, is published only with --keep-risky;
+	// id is removed. The published file keeps the input's column order.
+	roles := []string{"--identifier", "id", "--sensitive", "income", "--keep-risky", "income"}
+	flags = append(flags, roles...)
 	runKanonJSON(t, append(flags, "--k", "3", "--method", "hungarian", "--out", pub, "--graph-out", graph)...)
 	text, err := os.ReadFile(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
-	if lines[0] != "bal,sex,city,id,income" || len(lines) != 10 {
+	if lines[0] != "bal,sex,city,income" || len(lines) != 10 {
 		t.Fatalf("published file:\n%s", text)
 	}
-	// Every published row carries the non-QI cells of one kept record, each
-	// exactly once; data row 3 (the '?') is dropped.
-	ids := map[string]bool{}
+	// Every published row carries the income of one kept record, each
+	// exactly once; data row 3 (the '?', income 30) is dropped.
+	incomes := map[string]bool{}
 	for _, l := range lines[1:] {
 		f := strings.Split(l, ",")
-		if len(f) != 5 {
+		if len(f) != 4 {
 			t.Fatalf("row %q", l)
 		}
 		if !strings.HasPrefix(f[0], "[") && strings.Contains(f[0], "-") && !strings.HasPrefix(f[0], "-") {
 			t.Errorf("numeric cell %q", f[0])
 		}
-		ids[f[3]] = true
+		incomes[f[3]] = true
 	}
-	if len(ids) != 9 || ids["3"] {
-		t.Errorf("ids %v", ids)
+	if len(incomes) != 9 || incomes["30"] {
+		t.Errorf("incomes %v", incomes)
 	}
 	g, err := os.ReadFile(graph)
 	if err != nil {
@@ -208,7 +212,7 @@ func TestKanonVerifyViolations(t *testing.T) {
 	flags, dir := kanonFiles(t)
 	pub := filepath.Join(dir, "pub.csv")
 	graph := filepath.Join(dir, "graph.csv")
-	runKanonJSON(t, append(flags, "--k", "3", "--method", "sortgreedy", "--out", pub, "--graph-out", graph)...)
+	runKanonJSON(t, append(flags, "--k", "3", "--method", "sortgreedy", "--out", pub, "--graph-out", graph, "--sensitive", "income", "--keep-risky", "income")...)
 	pubText, _ := os.ReadFile(pub)
 	graphText, _ := os.ReadFile(graph)
 	pubLines := strings.Split(string(pubText), "\n")
@@ -239,7 +243,7 @@ func TestKanonVerifyViolations(t *testing.T) {
 	})
 	dropEdge := append(append([]string(nil), graphLines[:1]...), graphLines[2:]...)
 	badInt := edit(graphLines, 1, func(l string) string { return "x" + l })
-	badHeader := edit(pubLines, 0, func(string) string { return "a,b,c,d,e" })
+	badHeader := edit(pubLines, 0, func(string) string { return "a,b,c,d" })
 	badCell := edit(pubLines, 1, func(l string) string {
 		f := strings.SplitN(l, ",", 2)
 		return "[1-2," + f[1]

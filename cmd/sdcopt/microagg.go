@@ -22,6 +22,7 @@ import (
 
 // microaggSettings are the flags of `sdcopt microagg`.
 type microaggSettings struct {
+	roleFlags
 	data   string
 	cols   []string
 	k      int
@@ -87,7 +88,16 @@ func newMicroaggCmd() *cobra.Command {
 			"on the optimal SSE and the gap; --solver, --pricing-solver, --exact,\n" +
 			"--triangle-cuts, --ce-columns, --no-close, --close-columns, --no-branch, --no-icsm,\n" +
 			"--icsm-time-limit, --restarts and --seed for the ICSM start,\n" +
-			"--time-limit, --max-iter).",
+			"--time-limit, --max-iter).\n\n" +
+			"Roles: --cols names the columns to microaggregate (the quasi-identifiers); it\n" +
+			"is required with a CSV file, and the benchmark sets (tarragona, census, eia,\n" +
+			"synthetic:...) microaggregate every column by default, as in the literature.\n" +
+			"Every other column is an --identifier (removed), --sensitive or --insensitive\n" +
+			"(published unchanged), or in no role: then it is not published, and stderr\n" +
+			"says so. Before computing anything, the columns published unchanged are\n" +
+			"checked: one that determines a microaggregated column, or nearly, or whose\n" +
+			"values are nearly all unique, stops the run (exit 2) with the evidence, unless\n" +
+			"named with --keep-risky.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {
@@ -98,7 +108,8 @@ func newMicroaggCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&s.data, "data", "", "data: CSV FILE, tarragona|census|eia, or synthetic:NAME[:SEED] (required)")
-	f.StringSliceVar(&s.cols, "cols", nil, "columns to microaggregate, by name (default: every numeric column)")
+	f.StringSliceVar(&s.cols, "cols", nil, "columns to microaggregate (the quasi-identifiers), by name (required with a CSV file; tarragona|census|eia|synthetic: default every column a role flag does not name)")
+	addRoleFlags(f, &s.roleFlags, "")
 	f.IntVar(&s.k, "k", 0, "minimum group size k >= 2 (required)")
 	f.StringVar(&s.method, "method", "mdav", "method: "+strings.Join(microaggMethods(), "|"))
 	f.Float64Var(&s.gamma, "gamma", 0, fmt.Sprintf("V-MDAV extension parameter gamma >= 0 (vmdav only; default %g)", microagg.DefaultGamma))
@@ -212,6 +223,7 @@ type microaggResult struct {
 	Seconds         float64  `json:"seconds"`
 	Out             string   `json:"out,omitempty"`
 	GroupsFile      string   `json:"groups_file,omitempty"`
+	publishReport
 	*icsmReport
 }
 
@@ -268,6 +280,10 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if err != nil {
 		return cli.BadInput("--data: %v", err)
 	}
+	if spec.Kind == datasets.SpecFile && !changed("cols") {
+		return cli.BadInput("--cols is required with --data %s: name the columns to microaggregate (the quasi-identifiers); "+
+			"the other columns are published unchanged only when named with --sensitive or --insensitive", s.data)
+	}
 	var files cli.Files
 	if path, ok := spec.File(); ok {
 		files.Input("--data", path)
@@ -284,10 +300,31 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
+	if !changed("cols") {
+		// A named data set microaggregates every column but those the
+		// role flags name.
+		if rest := unnamedColumns(tab.Header, &s.roleFlags); len(rest) < len(tab.Header) {
+			if len(rest) == 0 {
+				return cli.BadInput("%s: the role flags name every column, none is left to microaggregate", spec)
+			}
+			if tab, err = spec.Load(rest); err != nil {
+				return cli.BadInput("%v", err)
+			}
+		}
+	}
 	raw := tab.Data
 	if s.k > raw.N {
 		return cli.BadInput("--k %d exceeds the number of records of %s (n = %d)", s.k, spec, raw.N)
 	}
+	a, err := assignRoles(spec.String(), tab.Header, raw.Names, "--cols", &s.roleFlags, changed, nil)
+	if err != nil {
+		return err
+	}
+	kept, err := checkLeaks(spec.String(), a, raw.N, tab.Cell, &s.roleFlags)
+	if err != nil {
+		return err
+	}
+	pubRep := newPublishReport(a, kept, s.quiet)
 	z, std := model.Standardize(raw)
 	var constant []string
 	for j, isConst := range std.Constant {
@@ -343,7 +380,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		Data: spec.String(), Columns: raw.Names, N: raw.N, D: raw.D, K: s.k, Method: s.method,
 		SSE: model.SSE(z, cl), SST: model.SST(z), Groups: cl.NumGroups,
 		MinGroup: slices.Min(sizes), MaxGroup: slices.Max(sizes), LargeGroups: large,
-		ConstantColumns: constant, Seconds: secs, Out: s.out, GroupsFile: s.groups,
+		ConstantColumns: constant, Seconds: secs, Out: s.out, GroupsFile: s.groups, publishReport: pubRep,
 	}
 	if res.SST > 0 {
 		res.IL = 100 * res.SSE / res.SST
@@ -375,7 +412,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	defer outs.Abort()
 	if s.out != "" {
 		prot := model.Protect(raw, cl)
-		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WriteProtected(w, prot) }); err != nil {
+		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WritePublished(w, prot, a.Published()) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
@@ -434,6 +471,7 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 		}
 	}
 	fmt.Fprintf(w, "seconds   %.3f\n", r.Seconds)
+	writePublishText(w, &r.publishReport, 10)
 	if len(r.ConstantColumns) > 0 {
 		fmt.Fprintf(w, "constant  %s (left as is)\n", strings.Join(r.ConstantColumns, ", "))
 	}

@@ -127,22 +127,27 @@ func TestMicroaggBadInput(t *testing.T) {
 		args     []string
 		contains []string
 	}{
-		{"k < 2", []string{"--data", good, "--k", "1"}, []string{"--k must be at least 2, got 1"}},
-		{"k missing", []string{"--data", good}, []string{"--k is required"}},
-		{"k > n", []string{"--data", good, "--k", "5"}, []string{"--k 5 exceeds", "n = 4"}},
+		{"k < 2", []string{"--data", good, "--cols", "a,b", "--k", "1"}, []string{"--k must be at least 2, got 1"}},
+		{"k missing", []string{"--data", good, "--cols", "a,b"}, []string{"--k is required"}},
+		{"k > n", []string{"--data", good, "--cols", "a,b", "--k", "5"}, []string{"--k 5 exceeds", "n = 4"}},
 		{"k > n synthetic", []string{"--data", "synthetic:sim1", "--k", "101"}, []string{"n = 100"}},
-		{"unknown method", []string{"--data", good, "--k", "2", "--method", "kmeans"}, []string{`unknown --method "kmeans"`, "mdav"}},
+		{"unknown method", []string{"--data", good, "--cols", "a,b", "--k", "2", "--method", "kmeans"}, []string{`unknown --method "kmeans"`, "mdav"}},
 		{"unknown column", []string{"--data", good, "--k", "2", "--cols", "a,zz"}, []string{`unknown column "zz"`, "available: a, b"}},
-		{"NaN", []string{"--data", nan, "--k", "2"}, []string{nan + `:3: column "b"`, "not a finite number"}},
-		{"ragged", []string{"--data", ragged, "--k", "2"}, []string{ragged + ":3:", "ragged"}},
-		{"no numeric columns", []string{"--data", text, "--k", "2"}, []string{"no numeric columns"}},
-		{"missing file", []string{"--data", filepath.Join(dir, "nope.csv"), "--k", "2"}, []string{"nope.csv", "no such file"}},
+		{"NaN", []string{"--data", nan, "--cols", "a,b", "--k", "2"}, []string{nan + `:3: column "b"`, "not a finite number"}},
+		{"ragged", []string{"--data", ragged, "--cols", "a,b", "--k", "2"}, []string{ragged + ":3:", "ragged"}},
+		{"cols required", []string{"--data", text, "--k", "2"}, []string{"--cols is required with --data " + text}},
+		{"text column", []string{"--data", text, "--cols", "a", "--k", "2"}, []string{`non-numeric value "x"`}},
+		{"role conflict", []string{"--data", good, "--cols", "a", "--sensitive", "a", "--k", "2"}, []string{`column "a" is in --cols (quasi-identifier) and in --sensitive`}},
+		{"role unknown", []string{"--data", good, "--cols", "a", "--insensitive", "c", "--k", "2"}, []string{`--insensitive: unknown column "c" (columns: a, b)`}},
+		{"keep not published", []string{"--data", good, "--cols", "a", "--keep-risky", "b", "--k", "2"}, []string{`--keep-risky: column "b" is unclassified`}},
+		{"leak", []string{"--data", good, "--cols", "a", "--sensitive", "b", "--k", "2"}, []string{`column "b" (unique)`, "--keep-risky b"}},
+		{"missing file", []string{"--data", filepath.Join(dir, "nope.csv"), "--cols", "a", "--k", "2"}, []string{"nope.csv", "no such file"}},
 		{"no data", []string{"--k", "2"}, []string{"--data is required"}},
 		{"bad synthetic", []string{"--data", "synthetic:sim9", "--k", "2"}, []string{`unknown generator "sim9"`}},
-		{"gamma without vmdav", []string{"--data", good, "--k", "2", "--gamma", "0.5"}, []string{"--gamma applies to --method vmdav"}},
-		{"bad format", []string{"--data", good, "--k", "2", "--format", "yaml"}, []string{"yaml"}},
-		{"positional argument", []string{"--data", good, "--k", "2", "extra"}, []string{"no arguments"}},
-		{"same output files", []string{"--data", good, "--k", "2", "--groups", filepath.Join(dir, "out.csv")}, []string{"same file"}},
+		{"gamma without vmdav", []string{"--data", good, "--cols", "a,b", "--k", "2", "--gamma", "0.5"}, []string{"--gamma applies to --method vmdav"}},
+		{"bad format", []string{"--data", good, "--cols", "a,b", "--k", "2", "--format", "yaml"}, []string{"yaml"}},
+		{"positional argument", []string{"--data", good, "--cols", "a,b", "--k", "2", "extra"}, []string{"no arguments"}},
+		{"same output files", []string{"--data", good, "--cols", "a,b", "--k", "2", "--groups", filepath.Join(dir, "out.csv")}, []string{"same file"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,17 +187,21 @@ func readCSV(t *testing.T, path string) [][]string {
 }
 
 func TestMicroaggOutputFiles(t *testing.T) {
-	// A text column between the numeric ones, and a constant column: both
-	// are written back unchanged.
-	in := writeTemp(t, "in.csv", "x,name,y,year\n1,a,10,96\n2,b,11,96\n10,c,50,96\n11,d,52,96\n3,e,12,96\n")
+	// A text column between the numeric ones, published unchanged
+	// (insensitive), and a constant column microaggregated (z = 0); with
+	// univariate, y and year are published unchanged too (y, unique in
+	// every record, only with --keep-risky).
+	in := writeTemp(t, "in.csv", "x,name,y,year\n1,a,10,96\n2,b,11,96\n10,a,50,96\n11,b,52,96\n3,a,12,96\n")
 	dir := t.TempDir()
 	outPath, groupsPath := filepath.Join(dir, "protected.csv"), filepath.Join(dir, "groups.csv")
 	for _, method := range []string{"mdav", "vmdav", "univariate", "projection"} {
-		args := []string{"--data", in, "--k", "2", "--method", method, "--out", outPath, "--groups", groupsPath}
+		args := []string{"--data", in, "--k", "2", "--method", method, "--out", outPath, "--groups", groupsPath, "--insensitive", "name"}
 		wantCols, wantSST := "x,y,year", 10.0 // the constant column adds nothing: SST = n·(d-1)
 		if method == "univariate" {
-			args = append(args, "--cols", "x")
+			args = append(args, "--cols", "x", "--sensitive", "y,year", "--keep-risky", "y")
 			wantCols, wantSST = "x", 5
+		} else {
+			args = append(args, "--cols", "x,y,year")
 		}
 		doc := runMicroaggJSON(t, args...)
 		if doc.N != 5 || strings.Join(doc.Columns, ",") != wantCols {
@@ -212,7 +221,7 @@ func TestMicroaggOutputFiles(t *testing.T) {
 			t.Fatalf("%s: groups file %v", method, groups)
 		}
 		raw := [][]float64{{1, 10}, {2, 11}, {10, 50}, {11, 52}, {3, 12}}
-		names := []string{"a", "b", "c", "d", "e"}
+		names := []string{"a", "b", "a", "b", "a"}
 		members := map[string][]int{}
 		for i := 1; i <= 5; i++ {
 			if groups[i][0] != strconv.Itoa(i) {
@@ -257,7 +266,7 @@ func TestMicroaggOutputFiles(t *testing.T) {
 	}
 	// A failing run leaves the earlier outputs alone.
 	before, _ := os.ReadFile(outPath)
-	if _, _, code := run(t, "microagg", "--data", in, "--k", "9", "--out", outPath); code != 2 {
+	if _, _, code := run(t, "microagg", "--data", in, "--cols", "x", "--k", "9", "--out", outPath); code != 2 {
 		t.Errorf("k = 9 on 5 records: exit %d", code)
 	}
 	if after, _ := os.ReadFile(outPath); string(after) != string(before) {

@@ -126,7 +126,7 @@ func run() error {
 		return err
 	}
 	var pub, graph bytes.Buffer
-	if err := kanon.WritePublished(&pub, q, res); err != nil {
+	if err := kanon.WritePublished(&pub, q, res, nil); err != nil {
 		return err
 	}
 	if err := kanon.WriteGraph(&graph, q, res); err != nil {
