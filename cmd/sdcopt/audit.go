@@ -218,7 +218,7 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	}
 	d, err := a.Decide(h, audit.Request{Margin: margin, Mode: s.mode, Seed: s.seed, Time: time.Now().UTC()})
 	if err != nil {
-		return libraryError("audit", err)
+		return libraryError("", err) // library errors name their package ("audit: ...")
 	}
 	render := func(w io.Writer) error {
 		if s.format == "json" {
@@ -284,7 +284,7 @@ func lockWait(s *auditSettings) (time.Duration, error) {
 func writeDecisionText(w io.Writer, t *model.Table, d *audit.Decision, public bool) error {
 	fmt.Fprintf(w, "request [%s] (%s): %s", strings.Join(d.Margin, ":"), d.Mode, strings.ToUpper(d.Outcome))
 	if d.Simulated {
-		fmt.Fprint(w, " (simulated values)")
+		fmt.Fprint(w, " (SIMULATED, NOT DATA: a margin of a table simulated from the public releases)")
 	}
 	fmt.Fprintf(w, "\npolicy %s\n", d.PolicyVersion)
 	if d.Counts != nil {
