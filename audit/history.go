@@ -94,9 +94,12 @@ func WriteHistory(w io.Writer, h *History) error {
 
 // Check verifies that h belongs to t: the same variables and levels, every
 // release naming known variables in table order with one non-negative
-// count per margin cell, and every release marked true equal to t's margin.
-// Whether some table has every released margin (true and simulated) is
-// checked by Decide, which computes the bounds anyway.
+// count per margin cell, every release marked true equal to t's margin,
+// and the releases agreeing with each other (a margin released twice with
+// the same values; any two releases equal on the variables they share, so
+// a simulated release cannot contradict a true one). Whether an integer
+// table has every released margin is checked by Decide when it computes
+// bounds.
 func (h *History) Check(t *model.Table) error {
 	if len(h.Vars) != len(t.Vars) {
 		return fmt.Errorf("%w: %d variables, the table has %d", ErrHistory, len(h.Vars), len(t.Vars))
@@ -134,6 +137,32 @@ func (h *History) Check(t *model.Table) error {
 				}
 			}
 		}
+	}
+	return h.checkAgree(t)
+}
+
+// checkAgree checks that the releases agree pairwise on shared variables
+// (model.MarginSet.Check over one margin per variable set).
+func (h *History) checkAgree(t *model.Table) error {
+	ms := &model.MarginSet{Vars: t.Vars}
+	first := map[string]int{} // margin -> index of its first release
+	for i, r := range h.Releases {
+		key := strings.Join(r.Margin, ":")
+		if k, ok := first[key]; ok {
+			if !slices.Equal(h.Releases[k].Counts, r.Counts) {
+				return fmt.Errorf("%w: release %d %s repeats release %d with other values", ErrHistory, i+1, marginName(r.Margin), k+1)
+			}
+			continue
+		}
+		first[key] = i
+		sub, _ := subsetOf(t.Vars, r.Margin) // checked above
+		ms.Margins = append(ms.Margins, &model.Marginal{Vars: sub, Counts: r.Counts})
+	}
+	if len(ms.Margins) < 2 {
+		return nil
+	}
+	if err := ms.Check(); err != nil {
+		return fmt.Errorf("%w: the released margins contradict each other: %v", ErrHistory, err)
 	}
 	return nil
 }

@@ -18,7 +18,11 @@ import (
 //
 // Zero cells are not protected: a released zero is not a disclosure about
 // a respondent. AllowSimulate lets a denied request in simulate mode be
-// answered from a simulated table.
+// answered from a simulated table. A simulated answer is not data: it is
+// the margin of a table drawn to fit the public releases, and it becomes
+// part of the public view, so every later answer that it implies is
+// simulated too (for a simulated whole table, every later answer). It is
+// off unless the operator turns it on.
 type Policy struct {
 	Small         int64   `json:"small"`
 	MinWidth      int64   `json:"min_width"`
@@ -30,9 +34,35 @@ type Policy struct {
 var ErrPolicy = errors.New("audit: bad policy")
 
 // DefaultPolicy is small = 3, min_width = 3, min_rel_width = 0 (off),
-// simulation allowed.
+// simulation not allowed.
 func DefaultPolicy() Policy {
-	return Policy{Small: 3, MinWidth: 3, AllowSimulate: true}
+	return Policy{Small: 3, MinWidth: 3}
+}
+
+// PolicyUpdate changes some parameters of a policy: a nil field keeps the
+// current value, so leaving a field out never weakens a policy.
+type PolicyUpdate struct {
+	Small         *int64   `json:"small"`
+	MinWidth      *int64   `json:"min_width"`
+	MinRelWidth   *float64 `json:"min_rel_width"`
+	AllowSimulate *bool    `json:"allow_simulate"`
+}
+
+// Apply returns p with the fields u sets replaced, validated.
+func (u PolicyUpdate) Apply(p Policy) (Policy, error) {
+	if u.Small != nil {
+		p.Small = *u.Small
+	}
+	if u.MinWidth != nil {
+		p.MinWidth = *u.MinWidth
+	}
+	if u.MinRelWidth != nil {
+		p.MinRelWidth = *u.MinRelWidth
+	}
+	if u.AllowSimulate != nil {
+		p.AllowSimulate = *u.AllowSimulate
+	}
+	return p, p.Validate()
 }
 
 // Validate checks the parameters: small and min_width at least 0,
@@ -57,7 +87,7 @@ func (p Policy) Version() string {
 		p.Small, p.MinWidth, strconv.FormatFloat(p.MinRelWidth, 'g', -1, 64), p.AllowSimulate)
 }
 
-// ParsePolicy reads "small=3,min_width=3,min_rel_width=0.1,simulate=false"
+// ParsePolicy reads "small=3,min_width=3,min_rel_width=0.1,simulate=true"
 // over the defaults; an empty spec is DefaultPolicy().
 func ParsePolicy(spec string) (Policy, error) {
 	p := DefaultPolicy()
@@ -80,7 +110,9 @@ func ParsePolicy(spec string) (Policy, error) {
 		case "min_rel_width":
 			p.MinRelWidth, err = strconv.ParseFloat(v, 64)
 		case "simulate":
-			p.AllowSimulate, err = strconv.ParseBool(v)
+			if p.AllowSimulate, err = strconv.ParseBool(v); err != nil {
+				return p, fmt.Errorf("%w: simulate: %q is not true or false", ErrPolicy, v)
+			}
 		default:
 			return p, fmt.Errorf("%w: unknown parameter %q (want small, min_width, min_rel_width, simulate)", ErrPolicy, k)
 		}

@@ -76,18 +76,27 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ct
 	return resp.Header, nil
 }
 
-// Tables lists the tables.
-func (c *Client) Tables(ctx context.Context) ([]*TableInfo, error) {
+// Tables lists the tables as anyone sees them.
+func (c *Client) Tables(ctx context.Context) ([]*PublicTable, error) {
 	var out struct {
-		Tables []*TableInfo `json:"tables"`
+		Tables []*PublicTable `json:"tables"`
 	}
 	_, err := c.do(ctx, "GET", "/v1/tables", nil, "", false, &out)
 	return out.Tables, err
 }
 
+// AdminTables lists the tables with the operator's metadata (operator).
+func (c *Client) AdminTables(ctx context.Context) ([]*TableInfo, error) {
+	var out struct {
+		Tables []*TableInfo `json:"tables"`
+	}
+	_, err := c.do(ctx, "GET", "/v1/admin/tables", nil, "", true, &out)
+	return out.Tables, err
+}
+
 // Request asks for a margin; key is the idempotency key. replay reports a
 // stored decision returned for a retry.
-func (c *Client) Request(ctx context.Context, table string, margin []string, mode, key, requester string) (d audit.PublicDecision, replay bool, err error) {
+func (c *Client) Request(ctx context.Context, table string, margin []string, mode, key, requester string) (d Answer, replay bool, err error) {
 	m, _ := json.Marshal(margin)
 	body, _ := json.Marshal(MarginRequest{Margin: m, Mode: mode, IdempotencyKey: key, Requester: requester})
 	h, err := c.do(ctx, "POST", "/v1/tables/"+url.PathEscape(table)+"/requests", bytes.NewReader(body), "application/json", false, &d)
@@ -114,11 +123,19 @@ func (c *Client) LoadTable(ctx context.Context, name string, csv []byte, policy 
 	return &out, err
 }
 
-// SetPolicy sets a table's policy (operator).
+// SetPolicy sets every field of a table's policy (operator).
 func (c *Client) SetPolicy(ctx context.Context, name string, p audit.Policy) error {
-	body, _ := json.Marshal(p)
-	_, err := c.do(ctx, "PUT", "/v1/admin/tables/"+url.PathEscape(name)+"/policy", bytes.NewReader(body), "application/json", true, nil)
+	_, err := c.UpdatePolicy(ctx, name, audit.PolicyUpdate{Small: &p.Small, MinWidth: &p.MinWidth, MinRelWidth: &p.MinRelWidth, AllowSimulate: &p.AllowSimulate})
 	return err
+}
+
+// UpdatePolicy changes the fields u sets in a table's policy and returns
+// the policy now in force (operator).
+func (c *Client) UpdatePolicy(ctx context.Context, name string, u audit.PolicyUpdate) (audit.Policy, error) {
+	body, _ := json.Marshal(u)
+	var out PolicyAnswer
+	_, err := c.do(ctx, "PUT", "/v1/admin/tables/"+url.PathEscape(name)+"/policy", bytes.NewReader(body), "application/json", true, &out)
+	return out.Policy, err
 }
 
 // AuditLog reads a table's decisions with their evidence (operator).

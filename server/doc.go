@@ -19,7 +19,24 @@
 // together would breach the policy are never both released; different
 // tables proceed in parallel, up to a limit of concurrent decisions. A
 // request carries an idempotency key: a retry returns the stored decision
-// and never releases twice.
+// and never releases twice (the margin compared in table order). Each
+// table's history is kept in memory, so one process decides over a
+// database: OpenExclusive holds an exclusive lock on the file (a second
+// server gets a filelock.BusyError); Open (for loading tables beside a
+// running server) does not. Open refuses files that are not SQLite,
+// other applications' databases and databases failing
+// PRAGMA integrity_check (ErrDatabase).
+//
+// What anyone may see is separate from what the operator sees: anonymous
+// endpoints answer PublicTable (no file name, hash or load time of the
+// confidential file), public releases and public decisions; the operator's
+// endpoints (bearer token) answer TableInfo and the decisions' evidence.
+// A policy update (audit.PolicyUpdate) merges into the current policy: a
+// field left out keeps its value. Simulate mode is refused (403) unless
+// the table's policy allows simulation, which only the operator sets;
+// every answer from a simulated table carries a notice that it is not
+// data. Log lines escape every value taken from a request; the cause of
+// every 500 goes to Config.ErrorLog.
 //
 // Entry points: Open (the store), New (the HTTP handler over a store),
 // Client (a Go client of the API, used by the tests, the demo and the

@@ -15,6 +15,8 @@ import (
 	"log"
 	"net/http"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,8 +49,12 @@ type Config struct {
 	// Solver is the engine of the auditor ("" = auto).
 	Solver string
 	// Log receives one line per request (method, path, status, time);
-	// nil: no log.
+	// nil: no log. The path and every value a client supplied are
+	// escaped: a log line is never split or forged by a request.
 	Log *log.Logger
+	// ErrorLog receives the cause of every 500 answer (nil: Log; both
+	// nil: none).
+	ErrorLog *log.Logger
 }
 
 func (c *Config) defaults() {
@@ -66,6 +72,9 @@ func (c *Config) defaults() {
 	}
 	if c.DecisionTimeLimit <= 0 {
 		c.DecisionTimeLimit = 30 * time.Second
+	}
+	if c.ErrorLog == nil {
+		c.ErrorLog = c.Log
 	}
 }
 
@@ -101,10 +110,14 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/tables/{name}", s.getTable)
 	mux.HandleFunc("POST /v1/tables/{name}/requests", s.request)
 	mux.HandleFunc("GET /v1/tables/{name}/releases", s.releases)
+	mux.HandleFunc("GET /v1/admin/tables", s.admin(s.adminTables))
+	mux.HandleFunc("GET /v1/admin/tables/{name}", s.admin(s.adminTable))
 	mux.HandleFunc("PUT /v1/admin/tables/{name}", s.admin(s.loadTable))
 	mux.HandleFunc("PUT /v1/admin/tables/{name}/policy", s.admin(s.setPolicy))
 	mux.HandleFunc("GET /v1/admin/tables/{name}/audit", s.admin(s.auditLog))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, map[string]string{"status": "ok"}) })
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
 	web, _ := fs.Sub(webFS, "web")
 	files := http.FileServerFS(web)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -139,10 +152,54 @@ func (s *Server) logged(h http.Handler) http.Handler {
 		h.ServeHTTP(sw, r)
 		if s.cfg.Log != nil {
 			// Method, path and status only: never headers (the token).
-			s.cfg.Log.Printf("%s %s %d %.1f ms", r.Method, r.URL.Path, sw.status, 1000*time.Since(start).Seconds())
+			s.cfg.Log.Printf("%s %s %d %.1f ms", logSafe(r.Method), logSafe(r.URL.EscapedPath()), sw.status, 1000*time.Since(start).Seconds())
 		}
 	})
 }
+
+// logSafe returns s as is when it is printable ASCII without spaces or
+// quotes, else quoted with Go escapes (strconv.Quote): a value from a
+// request can neither end a log line nor pass for another field.
+func logSafe(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || c == '"' || c == '\\' {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// fail answers a store or engine error: the known ones with their 4xx,
+// anything else 500 with its cause logged (never sent: it may name files
+// or internals).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var re *requestError
+	switch {
+	case errors.As(err, &re):
+		writeError(w, re.status, "%s", re.msg)
+	case errors.Is(err, ErrNotFound):
+		writeError(w, http.StatusNotFound, "%v", err)
+	case errors.Is(err, ErrExists):
+		writeError(w, http.StatusConflict, "%v", err)
+	case errors.Is(err, ErrName), errors.Is(err, audit.ErrPolicy), errors.Is(err, audit.ErrRequest):
+		writeError(w, http.StatusBadRequest, "%v", err)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusServiceUnavailable, "the request was cancelled")
+	default:
+		if s.cfg.ErrorLog != nil {
+			s.cfg.ErrorLog.Printf("%s %s 500: %s", logSafe(r.Method), logSafe(r.URL.EscapedPath()), logSafe(err.Error()))
+		}
+		writeError(w, http.StatusInternalServerError, "internal error")
+	}
+}
+
+// requestError is a refusal with its status and message.
+type requestError struct {
+	status int
+	msg    string
+}
+
+func (e *requestError) Error() string { return e.msg }
 
 // apiError is the body of every 4xx/5xx answer.
 type apiError struct {
@@ -166,47 +223,70 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 	writeJSON(w, status, apiError{Error: fmt.Sprintf(format, args...)})
 }
 
-// storeError maps a store error to an answer.
-func storeError(w http.ResponseWriter, err error) {
-	switch {
-	case errors.Is(err, ErrNotFound):
-		writeError(w, http.StatusNotFound, "%v", err)
-	case errors.Is(err, ErrExists):
-		writeError(w, http.StatusConflict, "%v", err)
-	case errors.Is(err, audit.ErrPolicy):
-		writeError(w, http.StatusBadRequest, "%v", err)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, http.StatusServiceUnavailable, "the request was cancelled")
-	default:
-		writeError(w, http.StatusInternalServerError, "internal error")
-	}
-}
-
+// listTables lists the tables as anyone may see them (PublicTable).
 func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 	ts, err := s.store.Tables(r.Context())
 	if err != nil {
-		storeError(w, err)
+		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tables": ts})
+	pub := make([]*PublicTable, len(ts))
+	for i, t := range ts {
+		pub[i] = t.Public()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tables": pub})
 }
 
 func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
 	t, err := s.store.Table(r.Context(), r.PathValue("name"))
 	if err != nil {
-		storeError(w, err)
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, t.Public())
+}
+
+// adminTables lists the tables with the operator's metadata (TableInfo).
+func (s *Server) adminTables(w http.ResponseWriter, r *http.Request) {
+	ts, err := s.store.Tables(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tables": ts})
+}
+
+func (s *Server) adminTable(w http.ResponseWriter, r *http.Request) {
+	t, err := s.store.Table(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, t)
 }
 
+// ReleaseList is the answer of GET /v1/tables/{name}/releases.
+type ReleaseList struct {
+	Table    string          `json:"table"`
+	Releases []PublicRelease `json:"releases"`
+	// Notice says in words that some releases are simulated (empty
+	// otherwise).
+	Notice string `json:"notice,omitempty"`
+}
+
 func (s *Server) releases(w http.ResponseWriter, r *http.Request) {
 	rel, err := s.store.Releases(r.Context(), r.PathValue("name"))
 	if err != nil {
-		storeError(w, err)
+		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"table": r.PathValue("name"), "releases": rel})
+	sim := 0
+	for _, x := range rel {
+		if x.Simulated {
+			sim++
+		}
+	}
+	writeJSON(w, http.StatusOK, ReleaseList{Table: r.PathValue("name"), Releases: rel, Notice: simulatedTableNotice(sim, len(rel))})
 }
 
 // MarginRequest is the body of POST /v1/tables/{name}/requests.
@@ -222,17 +302,23 @@ type MarginRequest struct {
 	Requester      string `json:"requester,omitempty"`
 }
 
-// decodeBody decodes one JSON object of at most limit bytes.
+// decodeBody decodes one JSON object from a body of at most limit bytes:
+// the whole body is read first, so that nothing after the value (spaces
+// included) escapes the limit.
 func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
-	body := http.MaxBytesReader(w, r.Body, limit)
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			writeError(w, http.StatusRequestEntityTooLarge, "request body larger than %d bytes", limit)
 			return err
 		}
+		writeError(w, http.StatusBadRequest, "reading the body: %v", err)
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		writeError(w, http.StatusBadRequest, "malformed JSON body: %v", err)
 		return err
 	}
@@ -256,6 +342,15 @@ func parseMargin(raw json.RawMessage) ([]string, error) {
 		return nil, errors.New(`"margin" is empty`)
 	}
 	return strings.Split(s, ":"), nil
+}
+
+// Answer is the answer to a margin request: the public decision and, for
+// a table whose answers come from a simulated table, a notice saying so.
+type Answer struct {
+	audit.PublicDecision
+	// Notice is SimulatedAnswerNotice for a simulated answer; for another
+	// answer on a table with simulated releases, what they mean.
+	Notice string `json:"notice,omitempty"`
 }
 
 func (s *Server) request(w http.ResponseWriter, r *http.Request) {
@@ -290,7 +385,7 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 	}
 	ts, err := s.state(r.Context(), r.PathValue("name"))
 	if err != nil {
-		storeError(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	// A slot among the concurrent decisions.
@@ -303,54 +398,108 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "too many decisions under way; retry later")
 		return
 	}
-	d, replay, status, msg := s.decide(r.Context(), ts, margin, &req)
-	if msg != "" {
-		writeError(w, status, "%s", msg)
+	a, replay, err := s.decide(r.Context(), ts, margin, &req)
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	if replay {
 		w.Header().Set("Idempotent-Replay", "true")
 	}
-	writeJSON(w, http.StatusOK, d)
+	writeJSON(w, http.StatusOK, a)
+}
+
+// canonicalRequest is the request an idempotency key stands for: the
+// margin in table order (so "C:A" and "A:C" are one margin) and the mode.
+func canonicalRequest(t *model.Table, margin []string, mode string) string {
+	b, _ := json.Marshal(map[string]any{"margin": tableOrder(t, margin), "mode": mode})
+	return string(b)
+}
+
+// tableOrder sorts margin's variable names into table order; names the
+// table does not have go last in their order (the decision refuses them).
+func tableOrder(t *model.Table, margin []string) []string {
+	out := slices.Clone(margin)
+	pos := func(n string) int {
+		if j := t.VarIndex(n); j >= 0 {
+			return j
+		}
+		return len(t.Vars)
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return pos(a) - pos(b) })
+	return out
+}
+
+// sameRequest compares a stored request (its canonical JSON, perhaps
+// written before margins were put in table order) with canon.
+func sameRequest(t *model.Table, stored, canon string) bool {
+	var old struct {
+		Margin []string `json:"margin"`
+		Mode   string   `json:"mode"`
+	}
+	if json.Unmarshal([]byte(stored), &old) != nil {
+		return false
+	}
+	return canonicalRequest(t, old.Margin, old.Mode) == canon
+}
+
+// answer wraps a public decision with the notices that apply.
+func answer(d audit.PublicDecision, h *audit.History) Answer {
+	a := Answer{PublicDecision: d}
+	if d.Simulated {
+		a.Notice = SimulatedAnswerNotice
+		return a
+	}
+	sim := 0
+	for _, r := range h.Releases {
+		if r.Simulated {
+			sim++
+		}
+	}
+	a.Notice = simulatedTableNotice(sim, len(h.Releases))
+	return a
 }
 
 // decide runs one decision under the table's lock: a stored decision for
 // the key is returned as it was; otherwise the auditor decides and the
-// decision (with its release) is committed before the answer.
-func (s *Server) decide(ctx context.Context, ts *tableState, margin []string, req *MarginRequest) (audit.PublicDecision, bool, int, string) {
+// decision (with its release) is committed before the answer. A request
+// in simulate mode on a table whose policy does not allow simulation is
+// refused (403): only the operator turns simulation on.
+func (s *Server) decide(ctx context.Context, ts *tableState, margin []string, req *MarginRequest) (Answer, bool, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	canon, _ := json.Marshal(map[string]any{"margin": margin, "mode": req.Mode})
+	canon := canonicalRequest(ts.table, margin, req.Mode)
 	old, err := s.store.decisionByKey(ctx, ts.info.ID, req.IdempotencyKey)
 	if err != nil {
-		return audit.PublicDecision{}, false, http.StatusInternalServerError, "internal error"
+		return Answer{}, false, err
 	}
 	if old != nil {
-		if old.request != string(canon) {
-			return audit.PublicDecision{}, false, http.StatusConflict, "idempotency key already used for another request"
+		if old.request != canon && !sameRequest(ts.table, old.request, canon) {
+			return Answer{}, false, &requestError{http.StatusConflict, "idempotency key already used for another request"}
 		}
-		return old.public, true, 0, ""
+		return answer(old.public, ts.hist), true, nil
 	}
 	if err := s.refreshPolicy(ctx, ts); err != nil {
-		return audit.PublicDecision{}, false, http.StatusInternalServerError, "internal error"
+		return Answer{}, false, err
+	}
+	if req.Mode == audit.ModeSimulate && !ts.auditor.Policy().AllowSimulate {
+		return Answer{}, false, &requestError{http.StatusForbidden, fmt.Sprintf(
+			"simulate mode is not enabled for table %q: a simulated answer is not data, and only the operator can allow it (policy allow_simulate)", ts.info.Name)}
 	}
 	sum := sha256.Sum256([]byte(ts.info.Name + "\x00" + req.IdempotencyKey))
 	d, err := ts.auditor.Decide(ts.hist, audit.Request{Margin: margin, Mode: req.Mode, Seed: binary.LittleEndian.Uint64(sum[:8]),
 		RequestID: req.IdempotencyKey, Requester: req.Requester, Time: time.Now().UTC()})
 	if err != nil {
-		if errors.Is(err, audit.ErrRequest) {
-			return audit.PublicDecision{}, false, http.StatusBadRequest, err.Error()
-		}
-		return audit.PublicDecision{}, false, http.StatusInternalServerError, "internal error"
+		return Answer{}, false, err
 	}
 	// The decision is durable before anyone hears of it; the request's
 	// context is not used so that a client disconnect cannot cut the
 	// commit in half.
-	if err := s.store.record(context.WithoutCancel(ctx), ts.info.ID, req.IdempotencyKey, string(canon), d, len(ts.hist.Releases)+1); err != nil {
-		return audit.PublicDecision{}, false, http.StatusInternalServerError, "internal error"
+	if err := s.store.record(context.WithoutCancel(ctx), ts.info.ID, req.IdempotencyKey, canon, d, len(ts.hist.Releases)+1); err != nil {
+		return Answer{}, false, err
 	}
 	ts.hist.Append(d)
-	return d.Public(), false, 0, ""
+	return answer(d.Public(), ts.hist), false, nil
 }
 
 // state returns the decision state of a table, loading it on first use.
@@ -424,9 +573,13 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 }
 
 // loadTable stores an uploaded long CSV table; the query "policy" sets its
-// policy (default audit.DefaultPolicy()).
+// policy over audit.DefaultPolicy().
 func (s *Server) loadTable(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
+	if err := CheckName(name); err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
 	pol, err := audit.ParsePolicy(r.URL.Query().Get("policy"))
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -442,38 +595,45 @@ func (s *Server) loadTable(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	if err := checkName(name); err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
 	if err := s.store.LoadTable(r.Context(), name, t, pol, "upload", data); err != nil {
-		storeError(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	info, err := s.store.Table(r.Context(), name)
 	if err != nil {
-		storeError(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, info)
 }
 
+// PolicyAnswer is the answer of PUT /v1/admin/tables/{name}/policy: the
+// table's policy after the update.
+type PolicyAnswer struct {
+	Policy        audit.Policy `json:"policy"`
+	PolicyVersion string       `json:"policy_version"`
+}
+
+// setPolicy merges the fields of the body (audit.PolicyUpdate) into the
+// table's current policy: a field left out (or null) keeps its value, so
+// {"small": 4} changes small only and {} changes nothing.
 func (s *Server) setPolicy(w http.ResponseWriter, r *http.Request) {
-	var p audit.Policy
-	if err := decodeBody(w, r, s.cfg.MaxBody, &p); err != nil {
+	var u audit.PolicyUpdate
+	if err := decodeBody(w, r, s.cfg.MaxBody, &u); err != nil {
 		return
 	}
-	if err := s.store.SetPolicy(r.Context(), r.PathValue("name"), p); err != nil {
-		storeError(w, err)
+	p, err := s.store.UpdatePolicy(r.Context(), r.PathValue("name"), u)
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"policy_version": p.Version()})
+	writeJSON(w, http.StatusOK, PolicyAnswer{Policy: p, PolicyVersion: p.Version()})
 }
 
 func (s *Server) auditLog(w http.ResponseWriter, r *http.Request) {
 	log, err := s.store.AuditLog(r.Context(), r.PathValue("name"))
 	if err != nil {
-		storeError(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"table": r.PathValue("name"), "decisions": log})

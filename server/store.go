@@ -8,12 +8,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 
 	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/internal/filelock"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -73,6 +76,7 @@ var migrations = []string{
 type Store struct {
 	db   *sql.DB
 	path string
+	lock *filelock.Lock // OpenExclusive's lock, released after the database closes
 }
 
 // ErrNotFound reports an unknown table.
@@ -81,13 +85,45 @@ var ErrNotFound = errors.New("server: no such table")
 // ErrExists reports a table name already in use.
 var ErrExists = errors.New("server: a table of that name exists")
 
-// Open opens (creating if needed) the database file and applies the
-// migrations not yet applied.
+// ErrName reports a table name that is not allowed.
+var ErrName = errors.New("server: bad table name")
+
+// ErrDatabase reports a database file the service cannot use: not SQLite,
+// another application's database, or corrupted.
+var ErrDatabase = errors.New("server: unusable database")
+
+// applicationID marks sdcopt's databases in the SQLite header
+// (PRAGMA application_id): "sdcp".
+const applicationID = 0x73646370
+
+// Open opens (creating if needed, mode 0600: it holds confidential
+// tables) the database file, checks it (ErrDatabase: not an SQLite file,
+// another application's database — one with tables and no sdcopt
+// schema —, or one that fails PRAGMA integrity_check) and applies the
+// migrations not yet applied. Several processes may open one database
+// (sdcopt serve load beside a running server); the server itself uses
+// OpenExclusive.
 func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("server: no database file given")
 	}
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("server: open %s: %w", path, err)
+	}
+	f.Close()
+	// Checked read-only first: a file that is not ours is left as it was
+	// (opening it with the pragmas below would turn it to WAL mode).
+	ro, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, fmt.Errorf("server: open %s: %w", path, err)
+	}
+	err = check(ro)
+	ro.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrDatabase, path, err)
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("server: open %s: %w", path, err)
@@ -102,8 +138,101 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// OpenExclusive is Open under an exclusive lock on the database file
+// (flock, released by Close or when the process ends): the one process
+// that decides requests over this database. Its decision state (each
+// table's history) lives in memory, so a second server on the same file
+// would decide against a stale history; it gets a *filelock.BusyError
+// naming the holder's process id where the system tells it.
+func OpenExclusive(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("server: no database file given")
+	}
+	lock, err := filelock.Acquire(path, 0o600, 0)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Open(path)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// Close closes the database, then releases OpenExclusive's lock (in this
+// order: closing the lock's descriptor first would drop SQLite's own
+// POSIX locks on the file).
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.lock != nil {
+		s.lock.Release()
+		s.lock = nil
+	}
+	return err
+}
+
+// check refuses a file that is not SQLite, a database of another
+// application and a corrupted one.
+func check(db *sql.DB) error {
+	ctx := context.Background()
+	var app int64
+	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&app); err != nil {
+		return fmt.Errorf("not a readable SQLite database: %v", err)
+	}
+	if app != 0 && app != applicationID {
+		return fmt.Errorf("another application's SQLite database (application_id %#x), not sdcopt's", app)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return fmt.Errorf("not a readable SQLite database: %v", err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("not a readable SQLite database: %v", err)
+	}
+	if len(names) > 0 && app == 0 && !slices.Contains(names, "schema_migrations") {
+		const show = 5
+		list := strings.Join(names[:min(len(names), show)], ", ")
+		if len(names) > show {
+			list += fmt.Sprintf(", ... (%d tables)", len(names))
+		}
+		return fmt.Errorf("not an sdcopt database: it holds the tables %s and no sdcopt schema; refusing to add to it", list)
+	}
+	rows, err = db.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return fmt.Errorf("corrupted: integrity check failed: %v", err)
+	}
+	var problems []string
+	for rows.Next() {
+		var msg string
+		if err := rows.Scan(&msg); err != nil {
+			rows.Close()
+			return fmt.Errorf("corrupted: integrity check failed: %v", err)
+		}
+		if msg != "ok" {
+			problems = append(problems, msg)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("corrupted: integrity check failed: %v", err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("corrupted: integrity check: %s", strings.Join(problems[:min(len(problems), 3)], "; "))
+	}
+	return nil
+}
 
 // SchemaVersion is the number of migrations this build knows.
 func SchemaVersion() int { return len(migrations) }
@@ -119,6 +248,15 @@ func (s *Store) migrate() error {
 	}
 	if have > len(migrations) {
 		return fmt.Errorf("database schema version %d is newer than this build's %d", have, len(migrations))
+	}
+	var app int64
+	if err := s.db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&app); err != nil {
+		return err
+	}
+	if app != applicationID {
+		if _, err := s.db.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, applicationID)); err != nil {
+			return err
+		}
 	}
 	for v := have + 1; v <= len(migrations); v++ {
 		tx, err := s.db.BeginTx(ctx, nil)
@@ -142,19 +280,60 @@ func (s *Store) migrate() error {
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
-// TableInfo describes a stored table.
+// TableInfo describes a stored table as the operator sees it: with the
+// source file's name, its sha256 and the load time, which PublicTable
+// leaves out (anyone holding a candidate table could confirm it by its
+// hash).
 type TableInfo struct {
-	ID            int64            `json:"-"`
-	Name          string           `json:"name"`
-	Vars          []model.Variable `json:"-"`
-	Variables     []VariableInfo   `json:"variables"`
-	Cells         int              `json:"cells"`
-	Source        string           `json:"source,omitempty"`
-	SHA256        string           `json:"sha256,omitempty"`
-	LoadedAt      string           `json:"loaded_at,omitempty"`
-	Policy        audit.Policy     `json:"policy"`
-	PolicyVersion string           `json:"policy_version"`
-	Releases      int              `json:"releases"`
+	ID                int64            `json:"-"`
+	Name              string           `json:"name"`
+	Vars              []model.Variable `json:"-"`
+	Variables         []VariableInfo   `json:"variables"`
+	Cells             int              `json:"cells"`
+	Source            string           `json:"source,omitempty"`
+	SHA256            string           `json:"sha256,omitempty"`
+	LoadedAt          string           `json:"loaded_at,omitempty"`
+	Policy            audit.Policy     `json:"policy"`
+	PolicyVersion     string           `json:"policy_version"`
+	Releases          int              `json:"releases"`
+	SimulatedReleases int              `json:"simulated_releases"`
+	Notice            string           `json:"notice,omitempty"`
+}
+
+// PublicTable describes a table as anyone may see it: its layout, its
+// policy and how many releases (and simulated ones) it has; no file name,
+// hash or time of the confidential file.
+type PublicTable struct {
+	Name              string         `json:"name"`
+	Variables         []VariableInfo `json:"variables"`
+	Cells             int            `json:"cells"`
+	Policy            audit.Policy   `json:"policy"`
+	PolicyVersion     string         `json:"policy_version"`
+	Releases          int            `json:"releases"`
+	SimulatedReleases int            `json:"simulated_releases"`
+	// Notice says in words that the table's public releases include
+	// simulated ones (empty otherwise).
+	Notice string `json:"notice,omitempty"`
+}
+
+// Public is what anyone may see of the table.
+func (t *TableInfo) Public() *PublicTable {
+	return &PublicTable{Name: t.Name, Variables: t.Variables, Cells: t.Cells, Policy: t.Policy, PolicyVersion: t.PolicyVersion,
+		Releases: t.Releases, SimulatedReleases: t.SimulatedReleases, Notice: t.Notice}
+}
+
+// SimulatedAnswerNotice accompanies every simulated answer.
+const SimulatedAnswerNotice = "SIMULATED, NOT DATA: these counts are a margin of a table simulated from the public releases, " +
+	"not of the confidential table; they say nothing about the respondents"
+
+// simulatedTableNotice says that a table's public view holds simulated
+// releases and what follows.
+func simulatedTableNotice(simulated, releases int) string {
+	if simulated == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of the %d public releases of this table are SIMULATED, NOT DATA (margins of a table simulated from the public releases). "+
+		"They stay public: every later answer they imply is simulated too, and a true margin that contradicts them is denied", simulated, releases)
 }
 
 // VariableInfo is a variable and its levels.
@@ -168,7 +347,7 @@ type VariableInfo struct {
 // recorded). A name in use is ErrExists: a table with a release history
 // cannot be replaced.
 func (s *Store) LoadTable(ctx context.Context, name string, t *model.Table, p audit.Policy, source string, data []byte) error {
-	if err := checkName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {
@@ -214,6 +393,46 @@ func (s *Store) SetPolicy(ctx context.Context, name string, p audit.Policy) erro
 	return err
 }
 
+// UpdatePolicy changes the fields u sets in a table's current policy and
+// records the result (one transaction: two updates never lose each
+// other's fields). Fields left out keep their value, so an update can
+// never weaken the policy by omission. An update that changes nothing
+// records nothing.
+func (s *Store) UpdatePolicy(ctx context.Context, name string, u audit.PolicyUpdate) (audit.Policy, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return audit.Policy{}, err
+	}
+	defer tx.Rollback()
+	var id int64
+	var pj string
+	err = tx.QueryRowContext(ctx, `SELECT t.id, (SELECT policy_json FROM policies p WHERE p.table_id = t.id ORDER BY p.id DESC LIMIT 1)
+		FROM conf_tables t WHERE t.name = ?`, name).Scan(&id, &pj)
+	if errors.Is(err, sql.ErrNoRows) {
+		return audit.Policy{}, fmt.Errorf("%w: %q", ErrNotFound, name)
+	}
+	if err != nil {
+		return audit.Policy{}, err
+	}
+	var cur audit.Policy
+	if err := json.Unmarshal([]byte(pj), &cur); err != nil {
+		return audit.Policy{}, err
+	}
+	p, err := u.Apply(cur)
+	if err != nil {
+		return audit.Policy{}, err
+	}
+	if p == cur {
+		return p, nil
+	}
+	npj, _ := json.Marshal(p)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO policies (table_id, policy_json, version, set_at) VALUES (?, ?, ?, ?)`,
+		id, string(npj), p.Version(), now()); err != nil {
+		return audit.Policy{}, err
+	}
+	return p, tx.Commit()
+}
+
 // Tables lists the stored tables by name.
 func (s *Store) Tables(ctx context.Context) ([]*TableInfo, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT name FROM conf_tables ORDER BY name`)
@@ -250,8 +469,10 @@ func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 	var vars, pj string
 	err := s.db.QueryRowContext(ctx, `SELECT t.id, t.name, t.vars_json, t.source, t.sha256, t.loaded_at,
 			(SELECT policy_json FROM policies p WHERE p.table_id = t.id ORDER BY p.id DESC LIMIT 1),
-			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id)
-		FROM conf_tables t WHERE t.name = ?`, name).Scan(&info.ID, &info.Name, &vars, &info.Source, &info.SHA256, &info.LoadedAt, &pj, &info.Releases)
+			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id),
+			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id AND r.simulated != 0)
+		FROM conf_tables t WHERE t.name = ?`, name).Scan(&info.ID, &info.Name, &vars, &info.Source, &info.SHA256, &info.LoadedAt, &pj,
+		&info.Releases, &info.SimulatedReleases)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
 	}
@@ -265,6 +486,7 @@ func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 		return nil, err
 	}
 	info.PolicyVersion = info.Policy.Version()
+	info.Notice = simulatedTableNotice(info.SimulatedReleases, info.Releases)
 	info.Cells = 1
 	for _, v := range info.Vars {
 		info.Variables = append(info.Variables, VariableInfo{Name: v.Name, Levels: v.Levels})
@@ -455,14 +677,19 @@ func (s *Store) AuditLog(ctx context.Context, name string) ([]LogEntry, error) {
 	return out, rows.Err()
 }
 
-// checkName accepts table names of letters, digits, '-', '_' and '.'.
-func checkName(name string) error {
+// CheckName accepts table names of 1-64 letters, digits, '-', '_' and
+// '.', except "." and ".." (a URL path cannot reach them); others are
+// ErrName.
+func CheckName(name string) error {
 	if name == "" || len(name) > 64 {
-		return fmt.Errorf("server: table name %q: want 1-64 characters", name)
+		return fmt.Errorf("%w: %q: want 1-64 characters", ErrName, name)
+	}
+	if name == "." || name == ".." {
+		return fmt.Errorf("%w: %q is not reachable in a URL", ErrName, name)
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return fmt.Errorf("server: table name %q: only letters, digits, '-', '_' and '.'", name)
+			return fmt.Errorf("%w: %q: only letters, digits, '-', '_' and '.'", ErrName, name)
 		}
 	}
 	return nil

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/internal/filelock"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -34,6 +37,7 @@ type auditSettings struct {
 	update   bool
 	create   bool
 	public   bool
+	lockWait float64
 	ef       engineFlags
 }
 
@@ -52,7 +56,11 @@ func newAuditCmd() *cobra.Command {
 			"from the public releases (seeded by --seed). The output is the operator's:\n" +
 			"it names the cells a denied release would disclose; --public prints only\n" +
 			"what a requester may see. --update appends the release to HISTORY.json\n" +
-			"(atomically; --create starts a new history file).",
+			"(atomically; --create starts a new history file) under an exclusive lock on\n" +
+			"HISTORY.json.lock, held from reading the history to writing it, so that two\n" +
+			"runs on one history never lose a release; a second run waits up to\n" +
+			"--lock-wait seconds. A HISTORY.json that is a symbolic link is updated\n" +
+			"through the link (the file it points to is replaced, the link stays).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runAudit(c.OutOrStdout(), os.Stderr, &s)
@@ -63,13 +71,14 @@ func newAuditCmd() *cobra.Command {
 	f.StringVar(&s.history, "history", "", "the release history (JSON; see --create)")
 	f.StringVar(&s.request, "request", "", "the requested margin, e.g. A:C or AC")
 	f.StringVar(&s.mode, "mode", audit.ModeRelease, "release (the true margin or nothing) or simulate (a simulated margin when the true one is denied)")
-	f.StringVar(&s.policy, "policy", "", "policy parameters over the defaults small=3,min_width=3,min_rel_width=0,simulate=true")
+	f.StringVar(&s.policy, "policy", "", "policy parameters over the defaults small=3,min_width=3,min_rel_width=0,simulate=false")
 	f.Uint64Var(&s.seed, "seed", 1, "seed of the simulation")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.out, "out", "", "write the decision to this file (atomically) instead of stdout")
 	f.BoolVar(&s.update, "update", false, "append the released margin to the history file")
 	f.BoolVar(&s.create, "create", false, "with --update: create the history file when it does not exist")
 	f.BoolVar(&s.public, "public", false, "print only the public answer (no operator evidence)")
+	f.Float64Var(&s.lockWait, "lock-wait", 60, "with --update: seconds to wait for another run that holds the history's lock")
 	s.ef.register(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s); what it leaves undecided is denied")
 	c.AddCommand(newAuditReplayCmd())
 	return c
@@ -94,7 +103,7 @@ func newAuditReplayCmd() *cobra.Command {
 	f.StringVar(&s.history, "history", "", "a history to start from (read only)")
 	f.StringVar(&s.requests, "requests", "", "margins separated by commas, e.g. BF,ABCE,ADE or B:F,A:B:C:E")
 	f.StringVar(&s.mode, "mode", audit.ModeRelease, "mode of every request: release or simulate")
-	f.StringVar(&s.policy, "policy", "", "policy parameters over the defaults small=3,min_width=3,min_rel_width=0,simulate=true")
+	f.StringVar(&s.policy, "policy", "", "policy parameters over the defaults small=3,min_width=3,min_rel_width=0,simulate=false")
 	f.Uint64Var(&s.seed, "seed", 1, "seed of the simulations (request i uses seed + i)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.out, "out", "", "write the decisions to this file (atomically) instead of stdout")
@@ -162,16 +171,44 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	if s.create && !s.update {
 		return cli.BadInput("--create needs --update")
 	}
-	// The history is read and, with --update, replaced atomically; the
-	// decision output must be neither the table nor the history.
-	if err := checkFiles([]string{"--table", s.table, "--history", s.history}, []string{"--out", s.out}); err != nil {
+	// The history is read and, with --update, replaced atomically (the
+	// file a symbolic link points to, the link staying); the decision
+	// output must be neither the table nor the history, also when the
+	// history does not exist yet.
+	histFile := s.history
+	if s.update {
+		var err error
+		if histFile, err = historyTarget(s.history); err != nil {
+			return err
+		}
+		if err := checkFiles([]string{"--table", s.table}, []string{"--history", histFile, "--out", s.out}); err != nil {
+			return err
+		}
+	} else if err := checkFiles([]string{"--table", s.table, "--history", s.history}, []string{"--out", s.out}); err != nil {
+		return err
+	}
+	wait, err := lockWait(s)
+	if err != nil {
 		return err
 	}
 	a, err := newAuditor(s)
 	if err != nil {
 		return err
 	}
-	h, err := readHistory(s.history, a.Table(), s.create)
+	if s.update {
+		// Held from reading the history to writing it back: a second
+		// run decides against the history that includes this release.
+		lock, err := filelock.Acquire(histFile+".lock", 0o644, wait)
+		if err != nil {
+			var busy *filelock.BusyError
+			if errors.As(err, &busy) {
+				return cli.BadInput("--history %s: another sdcopt audit --update is using it: %v", s.history, err)
+			}
+			return cli.BadInput("--history %s: %v", s.history, err)
+		}
+		defer lock.Release()
+	}
+	h, err := readHistory(histFile, a.Table(), s.create)
 	if err != nil {
 		return err
 	}
@@ -181,9 +218,9 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	}
 	d, err := a.Decide(h, audit.Request{Margin: margin, Mode: s.mode, Seed: s.seed, Time: time.Now().UTC()})
 	if err != nil {
-		return libraryError("audit", err)
+		return libraryError("", err) // library errors name their package ("audit: ...")
 	}
-	err = emit(w, s.out, func(w io.Writer) error {
+	render := func(w io.Writer) error {
 		if s.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
@@ -193,25 +230,61 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 			return enc.Encode(d)
 		}
 		return writeDecisionText(w, a.Table(), d, s.public)
-	})
-	if err != nil {
-		return err
 	}
-	if s.update && d.Outcome != audit.Denied {
-		h.Append(d)
-		if err := cli.WriteFileAtomic(s.history, func(w io.Writer) error { return audit.WriteHistory(w, h) }); err != nil {
-			return cli.BadInput("--history: %v", err)
+	appended := s.update && d.Outcome != audit.Denied
+	if !appended {
+		return emit(w, s.out, render)
+	}
+	// The release is in the history before anyone reads the answer: the
+	// history and --out are committed together, stdout printed after.
+	h.Append(d)
+	var outs cli.Outputs
+	defer outs.Abort()
+	if err := outs.Write(histFile, func(w io.Writer) error { return audit.WriteHistory(w, h) }); err != nil {
+		return cli.BadInput("--history: %v", err)
+	}
+	if s.out != "" {
+		if err := outs.Write(s.out, render); err != nil {
+			return cli.BadInput("--out: %v", err)
 		}
-		fmt.Fprintf(errw, "sdcopt: %s appended to %s (%d releases)\n", strings.Join(d.Margin, ":"), s.history, len(h.Releases))
+	}
+	if err := outs.Commit(); err != nil {
+		return cli.BadInput("%v", err)
+	}
+	fmt.Fprintf(errw, "sdcopt: %s appended to %s (%d releases)\n", strings.Join(d.Margin, ":"), s.history, len(h.Releases))
+	if s.out == "" {
+		return emit(w, "", render)
 	}
 	return nil
+}
+
+// historyTarget is the file --update replaces: the history itself, or the
+// file it links to (a dangling link is refused).
+func historyTarget(path string) (string, error) {
+	st, err := os.Lstat(path)
+	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		return path, nil // a missing file is left to --create
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", cli.BadInput("--history %s is a symbolic link that cannot be followed: %v", path, err)
+	}
+	return target, nil
+}
+
+// lockWait checks --lock-wait.
+func lockWait(s *auditSettings) (time.Duration, error) {
+	if math.IsNaN(s.lockWait) || s.lockWait < 0 || s.lockWait > 86400 {
+		return 0, cli.BadInput("--lock-wait %g: want seconds in [0, 86400]", s.lockWait)
+	}
+	return time.Duration(s.lockWait * float64(time.Second)), nil
 }
 
 // writeDecisionText prints a decision and, unless public, its evidence.
 func writeDecisionText(w io.Writer, t *model.Table, d *audit.Decision, public bool) error {
 	fmt.Fprintf(w, "request [%s] (%s): %s", strings.Join(d.Margin, ":"), d.Mode, strings.ToUpper(d.Outcome))
 	if d.Simulated {
-		fmt.Fprint(w, " (simulated values)")
+		fmt.Fprint(w, " (SIMULATED, NOT DATA: a margin of a table simulated from the public releases)")
 	}
 	fmt.Fprintf(w, "\npolicy %s\n", d.PolicyVersion)
 	if d.Counts != nil {

@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/internal/filelock"
 )
 
 func TestAuditDemo(t *testing.T) {
@@ -129,5 +135,113 @@ func TestServeDemo(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// Two `audit --update` processes on one history, 20 rounds: every release
+// a process announces is in the final file (none lost to a concurrent
+// rewrite), the first run of a round creating the file (--create).
+func TestAuditUpdateConcurrent(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	rounds := 20
+	if testing.Short() {
+		rounds = 5
+	}
+	// [B:F] and [A:D:E] are released in either order (Dobra & Fienberg's
+	// releases, see TestAuditCLI).
+	margins := []string{"BF", "ADE"}
+	for r := 0; r < rounds; r++ {
+		hist := filepath.Join(dir, fmt.Sprintf("h%d.json", r))
+		var wg sync.WaitGroup
+		procs := make([]proc, len(margins))
+		for i, m := range margins {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				procs[i] = runSdcopt(t, dir, "audit", "--table", csv, "--history", hist, "--request", m, "--update", "--create", "--public")
+			}()
+		}
+		wg.Wait()
+		b, err := os.ReadFile(hist)
+		if err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+		h, err := audit.ReadHistory(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+		inFile := map[string]bool{}
+		for _, rel := range h.Releases {
+			inFile[strings.Join(rel.Margin, ":")] = true
+		}
+		announced := 0
+		for i, p := range procs {
+			if p.code != 0 {
+				t.Fatalf("round %d %s: exit %d %s", r, margins[i], p.code, p.stderr)
+			}
+			if !strings.Contains(p.stdout, "RELEASED") {
+				continue
+			}
+			announced++
+			name := strings.Join(strings.Split(margins[i], ""), ":")
+			if !inFile[name] {
+				t.Errorf("round %d: [%s] printed RELEASED but the history holds %v", r, name, h.Releases)
+			}
+		}
+		if announced != len(h.Releases) {
+			t.Errorf("round %d: %d releases announced, %d in the file", r, announced, len(h.Releases))
+		}
+	}
+}
+
+// --update through a symbolic link writes the file it points to and keeps
+// the link; a held lock makes a second run exit 2 naming the holder; an
+// --out that is the (new) history is refused.
+func TestAuditUpdateLinkAndLock(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	link := filepath.Join(dir, "link.json")
+	if _, msg, code := run(t, "audit", "--table", csv, "--history", real, "--request", "BF", "--update", "--create"); code != 0 {
+		t.Fatal(msg)
+	}
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if _, msg, code := run(t, "audit", "--table", csv, "--history", link, "--request", "ADE", "--update"); code != 0 {
+		t.Fatalf("update through the link: exit %d %s", code, msg)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", st, err)
+	}
+	if b, _ := os.ReadFile(real); strings.Count(string(b), `"margin"`) != 2 {
+		t.Errorf("the target does not hold both releases:\n%s", b)
+	}
+
+	lock, err := filelock.Acquire(real+".lock", 0o644, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(real)
+	start := time.Now()
+	p := runSdcopt(t, dir, "audit", "--table", csv, "--history", link, "--request", "AB", "--update", "--lock-wait", "0.3")
+	lock.Release()
+	if p.code != 2 || !strings.Contains(p.stderr, "another sdcopt audit --update") || !strings.Contains(p.stderr, fmt.Sprintf("process %d", os.Getpid())) {
+		t.Errorf("held lock: exit %d %q", p.code, p.stderr)
+	}
+	if el := time.Since(start); el < 300*time.Millisecond {
+		t.Errorf("gave up after %v, before --lock-wait", el)
+	}
+	if after, _ := os.ReadFile(real); !bytes.Equal(before, after) {
+		t.Error("the history changed although the run did not get the lock")
+	}
+
+	fresh := filepath.Join(dir, "new.json")
+	if _, msg, code := run(t, "audit", "--table", csv, "--history", fresh, "--update", "--create", "--request", "BF", "--out", fresh); code != 2 || !strings.Contains(msg, "same file") {
+		t.Errorf("--out naming the new history: exit %d %q", code, msg)
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Error("a refused run created the history")
 	}
 }

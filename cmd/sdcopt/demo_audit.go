@@ -31,7 +31,10 @@ func runAuditDemo(w io.Writer) error {
 		name = "embedded 2x2x2x2 table (shared datasets not found)"
 	}
 	fmt.Fprintf(w, "\n== sdcopt demo: release auditor, a request sequence on the %s\n", name)
-	a, err := audit.New(tab, audit.DefaultPolicy(), audit.Options{})
+	// Simulation is off by default; the demo's operator turns it on.
+	pol := audit.DefaultPolicy()
+	pol.AllowSimulate = true
+	a, err := audit.New(tab, pol, audit.Options{})
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,10 @@ func runServeDemo(w io.Writer) error {
 	}
 	defer store.Close()
 	ctx := context.Background()
-	if err := store.LoadTable(ctx, "autoworkers", tab, audit.DefaultPolicy(), csvPath, data); err != nil {
+	// Simulation is off by default; the demo's operator turns it on.
+	pol := audit.DefaultPolicy()
+	pol.AllowSimulate = true
+	if err := store.LoadTable(ctx, "autoworkers", tab, pol, csvPath, data); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

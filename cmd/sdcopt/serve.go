@@ -17,6 +17,7 @@ import (
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/internal/filelock"
 	"github.com/sdcopt/sdcopt/server"
 )
 
@@ -44,7 +45,14 @@ func newServeCmd() *cobra.Command {
 			"Operator endpoints (/v1/admin: load a table, set its policy, read the audit\n" +
 			"log) need \"Authorization: Bearer TOKEN\" with the token of --admin-token-file\n" +
 			"(disabled without it). SIGINT/SIGTERM: stop accepting, finish the decisions\n" +
-			"under way (or roll them back), close the database.",
+			"under way (or roll them back), close the database.\n\n" +
+			"Anonymous users see each table's variables, policy and public releases, never\n" +
+			"the confidential file's name or hash (the operator's GET /v1/admin/tables).\n" +
+			"Simulate mode is refused unless the operator allows it in the table's policy\n" +
+			"(simulate=true); simulated answers say that they are not data. One server per\n" +
+			"database: it holds an exclusive lock on --db, and a second one exits 2 naming\n" +
+			"the holder. A database that is not sdcopt's, or fails SQLite's integrity\n" +
+			"check, is refused (exit 2). A token file writable by every user is refused.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runServe(&s)
@@ -63,9 +71,21 @@ func newServeCmd() *cobra.Command {
 	return c
 }
 
-func readToken(path string) (string, error) {
+// readToken reads the operator's token. A file every user may write is
+// refused (anyone could set the token and act as the operator); one that
+// others may read gets a warning on warn.
+func readToken(path string, warn io.Writer) (string, error) {
 	if path == "" {
 		return "", nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", cli.BadInput("--admin-token-file: %v", err)
+	}
+	if perm := st.Mode().Perm(); perm&0o002 != 0 {
+		return "", cli.BadInput("--admin-token-file %s is writable by every user (mode %#o): anyone could set the operator's token; chmod 600 %s", path, perm, path)
+	} else if perm&0o066 != 0 {
+		fmt.Fprintf(warn, "sdcopt serve: warning: --admin-token-file %s may be read or written by other users (mode %#o); chmod 600 %s\n", path, perm, path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -94,13 +114,21 @@ func runServe(s *serveSettings) error {
 			return err
 		}
 	}
-	tok, err := readToken(s.tokenFile)
+	tok, err := readToken(s.tokenFile, os.Stderr)
 	if err != nil {
 		return err
 	}
 	sigs := cli.TakeSignals()
-	store, err := server.Open(s.db)
+	store, err := server.OpenExclusive(s.db)
 	if err != nil {
+		var busy *filelock.BusyError
+		if errors.As(err, &busy) {
+			holder := "another process"
+			if busy.PID > 0 {
+				holder = fmt.Sprintf("process %d", busy.PID)
+			}
+			return cli.BadInput("--db %s is in use by %s (another sdcopt serve): one server per database", s.db, holder)
+		}
 		return cli.BadInput("--db: %v", err)
 	}
 	defer store.Close()
@@ -113,7 +141,8 @@ func runServe(s *serveSettings) error {
 	if err != nil {
 		return cli.BadInput("--addr: %v", err)
 	}
-	cfg := server.Config{AdminToken: tok, MaxConcurrent: s.maxConcurrent, DecisionTimeLimit: limit, Solver: s.solver}
+	cfg := server.Config{AdminToken: tok, MaxConcurrent: s.maxConcurrent, DecisionTimeLimit: limit, Solver: s.solver,
+		ErrorLog: log.New(os.Stderr, "sdcopt serve: error: ", log.LstdFlags|log.Lmicroseconds)}
 	if !s.quiet {
 		cfg.Log = log.New(os.Stderr, "sdcopt serve: ", log.LstdFlags|log.Lmicroseconds)
 	}
@@ -172,13 +201,16 @@ func newServeLoadCmd() *cobra.Command {
 	f.StringVar(&s.db, "db", "", "the SQLite database file (created when missing)")
 	f.StringVar(&s.name, "name", "", "the table's name in the service")
 	f.StringVar(&s.table, "table", "", "the table, long CSV")
-	f.StringVar(&s.policy, "policy", "", "policy over the defaults small=3,min_width=3,min_rel_width=0,simulate=true")
+	f.StringVar(&s.policy, "policy", "", "policy over the defaults small=3,min_width=3,min_rel_width=0,simulate=false (simulate=true lets requesters ask for simulated answers)")
 	return c
 }
 
 func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 	if s.db == "" || s.name == "" || s.table == "" {
 		return cli.BadInput("--db, --name and --table are required")
+	}
+	if err := server.CheckName(s.name); err != nil {
+		return cli.BadInput("--name: %v", err)
 	}
 	pol, err := audit.ParsePolicy(s.policy)
 	if err != nil {
@@ -198,7 +230,7 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 	}
 	defer store.Close()
 	if err := store.LoadTable(context.Background(), s.name, t, pol, s.table, data); err != nil {
-		if errors.Is(err, server.ErrExists) {
+		if errors.Is(err, server.ErrExists) || errors.Is(err, server.ErrName) || errors.Is(err, audit.ErrPolicy) {
 			return cli.BadInput("%v", err)
 		}
 		return libraryError("serve load", err)

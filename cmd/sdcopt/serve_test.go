@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -119,8 +120,25 @@ func TestServeEndToEnd(t *testing.T) {
 	s := startServer(t, db)
 	c, ctx := s.client, context.Background()
 	tabs, err := c.Tables(ctx)
-	if err != nil || len(tabs) != 1 || tabs[0].Name != "autoworkers" || len(tabs[0].Variables) != 6 || tabs[0].Cells != 64 || tabs[0].SHA256 == "" {
+	if err != nil || len(tabs) != 1 || tabs[0].Name != "autoworkers" || len(tabs[0].Variables) != 6 || tabs[0].Cells != 64 {
 		t.Fatalf("tables: %+v %v", tabs, err)
+	}
+	// The file's path and hash are the operator's only.
+	admin, err := c.AdminTables(ctx)
+	if err != nil || len(admin) != 1 || admin[0].SHA256 == "" || admin[0].Source != csv {
+		t.Fatalf("operator's tables: %+v %v", admin, err)
+	}
+	for _, path := range []string{"/v1/tables", "/v1/tables/autoworkers"} {
+		resp, err := http.Get(c.Base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(b.String(), admin[0].SHA256) || strings.Contains(b.String(), "autoworkers.csv") || strings.Contains(b.String(), "loaded_at") {
+			t.Errorf("anonymous %s shows file metadata:\n%s", path, b.String())
+		}
 	}
 	d, replay, err := c.Request(ctx, "autoworkers", []string{"B", "F"}, "", "k1", "alice")
 	if err != nil || d.Outcome != audit.Released || len(d.Counts) != 4 || replay {
@@ -137,8 +155,16 @@ func TestServeEndToEnd(t *testing.T) {
 	if err != nil || den.Outcome != audit.Denied || den.Counts != nil {
 		t.Errorf("whole table: %+v %v", den, err)
 	}
+	// Simulation needs the operator.
+	if _, _, err := c.Request(ctx, "autoworkers", []string{"A", "B", "C", "D", "E", "F"}, audit.ModeSimulate, "k3", "bob"); apiStatus(err) != http.StatusForbidden {
+		t.Errorf("simulate under the default policy: %v", err)
+	}
+	allow := true
+	if _, err := c.UpdatePolicy(ctx, "autoworkers", audit.PolicyUpdate{AllowSimulate: &allow}); err != nil {
+		t.Fatal(err)
+	}
 	sim, _, err := c.Request(ctx, "autoworkers", []string{"A", "B", "C", "D", "E", "F"}, audit.ModeSimulate, "k3", "bob")
-	if err != nil || sim.Outcome != audit.Simulated || !sim.Simulated || len(sim.Counts) != 64 {
+	if err != nil || sim.Outcome != audit.Simulated || !sim.Simulated || len(sim.Counts) != 64 || !strings.Contains(sim.Notice, "NOT DATA") {
 		t.Errorf("simulate: %+v %v", sim, err)
 	}
 	rel, err := c.Releases(ctx, "autoworkers")
@@ -330,7 +356,7 @@ func TestServeKill9(t *testing.T) {
 	margins := [][]string{{"B", "F"}, {"A", "B", "C", "E"}, {"A", "D", "E"}, {"A", "B"}, {"C", "D"}, {"E", "F"}, {"A", "C", "F"}, {"B", "D", "E"}}
 	type ack struct {
 		table, key string
-		d          audit.PublicDecision
+		d          server.Answer
 	}
 	var mu sync.Mutex
 	var acks []ack
@@ -527,5 +553,167 @@ func TestServeWebPage(t *testing.T) {
 	}
 	if !strings.Contains(history, "#1 [B:F]") {
 		t.Errorf("page history %q", history)
+	}
+	// No file metadata on the page; simulation not offered.
+	html, err := chromedp.Run(ctx, chromedp.OuterHTML(css("html")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	simDisabled, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("mode-simulate").disabled`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := s.client.AdminTables(context.Background())
+	if err != nil || len(admin) != 1 {
+		t.Fatalf("operator's tables: %v", err)
+	}
+	if strings.Contains(html, admin[0].SHA256) || strings.Contains(html, "autoworkers.csv") {
+		t.Error("the page shows the confidential file's hash or path")
+	}
+	if !simDisabled {
+		t.Error("simulate mode offered although the policy does not allow it")
+	}
+	// The operator allows simulation; a simulated answer and the page
+	// after it say plainly that it is not data.
+	allow := true
+	if _, err := s.client.UpdatePolicy(context.Background(), "autoworkers", audit.PolicyUpdate{AllowSimulate: &allow}); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(s.client.Base+"/"),
+		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
+		chromedp.Click(css(`#mode-simulate`)),
+		chromedp.Click(css(`#var-A`)), chromedp.Click(css(`#var-B`)), chromedp.Click(css(`#var-C`)),
+		chromedp.Click(css(`#var-D`)), chromedp.Click(css(`#var-E`)), chromedp.Click(css(`#var-F`)),
+		chromedp.Click(css(`#request`)),
+		chromedp.WaitVisible(css(`#answer-notice`)),
+		chromedp.WaitVisible(css(`#notice`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome, answer, banner := text(`#outcome`), text(`#answer-notice`), text(`#notice`)
+	if !strings.Contains(outcome, "simulated") || !strings.Contains(answer, "NOT DATA") || !strings.Contains(banner, "SIMULATED, NOT DATA") {
+		t.Errorf("simulated answer on the page: outcome %q, notice %q, banner %q", outcome, answer, banner)
+	}
+}
+
+// Two servers on one database: the second exits 2 naming the first's
+// process id, the first keeps serving; once it stops, a server starts
+// again. serve load beside the running server works.
+func TestServeTwoProcesses(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	loadTables(t, db, csv, "autoworkers")
+	s := startServer(t, db)
+	p := runSdcopt(t, dir, "serve", "--db", db, "--addr", "127.0.0.1:0", "--quiet")
+	if want := fmt.Sprintf("process %d", s.cmd.Process.Pid); p.code != 2 || !strings.Contains(p.stderr, want) || !strings.Contains(p.stderr, "one server per database") {
+		t.Errorf("second server: exit %d %q, want 2 naming %s", p.code, p.stderr, want)
+	}
+	// The second path to the same file (a symbolic link) is the same lock.
+	link := filepath.Join(dir, "link.db")
+	os.Symlink("sdc.db", link)
+	if p := runSdcopt(t, dir, "serve", "--db", link, "--addr", "127.0.0.1:0", "--quiet"); p.code != 2 {
+		t.Errorf("second server through a link: exit %d %q", p.code, p.stderr)
+	}
+	loadTables(t, db, csv, "second")
+	ctx := context.Background()
+	if d, _, err := s.client.Request(ctx, "second", []string{"B", "F"}, "", "x", ""); err != nil || d.Outcome != audit.Released {
+		t.Errorf("a table loaded beside the server: %+v %v", d, err)
+	}
+	s.stop(t)
+	s2 := startServer(t, db)
+	if rel, err := s2.client.Releases(ctx, "second"); err != nil || len(rel) != 1 {
+		t.Errorf("after the restart: %v %v", rel, err)
+	}
+}
+
+// Databases the server must not use, table names serve load must refuse,
+// token files anyone can write: exit 2 with the reason, nothing changed.
+func TestServeRefusesBadInputs(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	// Another application's database.
+	foreign := filepath.Join(dir, "other.db")
+	sdb, err := sql.Open("sqlite", foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sdb.Exec(`CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)`); err != nil {
+		t.Fatal(err)
+	}
+	sdb.Close()
+	text := writeTemp(t, "notes.db", strings.Repeat("plain text, not SQLite\n", 300))
+	for _, c := range []struct{ name, db, msg string }{
+		{"foreign database", foreign, "not an sdcopt database"},
+		{"not SQLite", text, "not a readable SQLite database"},
+	} {
+		before := snapshot(t, filepath.Dir(c.db))
+		if _, msg, code := run(t, "serve", "--db", c.db, "--addr", "127.0.0.1:0", "--quiet"); code != 2 || !strings.Contains(msg, c.msg) {
+			t.Errorf("serve %s: exit %d %q", c.name, code, msg)
+		}
+		if _, msg, code := run(t, "serve", "load", "--db", c.db, "--name", "t", "--table", csv); code != 2 || !strings.Contains(msg, c.msg) {
+			t.Errorf("serve load %s: exit %d %q", c.name, code, msg)
+		}
+		if d := diffSnapshots(before, snapshot(t, filepath.Dir(c.db))); len(d) > 0 {
+			t.Errorf("%s: files changed: %v", c.name, d)
+		}
+	}
+
+	db := filepath.Join(dir, "sdc.db")
+	for _, name := range []string{".", "..", "a/b", "a b", ""} {
+		_, msg, code := run(t, "serve", "load", "--db", db, "--name", name, "--table", csv)
+		if code != 2 || (name != "" && !strings.Contains(msg, "table name")) {
+			t.Errorf("serve load --name %q: exit %d %q", name, code, msg)
+		}
+	}
+
+	tok := filepath.Join(dir, "token")
+	os.WriteFile(tok, []byte(testToken+"\n"), 0o600)
+	os.Chmod(tok, 0o666)
+	if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--admin-token-file", tok, "--quiet"); code != 2 || !strings.Contains(msg, "writable by every user") {
+		t.Errorf("world-writable token: exit %d %q", code, msg)
+	}
+	// Readable by others: a warning, the server starts.
+	os.Chmod(tok, 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ready := filepath.Join(dir, "ready")
+	cmd, wait := startSdcopt(t, ctx, dir, "serve", "--db", db, "--addr", "127.0.0.1:0", "--admin-token-file", tok, "--quiet", "--ready-file", ready)
+	for i := 0; i < 1500; i++ {
+		if b, err := os.ReadFile(ready); err == nil && strings.HasSuffix(string(b), "\n") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if p := wait(); p.code != 0 || !strings.Contains(p.stderr, "warning: --admin-token-file") {
+		t.Errorf("token readable by others: exit %d %q", p.code, p.stderr)
+	}
+}
+
+// A corrupted database is refused at start (exit 2, the cause named).
+func TestServeCorruptDatabase(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	loadTables(t, db, csv, "t1", "t2", "t3", "t4", "t5", "t6")
+	data, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last page holds rows of the last table that grew; garbage over
+	// it, its header included.
+	const page = 4096
+	if len(data) < 4*page {
+		t.Fatalf("database of %d bytes", len(data))
+	}
+	for i := len(data) - page; i < len(data); i++ {
+		data[i] = byte(i*13 + 5)
+	}
+	os.WriteFile(db, data, 0o600)
+	if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--quiet"); code != 2 || !strings.Contains(msg, "corrupt") {
+		t.Errorf("corrupted database: exit %d %q", code, msg)
 	}
 }

@@ -39,10 +39,31 @@ function marginTable(t, margin, counts) {
   return el("table", { class: "margin" }, ...rows);
 }
 
+// showTable shows what the table's policy allows and, when some of its
+// releases are simulated, says that they are not data.
+function showTable() {
+  const t = current();
+  const sim = $("mode-simulate");
+  const allowed = !!(t && t.policy && t.policy.allow_simulate);
+  sim.disabled = !allowed;
+  if (!allowed && sim.checked) $("mode-release").checked = true;
+  $("simulate-note").textContent = allowed ? "" :
+    " (not enabled for this table: only the operator can allow simulated answers)";
+  const box = $("notice");
+  if (t && t.notice) {
+    box.replaceChildren(el("strong", {}, "Warning: "), t.notice + ".");
+    box.hidden = false;
+  } else {
+    box.replaceChildren();
+    box.hidden = true;
+  }
+}
+
 function showVars() {
   const t = current();
   const box = $("vars");
   box.replaceChildren(el("legend", {}, "Variables of the margin"));
+  showTable();
   if (!t) return;
   for (const v of t.variables) {
     const cb = el("input", { type: "checkbox", value: v.name, id: "var-" + v.name });
@@ -57,9 +78,11 @@ async function showHistory() {
   try {
     const h = await api("/v1/tables/" + encodeURIComponent(t.name) + "/releases");
     if (h.releases.length === 0) { box.textContent = "Nothing released yet."; return; }
-    box.replaceChildren(...h.releases.map((r) => el("details", {},
-      el("summary", {}, "#" + r.seq + " [" + r.margin.join(":") + "]" + (r.simulated ? " (simulated)" : "")),
-      marginTable(t, r.margin, r.counts))));
+    const items = h.releases.map((r) => el("details", {},
+      el("summary", {}, "#" + r.seq + " [" + r.margin.join(":") + "]" + (r.simulated ? " (SIMULATED, NOT DATA)" : "")),
+      marginTable(t, r.margin, r.counts)));
+    if (h.notice) items.unshift(el("p", { class: "notice" }, h.notice + "."));
+    box.replaceChildren(...items);
   } catch (e) {
     box.replaceChildren(el("span", { class: "error" }, e.message));
   }
@@ -84,15 +107,30 @@ async function request() {
     });
     const head = el("p", { id: "outcome" },
       el("span", { class: d.outcome }, d.outcome), " [" + d.margin.join(":") + "]");
+    const parts = [head];
+    if (d.notice) parts.push(el("p", { class: "notice", id: "answer-notice" }, d.notice + "."));
     if (d.outcome === "denied") {
-      out.replaceChildren(head, el("p", {}, "This margin cannot be released."));
+      parts.push(el("p", {}, "This margin cannot be released."));
     } else {
-      out.replaceChildren(head, marginTable(t, d.margin, d.counts));
+      parts.push(marginTable(t, d.margin, d.counts));
     }
+    out.replaceChildren(...parts);
   } catch (e) {
     out.replaceChildren(el("span", { class: "error" }, e.message));
   }
+  await refreshTables();
   showHistory();
+}
+
+// refreshTables reloads the table list (release counts and notices change
+// with every answer).
+async function refreshTables() {
+  try {
+    tables = (await api("/v1/tables")).tables;
+    showTable();
+  } catch (e) {
+    // The answer is shown; a failed refresh keeps the old list.
+  }
 }
 
 async function init() {
