@@ -32,7 +32,10 @@ type Standardization struct {
 //
 // The means and standard deviations are gonum's stat.PopMeanVariance of
 // each attribute (the corrected two-pass algorithm, which subtracts the
-// rounding error of the mean from the sum of squares). The attributes are
+// rounding error of the mean from the sum of squares), computed on the
+// attribute scaled by a power of two into (-1, 1), so that any finite
+// values are standardized, from 1e-300 to 1e300 (unscaled, the squares
+// of values beyond about 1e154 overflow and those below 1e-154 vanish). The attributes are
 // first copied, transposed, into the buffer that then receives the z-scores
 // row by row, so that stat reads contiguous columns without extra memory:
 // as fast as the earlier accumulation over the rows within the noise of
@@ -54,6 +57,8 @@ func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 			z.X[j*n+i] = v
 		}
 	}
+	// The mean and standard deviation of each column scaled by 2^-exp[j].
+	shift, scale, exp := make([]float64, d), make([]float64, d), make([]int, d)
 	for j := 0; j < d; j++ {
 		col := z.X[j*n : (j+1)*n]
 		s.Constant[j] = true
@@ -68,8 +73,19 @@ func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 			s.Mean[j], s.SD[j] = col[0], 0
 			continue
 		}
+		// Scale the column by 2^-e, with 2^e just above max |x|, so that
+		// every value lies in (-1, 1): squares and sums of squares then
+		// neither overflow (1e155 squared is beyond float64) nor
+		// underflow (1e-200 squared is 0). A power of two scales exactly,
+		// so the z-scores are the same numbers as unscaled whenever the
+		// unscaled computation does not overflow or underflow.
+		e := scaleExponent(col)
+		for i := range col {
+			col[i] = math.Ldexp(col[i], -e)
+		}
 		mean, variance := stat.PopMeanVariance(col, nil)
-		s.Mean[j], s.SD[j] = mean, math.Sqrt(variance)
+		sd := math.Sqrt(variance)
+		s.Mean[j], s.SD[j], shift[j], scale[j], exp[j] = math.Ldexp(mean, e), math.Ldexp(sd, e), mean, sd, e
 	}
 	for i := 0; i < n; i++ {
 		src, dst := ds.Row(i), z.Row(i)
@@ -77,11 +93,22 @@ func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 			if s.Constant[j] {
 				dst[j] = 0
 			} else {
-				dst[j] = (v - s.Mean[j]) / s.SD[j]
+				dst[j] = (math.Ldexp(v, -exp[j]) - shift[j]) / scale[j]
 			}
 		}
 	}
 	return z, s
+}
+
+// scaleExponent returns e with max |x| < 2^e over col (0 for a column of
+// zeros).
+func scaleExponent(col []float64) int {
+	m := 0.0
+	for _, v := range col {
+		m = max(m, math.Abs(v))
+	}
+	_, e := math.Frexp(m)
+	return e
 }
 
 // Unstandardize maps standardized records back to original units,
@@ -112,9 +139,39 @@ func Protect(raw *Dataset, c *Clustering) *Dataset {
 	}
 	cent := Centroids(raw, c)
 	d := raw.D
+	for j := 0; j < d; j++ {
+		for g := 0; g < c.NumGroups; g++ {
+			if math.IsInf(cent[g*d+j], 0) || math.IsNaN(cent[g*d+j]) {
+				scaledCentroids(raw, c, j, cent)
+				break
+			}
+		}
+	}
 	out := &Dataset{Names: append([]string(nil), raw.Names...), N: raw.N, D: d, X: make([]float64, len(raw.X))}
 	for i, g := range c.Group {
 		copy(out.Row(i), cent[g*d:(g+1)*d])
 	}
 	return out
+}
+
+// scaledCentroids recomputes attribute j of the group means cent with the
+// values scaled by a power of two into (-1, 1), for an attribute whose
+// sums overflow (values near the float64 limit): a mean of finite values
+// is finite.
+func scaledCentroids(raw *Dataset, c *Clustering, j int, cent []float64) {
+	d := raw.D
+	m := 0.0
+	for i := 0; i < raw.N; i++ {
+		m = max(m, math.Abs(raw.X[i*d+j]))
+	}
+	_, e := math.Frexp(m)
+	sum := make([]float64, c.NumGroups)
+	cnt := make([]float64, c.NumGroups)
+	for i, g := range c.Group {
+		sum[g] += math.Ldexp(raw.X[i*d+j], -e)
+		cnt[g]++
+	}
+	for g := range sum {
+		cent[g*d+j] = math.Ldexp(sum[g]/cnt[g], e)
+	}
 }
