@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
@@ -95,6 +96,9 @@ func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
 		header[j] = strings.TrimSpace(header[j])
 		if header[j] == "" {
 			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
+		}
+		if !utf8.ValidString(header[j]) {
+			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has the name %q, which is not UTF-8 text (save the file as UTF-8)", j+1, header[j])}
 		}
 		if first, dup := seen[header[j]]; dup {
 			return nil, nil, &DataError{File: name, Line: 1, Column: header[j],

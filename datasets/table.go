@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
@@ -342,6 +343,12 @@ func readLongTable(r io.Reader, name string) (*longTable, error) {
 			l := strings.TrimSpace(rec[j])
 			if l == "" {
 				return nil, &DataError{File: name, Line: line, Column: header[j], Msg: "empty category label"}
+			}
+			if !utf8.ValidString(l) {
+				// Printed in JSON, every invalid byte would become U+FFFD,
+				// making distinct labels look alike.
+				return nil, &DataError{File: name, Line: line, Column: header[j],
+					Msg: fmt.Sprintf("category label %q is not UTF-8 text (save the file as UTF-8)", l)}
 			}
 			x, ok := levelIdx[i][l]
 			if !ok {

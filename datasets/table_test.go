@@ -79,6 +79,11 @@ func TestLoadTableCSVErrors(t *testing.T) {
 		{"empty label", "A,count\n ,1\n", nil, 2, "A", "empty category label"},
 		{"ragged", "A,count\nx,1,2\n", nil, 2, "", "ragged"},
 		{"dup column", "A,A,count\nx,y,1\n", nil, 1, "A", "duplicate column"},
+		// Non-UTF-8 text (Latin-1 "é" is the byte 0xe9) would print as
+		// U+FFFD in JSON, two distinct labels alike.
+		{"latin-1 label", "A,count\ncaf\xe9,1\nna\xefve,2\n", nil, 2, "A", `category label "caf\xe9" is not UTF-8 text`},
+		{"latin-1 label later", "A,B,count\nx,y,1\nx,\xff,2\n", nil, 3, "B", `category label "\xff" is not UTF-8 text`},
+		{"latin-1 variable", "\xc5r,count\nx,1\n", nil, 1, "", `column 1 has the name "\xc5r", which is not UTF-8 text`},
 		{"unknown var", "A,count\nx,1\n", []string{"Z"}, 0, "", `unknown variable "Z"`},
 		{"var twice", "A,count\nx,1\n", []string{"A", "A"}, 0, "", "selected twice"},
 	}
