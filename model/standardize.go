@@ -32,14 +32,18 @@ type Standardization struct {
 //
 // The means and standard deviations are gonum's stat.PopMeanVariance of
 // each attribute (the corrected two-pass algorithm, which subtracts the
-// rounding error of the mean from the sum of squares), computed on the
-// attribute scaled by a power of two into (-1, 1), so that any finite
-// values are standardized, from 1e-300 to 1e300 (unscaled, the squares
-// of values beyond about 1e154 overflow and those below 1e-154 vanish). The attributes are
-// first copied, transposed, into the buffer that then receives the z-scores
-// row by row, so that stat reads contiguous columns without extra memory:
-// as fast as the earlier accumulation over the rows within the noise of
-// BenchmarkStandardize (10^3 to 10^6 records of 10 attributes).
+// rounding error of the mean from the sum of squares). An attribute whose
+// largest |x| lies outside [2^-400, 2^400] is first scaled by a power of
+// two into (-1, 1), so that any finite values are standardized, from
+// 1e-300 to 1e300 (unscaled, the squares of values beyond about 1e154
+// overflow and those below 1e-154 vanish). Scaling by a power of two is
+// exact: the z-scores are the numbers the unscaled formula gives wherever
+// it does not overflow or underflow. The attributes are first copied,
+// transposed, into the buffer that then receives the z-scores row by
+// row, so that stat reads contiguous columns without extra memory: as fast
+// as the earlier accumulation over the rows within the noise of
+// BenchmarkStandardize (10^3 to 10^6 records of 10 attributes), the scan
+// for the largest |x| included.
 func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 	n, d := ds.N, ds.D
 	s := &Standardization{Mean: make([]float64, d), SD: make([]float64, d), Constant: make([]bool, d)}
@@ -57,8 +61,9 @@ func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 			z.X[j*n+i] = v
 		}
 	}
-	// The mean and standard deviation of each column scaled by 2^-exp[j].
-	shift, scale, exp := make([]float64, d), make([]float64, d), make([]int, d)
+	// The mean and standard deviation of each column scaled by mul[j], a
+	// power of two.
+	shift, scale, mul := make([]float64, d), make([]float64, d), make([]float64, d)
 	for j := 0; j < d; j++ {
 		col := z.X[j*n : (j+1)*n]
 		s.Constant[j] = true
@@ -76,16 +81,22 @@ func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 		// Scale the column by 2^-e, with 2^e just above max |x|, so that
 		// every value lies in (-1, 1): squares and sums of squares then
 		// neither overflow (1e155 squared is beyond float64) nor
-		// underflow (1e-200 squared is 0). A power of two scales exactly,
-		// so the z-scores are the same numbers as unscaled whenever the
-		// unscaled computation does not overflow or underflow.
+		// underflow (1e-200 squared is 0).
 		e := scaleExponent(col)
-		for i := range col {
-			col[i] = math.Ldexp(col[i], -e)
+		if e >= -noScale && e <= noScale {
+			// No overflow or underflow unscaled (see noScale): the pass
+			// is skipped, the scaled result would be the same numbers.
+			e = 0
+		}
+		mul[j] = math.Ldexp(1, -e)
+		if e != 0 {
+			for i := range col {
+				col[i] *= mul[j]
+			}
 		}
 		mean, variance := stat.PopMeanVariance(col, nil)
 		sd := math.Sqrt(variance)
-		s.Mean[j], s.SD[j], shift[j], scale[j], exp[j] = math.Ldexp(mean, e), math.Ldexp(sd, e), mean, sd, e
+		s.Mean[j], s.SD[j], shift[j], scale[j] = math.Ldexp(mean, e), math.Ldexp(sd, e), mean, sd
 	}
 	for i := 0; i < n; i++ {
 		src, dst := ds.Row(i), z.Row(i)
@@ -93,22 +104,31 @@ func Standardize(ds *Dataset) (*Dataset, *Standardization) {
 			if s.Constant[j] {
 				dst[j] = 0
 			} else {
-				dst[j] = (math.Ldexp(v, -exp[j]) - shift[j]) / scale[j]
+				dst[j] = (v*mul[j] - shift[j]) / scale[j]
 			}
 		}
 	}
 	return z, s
 }
 
-// scaleExponent returns e with max |x| < 2^e over col (0 for a column of
-// zeros).
+// noScale bounds the exponent of max |x| within which Standardize does
+// not scale: the squares of values below 2^400, summed over up to 2^63
+// records, stay below 2^863, and a non-constant column's deviations are
+// at least an ulp of its largest value, about 2^-452 at 2^-400, whose
+// squares are normal floats.
+const noScale = 400
+
+// scaleExponent returns e with max |x| < 2^e over col, limited to
+// [-1020, 1024] so that 2^-e is a normal float64 (a column of subnormals,
+// below 2^-1022, is scaled up by 2^1020, which is exact and enough: its
+// squares are then above 2^-200). A column of zeros gives -1020 too.
 func scaleExponent(col []float64) int {
 	m := 0.0
 	for _, v := range col {
 		m = max(m, math.Abs(v))
 	}
 	_, e := math.Frexp(m)
-	return e
+	return max(e, -1020)
 }
 
 // Unstandardize maps standardized records back to original units,
