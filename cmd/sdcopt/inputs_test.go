@@ -281,3 +281,39 @@ func TestBoundsVerifyLooseAndCount(t *testing.T) {
 		})
 	}
 }
+
+// TestDecimalFlags: numeric flags are read in decimal as data files are
+// (pflag read --k 010 as 8, --k 0x10 as 16 and --time-limit 1_0 as 10).
+func TestDecimalFlags(t *testing.T) {
+	data := writeTemp(t, "data.csv", fixtureMicrodata)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout (code 0) or the message
+	}{
+		{"leading zero is decimal", []string{"--k", "010", "--format", "json"}, 0, `"k": 10`},
+		{"plus sign", []string{"--k", "+3", "--format", "json"}, 0, `"k": 3`},
+		{"hexadecimal k", []string{"--k", "0x3"}, 2, `"0x3" is not a decimal integer`},
+		{"binary k", []string{"--k", "0b11"}, 2, `"0b11" is not a decimal integer`},
+		{"digit separator k", []string{"--k", "1_0"}, 2, `"1_0" is not a decimal integer`},
+		{"k out of range", []string{"--k", "99999999999999999999"}, 2, "out of range"},
+		{"digit separator time limit", []string{"--k", "3", "--method", "icsm", "--time-limit", "1_0"}, 2, `"1_0" is not a number in decimal or scientific notation`},
+		{"hex float time limit", []string{"--k", "3", "--method", "icsm", "--time-limit", "0x1p3"}, 2, "--time-limit"},
+		{"scientific time limit", []string{"--k", "3", "--method", "icsm", "--time-limit", "1e1", "--format", "json"}, 0, `"method": "icsm"`},
+		{"NaN time limit keeps its range message", []string{"--k", "3", "--method", "icsm", "--time-limit", "NaN"}, 2, "--time-limit must be between"},
+		{"octal seed", []string{"--k", "3", "--method", "icsm", "--seed", "0o7"}, 2, `"0o7" is not a non-negative decimal integer`},
+		{"negative seed", []string{"--k", "3", "--method", "icsm", "--seed", "-1"}, 2, `"-1" is not a non-negative decimal integer`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, msg, code := run(t, append([]string{"microagg", "--data", data, "--quiet"}, c.args...)...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d: %s", code, c.code, msg)
+			}
+			if !strings.Contains(out+msg, c.want) {
+				t.Errorf("output lacks %q: %s%s", c.want, out, msg)
+			}
+		})
+	}
+}

@@ -36,6 +36,7 @@ func newRoot() *cobra.Command {
 	})
 	root.AddCommand(newSolversCmd(), newVersionCmd(), newSolveCmd(), newDemoCmd(), newMicroaggCmd(), newBenchCmd(), newBoundsCmd(), newKanonCmd(), newAuditCmd(), newServeCmd())
 	root.SetHelpCommand(newHelpCmd())
+	decimalFlags(root)
 	return root
 }
 
