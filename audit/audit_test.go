@@ -352,3 +352,26 @@ func TestErrors(t *testing.T) {
 		t.Errorf("policy: %+v %v", p, err)
 	}
 }
+
+// TestParsePolicyMessages: a bad parameter value is named with the kind
+// of value the parameter takes.
+func TestParsePolicyMessages(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"simulate=maybe", `simulate: "maybe" is not true or false`},
+		{"small=x", `small: "x" is not an integer`},
+		{"small=1_0", `small: "1_0" is not an integer`},
+		{"min_width=0x10", `min_width: "0x10" is not an integer`},
+		{"min_rel_width=0x1p-2", `min_rel_width: "0x1p-2" is not a number`},
+		{"min_rel_width=0_5", `min_rel_width: "0_5" is not a number`},
+		{"min_rel_width=Inf", `min_rel_width: "Inf" is not a number`},
+	} {
+		_, err := audit.ParsePolicy(c.spec)
+		if !errors.Is(err, audit.ErrPolicy) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParsePolicy(%q): %v, want %q", c.spec, err, c.want)
+		}
+	}
+	p, err := audit.ParsePolicy("min_rel_width=2.5e-1,simulate=true")
+	if err != nil || p.MinRelWidth != 0.25 || !p.AllowSimulate {
+		t.Errorf("ParsePolicy: %+v, %v", p, err)
+	}
+}

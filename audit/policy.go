@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sdcopt/sdcopt/internal/numtext"
 )
 
 // Policy says which bounds are too narrow to release. Every non-zero cell
@@ -108,7 +110,7 @@ func ParsePolicy(spec string) (Policy, error) {
 		case "min_width":
 			p.MinWidth, err = strconv.ParseInt(v, 10, 64)
 		case "min_rel_width":
-			p.MinRelWidth, err = strconv.ParseFloat(v, 64)
+			p.MinRelWidth, err = numtext.ParseFloat(v)
 		case "simulate":
 			if p.AllowSimulate, err = strconv.ParseBool(v); err != nil {
 				return p, fmt.Errorf("%w: simulate: %q is not true or false", ErrPolicy, v)
@@ -117,7 +119,11 @@ func ParsePolicy(spec string) (Policy, error) {
 			return p, fmt.Errorf("%w: unknown parameter %q (want small, min_width, min_rel_width, simulate)", ErrPolicy, k)
 		}
 		if err != nil {
-			return p, fmt.Errorf("%w: %s: %q is not a number", ErrPolicy, k, v)
+			kind := "an integer"
+			if k == "min_rel_width" {
+				kind = "a number"
+			}
+			return p, fmt.Errorf("%w: %s: %q is not %s", ErrPolicy, k, v, kind)
 		}
 	}
 	return p, p.Validate()

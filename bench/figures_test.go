@@ -22,7 +22,11 @@ func TestReportsRender(t *testing.T) {
 	kanon := &KanonReport{Method: "kanon", N: 100, Heuristics: []string{"greedy", "hungarian"}, VsK: []KanonKRow{
 		{Method: "greedy", K: 2, GCP: 0.02}, {Method: "greedy", K: 5, GCP: 0.06},
 		{Method: "hungarian", K: 2, GCP: 0.01}, {Method: "hungarian", K: 5, GCP: 0.05}}}
-	for _, rep := range []Report{colgen, icsm, kanon} {
+	pub3, pub5, yes := MDAVPublished["census"][3], MDAVPublished["census"][5], true
+	mdav := &MDAVReport{Method: "mdav", Rows: []MDAVRow{
+		{Data: "census", K: 3, IL: 5.69, Published: &pub3, Match: &yes}, {Data: "census", K: 4, IL: 7.5},
+		{Data: "census", K: 5, IL: 9.09, Published: &pub5, Match: &yes}}}
+	for _, rep := range []Report{colgen, icsm, kanon, mdav} {
 		checkRenders(t, rep)
 	}
 	if s := colgen.Summary(); len(s) != 2 || s[0].PublishedBest != min(p1.MSTH, p1.SRH) || s[1].PiStar != 1.5 {

@@ -191,6 +191,42 @@ func (r *ColgenReport) Figures() ([]*Figure, error) {
 	return []*Figure{{Name: "colgen-gap-" + r.Data, Plot: p}}, nil
 }
 
+// Figures draws the IL of MDAV against k, one line per data set, ours
+// beside the published IL_MDAV of Mortazavi & Jalili, Table 2 (k = 4 is
+// not published: the dashed line skips it).
+func (r *MDAVReport) Figures() ([]*Figure, error) {
+	var names []string
+	for _, x := range r.Rows {
+		if !slices.Contains(names, x.Data) {
+			names = append(names, x.Data)
+		}
+	}
+	p := newPlot("MDAV: information loss vs k", "k", "IL (%)")
+	for i, name := range names {
+		var ours, pub plotter.XYs
+		for _, x := range r.Rows {
+			if x.Data != name {
+				continue
+			}
+			k := float64(x.K)
+			ours = append(ours, plotter.XY{X: k, Y: x.IL})
+			if x.Published != nil {
+				pub = append(pub, plotter.XY{X: k, Y: *x.Published})
+			}
+		}
+		err := addSeries(p,
+			series{label: name + ", ours", xy: ours, color: plotutil.Color(i), shape: draw.CircleGlyph{}},
+			series{label: name + ", published", xy: pub, color: plotutil.Color(i), dash: dashed, shape: draw.TriangleGlyph{}},
+		)
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.Y.Min = 0
+	roomForLegend(p, 2*len(names))
+	return []*Figure{{Name: "mdav-il", Plot: p}}, nil
+}
+
 // Figures draws, per CASC data set, the IL against k: MDAV, one ICSM run
 // (Table 2) and the best over restarts (Table 4), ours beside the
 // published values of Mortazavi & Jalili.

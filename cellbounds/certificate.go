@@ -101,12 +101,13 @@ type DualVector struct {
 
 // Verification statuses of a bound (CellVerification).
 const (
-	StatusProven     = "proven"        // attained by a witness and proven by a dual vector or trivially
-	StatusEngineWord = "engine's word" // attained, and proven by an IP on the engine's word
-	StatusAttained   = "attained only" // a witness, no proof
-	StatusDualOnly   = "dual only"     // proven, no witness
-	StatusNoEvidence = "no evidence"   // neither: valid by the method that computed it, not checkable
-	StatusInvalid    = "invalid"       // the evidence contradicts the bound
+	StatusProven     = "proven"           // attained by a witness and proven by a dual vector or trivially
+	StatusEngineWord = "engine's word"    // attained, and proven by an IP on the engine's word
+	StatusAttained   = "attained only"    // a witness, no proof
+	StatusDualOnly   = "dual only"        // proven, no witness
+	StatusNoEvidence = "no evidence"      // neither: valid by the method that computed it, not checkable
+	StatusLoose      = "valid, not sharp" // looser than the certificate's bound, which proves it
+	StatusInvalid    = "invalid"          // the evidence contradicts the bound
 )
 
 // CellVerification is what Verify found for one cell.
@@ -362,10 +363,12 @@ func roundDiv(num *big.Int, D int64, upper bool) int64 {
 // bounds (lower, upper per cell; NaN where a bound is unknown). Every
 // witness is checked in integer arithmetic (non-negative, every released
 // margin reproduced exactly), every dual vector by the exact integer bound
-// it proves (see Certificates). A bound is invalid when its value differs
-// from the reported one, its witness is invalid or does not attain it, or
-// its proof does not prove it. The error is non-nil only when the
-// certificates do not belong to the margins (ErrCertificate).
+// it proves (see Certificates). A bound is invalid when it is tighter than
+// the certificate's value, the witness is invalid or does not attain that
+// value, or the proof does not prove it. A reported bound looser than a
+// proven certificate value is StatusLoose: valid, not sharp. The error is
+// non-nil only when the certificates do not belong to the margins
+// (ErrCertificate).
 func Verify(ms *model.MarginSet, lower, upper []float64, c *Certificates) (*Verification, error) {
 	ck, err := newChecker(ms, c)
 	if err != nil {
@@ -395,6 +398,45 @@ func Verify(ms *model.MarginSet, lower, upper []float64, c *Certificates) (*Veri
 	return v, nil
 }
 
+// CheckCounts marks as invalid every bound that excludes its cell's true
+// count: counts[j] (the confidential table's count of cell j, where the
+// bounds report it; negative = not reported) must lie in [lower[j],
+// upper[j]], the bounds v verified. It panics when the lengths differ
+// from v's cells.
+func (v *Verification) CheckCounts(counts []int64, lower, upper []float64) {
+	if len(counts) != len(v.Cells) || len(lower) != len(v.Cells) || len(upper) != len(v.Cells) {
+		panic("cellbounds: CheckCounts: lengths differ from the verified cells")
+	}
+	for j := range v.Cells {
+		cv := &v.Cells[j]
+		n := counts[j]
+		if n < 0 {
+			continue
+		}
+		was := cv.LowerStatus == StatusInvalid || cv.UpperStatus == StatusInvalid
+		var reasons []string
+		if cv.Reason != "" {
+			reasons = append(reasons, cv.Reason)
+		}
+		if float64(n) < lower[j] {
+			reasons = append(reasons, fmt.Sprintf("lower: the count %d is below the bound %v", n, lower[j]))
+			v.Counts[cv.LowerStatus]--
+			cv.LowerStatus = StatusInvalid
+			v.Counts[StatusInvalid]++
+		}
+		if float64(n) > upper[j] {
+			reasons = append(reasons, fmt.Sprintf("upper: the count %d is above the bound %v", n, upper[j]))
+			v.Counts[cv.UpperStatus]--
+			cv.UpperStatus = StatusInvalid
+			v.Counts[StatusInvalid]++
+		}
+		cv.Reason = strings.Join(reasons, "; ")
+		if !was && (cv.LowerStatus == StatusInvalid || cv.UpperStatus == StatusInvalid) {
+			v.Invalid++
+		}
+	}
+}
+
 // verifyBound checks one bound of cell c and returns its status.
 func (ck *checker) verifyBound(b *BoundCertificate, wit [][]int64, c int, reported float64, upper bool, reasons *[]string) string {
 	side := "lower"
@@ -405,7 +447,17 @@ func (ck *checker) verifyBound(b *BoundCertificate, wit [][]int64, c int, report
 		*reasons = append(*reasons, side+": "+fmt.Sprintf(format, args...))
 		return StatusInvalid
 	}
-	if math.IsNaN(reported) || float64(b.Value) != reported {
+	// A reported bound looser than the certificate's value is valid when
+	// the certificate proves its own value (or the reported bound is no
+	// tighter than the trivial range); a tighter one is contradicted by
+	// the certificate's witness or unproven.
+	loose := false
+	switch v := float64(b.Value); {
+	case math.IsNaN(reported):
+		return fail("certificate value %d, no reported bound", b.Value)
+	case (!upper && reported < v) || (upper && reported > v):
+		loose = true
+	case reported != v:
 		return fail("certificate value %d, reported bound %v", b.Value, reported)
 	}
 	attained := false
@@ -444,6 +496,12 @@ func (ck *checker) verifyBound(b *BoundCertificate, wit [][]int64, c int, report
 	case ProofNone, "":
 	default:
 		return fail("unknown proof %q", b.Proof)
+	}
+	if loose {
+		if proven || (!upper && reported <= 0) || (upper && reported >= float64(ck.upper[c])) {
+			return StatusLoose
+		}
+		return StatusNoEvidence
 	}
 	switch {
 	case attained && proven:

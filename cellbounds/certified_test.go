@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,5 +146,77 @@ func TestVerifyRejectsCorruption(t *testing.T) {
 		if v.Invalid == 0 || v.Cells[k.cell].UpperStatus != cellbounds.StatusInvalid || !strings.Contains(v.Cells[k.cell].Reason, "upper") {
 			t.Errorf("%s: invalid %d, cell %d: %+v", k.name, v.Invalid, k.cell, v.Cells[k.cell])
 		}
+	}
+}
+
+// TestVerifyLooseBoundsAndCounts: a reported bound looser than a proven
+// certificate value is valid, not sharp (it was called invalid); a tighter
+// one is invalid; a count outside its cell's bounds makes them invalid.
+// The table is autoworkers over A, B, C, E given its six two-way margins
+// (Dobra & Fienberg, Table 3), where every bound is proven.
+func TestVerifyLooseBoundsAndCounts(t *testing.T) {
+	ms := autoworkers(t, []string{"A", "B", "C", "E"}, "AB,AC,AE,BC,BE,CE")
+	res, err := cellbounds.Compute(ms, cellbounds.Settings{Method: cellbounds.Certified})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A cell with a positive lower bound, so that it can be loosened
+	// without reaching the trivial 0.
+	cell := -1
+	for j, l := range res.Bounds.Lower {
+		if l > 0 {
+			cell = j
+			break
+		}
+	}
+	if cell < 0 {
+		t.Fatal("no cell with a positive lower bound")
+	}
+	lo, up := res.Bounds.Lower[cell], res.Bounds.Upper[cell]
+	cases := []struct {
+		name           string
+		lower, upper   float64
+		count          int64 // -1: none reported
+		wantLo, wantUp string
+		invalid        int
+	}{
+		{"as computed", lo, up, -1, cellbounds.StatusProven, cellbounds.StatusProven, 0},
+		{"lower looser", lo - 1, up, -1, cellbounds.StatusLoose, cellbounds.StatusProven, 0},
+		{"upper looser", lo, up + 3, -1, cellbounds.StatusProven, cellbounds.StatusLoose, 0},
+		{"both below and above the trivial range", -5, 1e9, -1, cellbounds.StatusLoose, cellbounds.StatusLoose, 0},
+		{"lower tighter", lo + 1, up, -1, cellbounds.StatusInvalid, cellbounds.StatusProven, 1},
+		{"upper tighter", lo, up - 1, -1, cellbounds.StatusProven, cellbounds.StatusInvalid, 1},
+		{"count inside", lo, up, int64(lo), cellbounds.StatusProven, cellbounds.StatusProven, 0},
+		{"count below the lower bound", lo, up, int64(lo) - 1, cellbounds.StatusInvalid, cellbounds.StatusProven, 1},
+		{"count above the upper bound", lo, up, int64(up) + 1, cellbounds.StatusProven, cellbounds.StatusInvalid, 1},
+		{"count above a loosened upper bound", lo, up + 3, int64(up) + 4, cellbounds.StatusProven, cellbounds.StatusInvalid, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lower, upper := slices.Clone(res.Bounds.Lower), slices.Clone(res.Bounds.Upper)
+			lower[cell], upper[cell] = c.lower, c.upper
+			v, err := cellbounds.Verify(ms, lower, upper, res.Certificates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := make([]int64, len(lower))
+			for j := range counts {
+				counts[j] = -1
+			}
+			counts[cell] = c.count
+			v.CheckCounts(counts, lower, upper)
+			cv := v.Cells[cell]
+			if cv.LowerStatus != c.wantLo || cv.UpperStatus != c.wantUp || v.Invalid != c.invalid {
+				t.Errorf("lower %s, upper %s, %d invalid (%s); want %s, %s, %d", cv.LowerStatus, cv.UpperStatus, v.Invalid, cv.Reason,
+					c.wantLo, c.wantUp, c.invalid)
+			}
+			total := 0
+			for _, n := range v.Counts {
+				total += n
+			}
+			if total != 2*len(v.Cells) || v.Counts[cellbounds.StatusInvalid] != c.invalid {
+				t.Errorf("status counts %v: %d bounds, want %d", v.Counts, total, 2*len(v.Cells))
+			}
+		})
 	}
 }

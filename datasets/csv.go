@@ -11,7 +11,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -95,6 +97,9 @@ func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
 		if header[j] == "" {
 			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
 		}
+		if !utf8.ValidString(header[j]) {
+			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has the name %q, which is not UTF-8 text (save the file as UTF-8)", j+1, header[j])}
+		}
 		if first, dup := seen[header[j]]; dup {
 			return nil, nil, &DataError{File: name, Line: 1, Column: header[j],
 				Msg: fmt.Sprintf("duplicate column name (columns %d and %d)", first+1, j+1)}
@@ -121,8 +126,10 @@ func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
 //     error at the first such cell, naming its line, column and value,
 //     which says to fix the cell or to select the columns explicitly.
 //
-// A cell is a number when strconv.ParseFloat reads it (overflowing values
-// such as 1e400 included, which are then errors as not finite); the words
+// A cell is a number when it is written in plain decimal or scientific
+// notation (numtext.ParseFloat: "1_2" and "0x1p3" are text, not the Go
+// literals 12 and 8; overflowing values such as 1e400 are numbers, then
+// errors as not finite); the words
 // NaN and Inf count as text in this classification, so a column of names
 // holding "Nan" stays text, and as not finite values in a column of
 // numbers.
@@ -224,15 +231,17 @@ func (sc *columnScan) add(cell string, line int) {
 		sc.setBad(line, fmt.Sprintf("missing value %q", cell))
 		return
 	}
-	v, err := strconv.ParseFloat(c, 64)
+	v, err := numtext.ParseFloat(c)
 	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange):
-		sc.setBad(line, fmt.Sprintf("non-numeric value %q", cell))
-		return
-	case err == nil && (math.IsNaN(v) || math.IsInf(v, 0)):
+	case errors.Is(err, strconv.ErrRange):
+		// A number, too large for a float64 (1e400): below.
+	case errors.Is(err, numtext.ErrNotFinite):
 		// "NaN", "Inf", "infinity": words, not numbers, for the
 		// classification, but said to be not finite.
 		sc.setBad(line, fmt.Sprintf("value %q is not a finite number", cell))
+		return
+	case err != nil:
+		sc.setBad(line, nonNumeric(cell))
 		return
 	}
 	if sc.firstNum.line == 0 {
@@ -252,6 +261,23 @@ func (sc *columnScan) setBad(line int, msg string) {
 		sc.bad = badCell{line, msg}
 		sc.vals = nil
 	}
+}
+
+// nonNumeric describes a cell that is not a number.
+func nonNumeric(cell string) string {
+	return fmt.Sprintf("non-numeric value %q", cell) + numberHint(cell)
+}
+
+// numberHint tells how numbers are written when cell is text that Go
+// would read as a number ("1_000", "0x1p3", "0x10"), else "".
+func numberHint(cell string) string {
+	c := strings.TrimSpace(cell)
+	_, ferr := strconv.ParseFloat(c, 64)
+	_, ierr := strconv.ParseInt(c, 0, 64)
+	if ferr == nil || errors.Is(ferr, strconv.ErrRange) || ierr == nil || errors.Is(ierr, strconv.ErrRange) {
+		return " (numbers are read in plain decimal or scientific notation, such as 1200 or 1.2e3: no digit separators, no hexadecimal)"
+	}
+	return ""
 }
 
 // badCell locates the first cell of a column that cannot be microaggregated.

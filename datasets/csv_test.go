@@ -35,6 +35,13 @@ func TestLoadCSVErrors(t *testing.T) {
 		{"NaN", "a,b\n1,2\n3,NaN\n", nil, `:3: column "b": value "NaN" is not a finite number`, 3, "b"},
 		{"Inf", "a,b\n1,2\n-Inf,4\n", nil, `:3: column "a": value "-Inf" is not a finite number`, 3, "a"},
 		{"overflow", "a,b\n1,2\n1e400,4\n", nil, `:3: column "a": value "1e400" is not a finite number`, 3, "a"},
+		// Go literal syntax is text, not a number (strconv.ParseFloat reads
+		// "1_2" as 12 and "0x1p3" as 8).
+		{"digit separator selected", "a,b\n1,2\n1_2,4\n", []string{"a"}, `:3: column "a": non-numeric value "1_2" (numbers are read in plain decimal or scientific notation`, 3, "a"},
+		{"digit separator mixed", "a,b\n1,2\n3,1_0\n", nil, `:3: column "b": non-numeric value "1_0" (numbers are read in plain decimal or scientific notation, such as 1200 or 1.2e3: no digit separators, no hexadecimal) in a column of numbers`, 3, "b"},
+		{"hex float mixed", "a,b\n0x1p3,2\n3,4\n", nil, `:2: column "a": non-numeric value "0x1p3" (numbers are read`, 2, "a"},
+		{"hex integer selected", "a,b\n1,0x10\n", []string{"b"}, `:2: column "b": non-numeric value "0x10" (numbers are read`, 2, "b"},
+		{"Go literals only", "a,b\n1_0,0x10\n2_0,0x1p3\n", nil, ": no numeric columns (columns: a, b)", 0, ""},
 		{"ragged short", "a,b,c\n1,2,3\n4,5\n", nil, ":3: 2 fields, the header has 3", 3, ""},
 		{"ragged long", "a,b\n1,2\n3,4\n5,6,7\n", nil, ":4: 3 fields, the header has 2", 4, ""},
 		{"empty file", "", nil, ": empty file", 0, ""},

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/sdcopt/sdcopt/model"
 )
@@ -83,10 +85,15 @@ func splitList(s string) []string {
 	return strings.Split(s, ",")
 }
 
-// isNumberCell mirrors ReadCSV's notion of a number, for checking it.
+// decimalNumber is a number in plain decimal or scientific notation, the
+// only notation ReadCSV reads (not Go's "1_0" or "0x1p3").
+var decimalNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// isNumberCell mirrors ReadCSV's notion of a number, for checking it: a
+// decimal number, finite or too large for a float64 (1e400).
 func isNumberCell(cell string) bool {
 	c := strings.TrimSpace(cell)
-	if missing(c) {
+	if missing(c) || !decimalNumber.MatchString(c) {
 		return false
 	}
 	v, err := strconv.ParseFloat(c, 64)
@@ -150,8 +157,9 @@ func FuzzLoadCSV(f *testing.F) {
 				t.Fatalf("row %d has %d cells for %d columns", i, len(rec), len(tab.Header))
 			}
 			for jj, j := range tab.Cols {
-				v, err := strconv.ParseFloat(strings.TrimSpace(rec[j]), 64)
-				if (err != nil && !errors.Is(err, strconv.ErrRange)) || v != tab.Data.X[i*d+jj] {
+				c := strings.TrimSpace(rec[j])
+				v, err := strconv.ParseFloat(c, 64)
+				if !decimalNumber.MatchString(c) || (err != nil && !errors.Is(err, strconv.ErrRange)) || v != tab.Data.X[i*d+jj] {
 					t.Fatalf("row %d column %q: cell %q read as %v", i, tab.Header[j], rec[j], tab.Data.X[i*d+jj])
 				}
 			}
@@ -188,6 +196,8 @@ func FuzzLoadTableCSV(f *testing.F) {
 		{"A,count\nx,1\n", "A,A"},
 		{"count,A\n1e3,x\n1125899906842624,y\n", ""},
 		{"A,B,C,D,E,F,G,H,count\na,a,a,a,a,a,a,a,1\nb,b,b,b,b,b,b,b,1\nc,c,c,c,c,c,c,c,1\n", ""},
+		{"A,count\nx,1_0\ny,0x1p3\nz,0x10\n", ""},
+		{"A,count\ncaf\xe9,1\nna\xefve,2\n", ""},
 		// Found in review, not by the fuzzer (coverage gives it no
 		// signal): a few rows of many variables imply a huge dense table.
 		// These 4 rows of 10 variables span 4^10 = 1048576 cells (8 MiB,
@@ -230,6 +240,17 @@ func FuzzLoadTableCSV(f *testing.F) {
 		}
 		if tot := tab.Total(); tot < 0 || tot > maxCount {
 			t.Fatalf("total %d", tot)
+		}
+		// Labels are printed in JSON: only UTF-8 text is accepted.
+		for _, v := range tab.Vars {
+			if !utf8.ValidString(v.Name) {
+				t.Fatalf("variable name %q is not UTF-8", v.Name)
+			}
+			for _, l := range v.Levels {
+				if !utf8.ValidString(l) {
+					t.Fatalf("variable %s: label %q is not UTF-8", v.Name, l)
+				}
+			}
 		}
 		if len(vars) > 0 && len(tab.Vars) != len(vars) {
 			t.Fatalf("collapsed onto %d variables, asked for %d", len(tab.Vars), len(vars))

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -97,12 +98,12 @@ func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool
 				continue
 			}
 			if !isCat[a] {
-				v, err := strconv.ParseFloat(c, 64)
-				if err != nil && !errors.Is(err, strconv.ErrRange) {
+				_, err := numtext.ParseFloat(c)
+				if err != nil && !errors.Is(err, numtext.ErrNotFinite) {
 					return nil, &DataError{File: name, Line: line, Column: header[j],
-						Msg: fmt.Sprintf("non-numeric value %q in a numeric quasi-identifier (declare the column categorical?)", c)}
+						Msg: nonNumeric(c) + " in a numeric quasi-identifier (declare the column categorical?)"}
 				}
-				if math.IsNaN(v) || math.IsInf(v, 0) {
+				if err != nil {
 					return nil, &DataError{File: name, Line: line, Column: header[j],
 						Msg: fmt.Sprintf("value %q is not a finite number", c)}
 				}
@@ -123,7 +124,7 @@ func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool
 				cats[a] = append(cats[a], c)
 				nums = append(nums, 0)
 			} else {
-				v, _ := strconv.ParseFloat(rec[j], 64) // checked above
+				v, _ := numtext.ParseFloat(rec[j]) // checked above
 				nums = append(nums, v)
 			}
 		}

@@ -97,6 +97,8 @@ func TestLoadQIErrors(t *testing.T) {
 		{"numeric missing kept", "a,b\n1,x\n?,y\n", []string{"a", "b"}, []string{"b"}, true, `:3: column "a": missing value "?" in a numeric`, 3, "a", true},
 		{"bad number", "a,b\n1,x\n2,y\nabc,z\n", []string{"a", "b"}, []string{"b"}, false, `:4: column "a": non-numeric value "abc"`, 4, "a", true},
 		{"bad number in dropped row", "a,b\n1,x\nzz,?\n", []string{"a", "b"}, []string{"b"}, false, `:3: column "a": non-numeric value "zz"`, 3, "a", true},
+		{"digit separator", "a,b\n1,x\n1_2,y\n", []string{"a", "b"}, []string{"b"}, false, `:3: column "a": non-numeric value "1_2" (numbers are read in plain decimal`, 3, "a", true},
+		{"hex float", "a,b\n0x1p3,x\n", []string{"a", "b"}, []string{"b"}, false, `:2: column "a": non-numeric value "0x1p3" (numbers are read`, 2, "a", true},
 		{"infinite", "a,b\n1,x\nInf,y\n", []string{"a", "b"}, []string{"b"}, false, `:3: column "a": value "Inf" is not a finite number`, 3, "a", true},
 		{"unknown QI", "a,b\n1,x\n", []string{"a", "zip"}, nil, false, `: unknown quasi-identifier "zip" (available columns: a, b)`, 0, "", true},
 		{"QI twice", "a,b\n1,x\n", []string{"a", "a"}, nil, false, `: quasi-identifier "a" selected twice`, 0, "", true},

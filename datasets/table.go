@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -342,6 +344,12 @@ func readLongTable(r io.Reader, name string) (*longTable, error) {
 			if l == "" {
 				return nil, &DataError{File: name, Line: line, Column: header[j], Msg: "empty category label"}
 			}
+			if !utf8.ValidString(l) {
+				// Printed in JSON, every invalid byte would become U+FFFD,
+				// making distinct labels look alike.
+				return nil, &DataError{File: name, Line: line, Column: header[j],
+					Msg: fmt.Sprintf("category label %q is not UTF-8 text (save the file as UTF-8)", l)}
+			}
 			x, ok := levelIdx[i][l]
 			if !ok {
 				x = len(vars[i].Levels)
@@ -416,7 +424,8 @@ func formatCells(dims []int) string {
 }
 
 // parseCount parses a cell count: a non-negative integer, written as an
-// integer or as a float with no fractional part ("12", "12.0", "1e3").
+// integer or in decimal or scientific notation with no fractional part
+// ("12", "12.0", "1e3"; not "1_2" or "0x1p3", see numtext.ParseFloat).
 func parseCount(s string) (int64, string) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "NA" || s == "?" {
@@ -431,9 +440,9 @@ func parseCount(s string) (int64, string) {
 		}
 		return v, ""
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Sprintf("count %q is not a number", s)
+	f, err := numtext.ParseFloat(s)
+	if err != nil {
+		return 0, fmt.Sprintf("count %q is not a number", s) + numberHint(s)
 	}
 	if f < 0 {
 		return 0, fmt.Sprintf("negative count %s", s)

@@ -68,10 +68,22 @@ func TestLoadTableCSVErrors(t *testing.T) {
 		{"fraction", "A,count\nx,1.5\n", nil, 2, "count", "not an integer"},
 		{"text count", "A,count\nx,lots\n", nil, 2, "count", "not a number"},
 		{"missing count", "A,count\nx,\n", nil, 2, "count", "missing count"},
+		// Go literal syntax is not a count (strconv.ParseFloat reads these
+		// as 10, 8 and 1000; ParseInt with base 0 reads 0x10 as 16).
+		{"digit separator count", "A,count\nx,1\ny,1_0\n", nil, 3, "count", `count "1_0" is not a number (numbers are read in plain decimal or scientific notation`},
+		{"hex float count", "A,count\nx,0x1p3\n", nil, 2, "count", `count "0x1p3" is not a number (numbers are read`},
+		{"hex count", "A,count\nx,0x10\n", nil, 2, "count", `count "0x10" is not a number (numbers are read`},
+		{"separated float count", "A,count\nx,1_000.0\n", nil, 2, "count", "is not a number"},
+		{"infinite count", "A,count\nx,Inf\n", nil, 2, "count", `count "Inf" is not a number`},
 		{"duplicate cell", "A,B,count\nx,y,1\nx,z,1\nx,y,2\n", nil, 4, "", "duplicate cell A=x,B=y (first on line 2)"},
 		{"empty label", "A,count\n ,1\n", nil, 2, "A", "empty category label"},
 		{"ragged", "A,count\nx,1,2\n", nil, 2, "", "ragged"},
 		{"dup column", "A,A,count\nx,y,1\n", nil, 1, "A", "duplicate column"},
+		// Non-UTF-8 text (Latin-1 "é" is the byte 0xe9) would print as
+		// U+FFFD in JSON, two distinct labels alike.
+		{"latin-1 label", "A,count\ncaf\xe9,1\nna\xefve,2\n", nil, 2, "A", `category label "caf\xe9" is not UTF-8 text`},
+		{"latin-1 label later", "A,B,count\nx,y,1\nx,\xff,2\n", nil, 3, "B", `category label "\xff" is not UTF-8 text`},
+		{"latin-1 variable", "\xc5r,count\nx,1\n", nil, 1, "", `column 1 has the name "\xc5r", which is not UTF-8 text`},
 		{"unknown var", "A,count\nx,1\n", []string{"Z"}, 0, "", `unknown variable "Z"`},
 		{"var twice", "A,count\nx,1\n", []string{"A", "A"}, 0, "", "selected twice"},
 	}
@@ -135,5 +147,27 @@ func TestMergeMargins(t *testing.T) {
 	}
 	if _, err := LoadMarginFiles(nil, nil); err == nil {
 		t.Error("no files: no error")
+	}
+}
+
+// TestDecimalNotation: numbers in decimal and scientific notation are read
+// as written, in microdata cells and in counts.
+func TestDecimalNotation(t *testing.T) {
+	tab, err := ReadCSV(strings.NewReader("a,b\n1.5e1,-2\n+3,.5\n1E2,5.\n"), "in.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{15, -2, 3, 0.5, 100, 5}
+	for i, v := range want {
+		if tab.Data.X[i] != v {
+			t.Errorf("value %d = %v, want %v", i, tab.Data.X[i], v)
+		}
+	}
+	tb, err := ReadTableCSV(strings.NewReader("A,count\nx,1e1\ny,12.0\nz,+3\n"), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tb.Counts; len(got) != 3 || got[0] != 10 || got[1] != 12 || got[2] != 3 {
+		t.Errorf("counts %v, want [10 12 3]", got)
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -337,14 +337,15 @@ func parseBoxCell(at *model.QIAttr, b *model.Box, a int, cell string) error {
 	return nil
 }
 
-// ParseInterval reads "[lo-hi]" or a single number. The separator is the
+// ParseInterval reads "[lo-hi]" or a single number, each number in plain
+// decimal or scientific notation (numtext.ParseFloat). The separator is the
 // first '-' after a digit or '.', so negative bounds and exponents read
 // correctly ("[-5--3]", "[1e-05-2]").
 func ParseInterval(cell string) (lo, hi float64, err error) {
 	num := func(s string) (float64, error) {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%q is not a finite number", s)
+		v, err := numtext.ParseFloat(s)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a finite number in decimal or scientific notation", s)
 		}
 		return v, nil
 	}

@@ -18,6 +18,8 @@ func TestParseInterval(t *testing.T) {
 	}{
 		{"[-5--3]", -5, -3, false}, {"[1e-05-2]", 1e-5, 2, false}, {"7", 7, 7, false}, {"-2.5", -2.5, -2.5, false},
 		{"[1.-2]", 1, 2, false}, {"[3-]", 0, 0, true}, {"[3-4", 0, 0, true}, {"[34]", 0, 0, true}, {"abc", 0, 0, true}, {"[1-Inf]", 0, 0, true},
+		// Go literal syntax (strconv.ParseFloat reads 12, 8 and 10): not numbers.
+		{"1_2", 0, 0, true}, {"0x1p3", 0, 0, true}, {"[1_0-20]", 0, 0, true}, {"[1-0x1p3]", 0, 0, true}, {"[1e1-1.5E2]", 10, 150, false},
 	} {
 		lo, hi, err := ParseInterval(c.cell)
 		if (err != nil) != c.bad || (!c.bad && (lo != c.lo || hi != c.hi)) {

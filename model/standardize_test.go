@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 const tol = 1e-9
@@ -159,4 +161,101 @@ func TestProtectEqualsUnstandardizedCentroids(t *testing.T) {
 			t.Errorf("attribute %d: total %g after protection, %g before", j, b, a)
 		}
 	}
+}
+
+// TestStandardizeExtremeScales: any finite values are standardized. The
+// squares of 1e155 overflow and those of 1e-200 vanish, so an unscaled
+// variance made such a column's z-scores all 0 (the column silently left
+// out of every distance and of SST), NaN (1e200) or ±Inf (1e-200). The
+// z-scores of c·x equal those of x for any scale c > 0.
+func TestStandardizeExtremeScales(t *testing.T) {
+	base := []float64{1, 2, 4, -3, 0.5, 7}
+	zBase, _ := Standardize(column(t, base, 1))
+	for _, c := range []struct {
+		name  string
+		scale float64
+	}{
+		{"1e155", 1e155}, {"1e200", 1e200}, {"1e300", 1e300}, {"1e-200", 1e-200}, {"1e-300", 1e-300},
+		{"subnormal", 1e-320}, {"near the float64 limit", math.MaxFloat64 / 8},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			z, s := Standardize(column(t, base, c.scale))
+			if s.Constant[0] {
+				t.Fatal("reported constant")
+			}
+			var sum, sq float64
+			for i, v := range z.X {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("z[%d] = %v", i, v)
+				}
+				// Subnormal inputs carry few significant bits: 1e-320 is
+				// represented to about 1e-3 relative.
+				rel := 1e-12
+				if c.scale < 1e-307 {
+					rel = 1e-2
+				}
+				if math.Abs(v-zBase.X[i]) > rel*math.Max(1, math.Abs(zBase.X[i])) {
+					t.Errorf("z[%d] = %v, want %v (the z-score of the unscaled column)", i, v, zBase.X[i])
+				}
+				sum += v
+				sq += v * v
+			}
+			if n := float64(len(z.X)); math.Abs(sum/n) > 1e-2 || math.Abs(sq/n-1) > 1e-2 {
+				t.Errorf("mean %v, variance %v, want 0 and 1", sum/n, sq/n)
+			}
+			if s.SD[0] <= 0 || math.IsInf(s.SD[0], 0) || math.IsInf(s.Mean[0], 0) {
+				t.Errorf("mean %v, SD %v", s.Mean[0], s.SD[0])
+			}
+		})
+	}
+}
+
+// TestStandardizeScalingExact: scaling by a power of two changes no
+// z-score of ordinary data: the same numbers as the textbook formula
+// (x - mean)/sd with gonum's mean and variance.
+func TestStandardizeScalingExact(t *testing.T) {
+	ds := randomDataset(t, 300, 4, 9)
+	z, _ := Standardize(ds)
+	for j := 0; j < ds.D; j++ {
+		col := make([]float64, ds.N)
+		for i := range col {
+			col[i] = ds.Row(i)[j]
+		}
+		mean, variance := stat.PopMeanVariance(col, nil)
+		sd := math.Sqrt(variance)
+		for i, v := range col {
+			if want := (v - mean) / sd; z.Row(i)[j] != want {
+				t.Fatalf("z[%d][%d] = %v, want %v exactly", i, j, z.Row(i)[j], want)
+			}
+		}
+	}
+}
+
+// TestProtectNearFloatLimit: the centroid of values whose sum overflows
+// float64 is still their mean.
+func TestProtectNearFloatLimit(t *testing.T) {
+	big := math.MaxFloat64 * 0.75 // big + 0.75·big overflows
+	raw := column(t, []float64{big, big * 0.75, 1, 2, -big, -big}, 1)
+	c := &Clustering{Group: []int{0, 0, 1, 1, 2, 2}, NumGroups: 3}
+	prot := Protect(raw, c)
+	want := []float64{big * 0.875, big * 0.875, 1.5, 1.5, -big, -big}
+	for i, w := range want {
+		if got := prot.X[i]; math.Abs(got-w) > 1e-15*math.Abs(w) {
+			t.Errorf("record %d: %v, want %v", i, got, w)
+		}
+	}
+}
+
+// column returns a one-attribute data set of the values times scale.
+func column(t *testing.T, x []float64, scale float64) *Dataset {
+	t.Helper()
+	v := make([]float64, len(x))
+	for i := range x {
+		v[i] = x[i] * scale
+	}
+	ds, err := NewDataset(nil, len(v), 1, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }

@@ -79,7 +79,7 @@ func newAuditCmd() *cobra.Command {
 	f.BoolVar(&s.create, "create", false, "with --update: create the history file when it does not exist")
 	f.BoolVar(&s.public, "public", false, "print only the public answer (no operator evidence)")
 	f.Float64Var(&s.lockWait, "lock-wait", 60, "with --update: seconds to wait for another run that holds the history's lock")
-	s.ef.register(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s); what it leaves undecided is denied")
+	s.ef.registerSolver(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s); what it leaves undecided is denied")
 	c.AddCommand(newAuditReplayCmd())
 	return c
 }
@@ -107,7 +107,7 @@ func newAuditReplayCmd() *cobra.Command {
 	f.Uint64Var(&s.seed, "seed", 1, "seed of the simulations (request i uses seed + i)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.out, "out", "", "write the decisions to this file (atomically) instead of stdout")
-	s.ef.register(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s)")
+	s.ef.registerSolver(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s)")
 	return c
 }
 
@@ -126,10 +126,11 @@ func newAuditor(s *auditSettings) (*audit.Auditor, error) {
 	if err != nil {
 		return nil, cli.BadInput("--policy: %v", err)
 	}
-	prm, err := s.ef.params()
-	if err != nil {
+	// The engine is checked even where the decision may need none.
+	if err := s.ef.check(false); err != nil {
 		return nil, err
 	}
+	prm, _ := s.ef.params()
 	t, err := datasets.LoadTableCSV(s.table, nil)
 	if err != nil {
 		return nil, cli.BadInput("%v", err)
@@ -172,19 +173,23 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 		return cli.BadInput("--create needs --update")
 	}
 	// The history is read and, with --update, replaced atomically (the
-	// file a symbolic link points to, the link staying); the decision
-	// output must be neither the table nor the history, also when the
-	// history does not exist yet.
+	// file a symbolic link points to, the link staying; its directory must
+	// take a new file); the decision output must be neither the table nor
+	// the history, whether or not it exists yet.
 	histFile := s.history
+	var files cli.Files
+	files.Input("--table", s.table)
 	if s.update {
 		var err error
 		if histFile, err = historyTarget(s.history); err != nil {
 			return err
 		}
-		if err := checkFiles([]string{"--table", s.table}, []string{"--history", histFile, "--out", s.out}); err != nil {
-			return err
-		}
-	} else if err := checkFiles([]string{"--table", s.table, "--history", s.history}, []string{"--out", s.out}); err != nil {
+		files.Update("--history", histFile)
+	} else {
+		files.Input("--history", s.history)
+	}
+	files.Output("--out", s.out)
+	if err := files.Check(); err != nil {
 		return err
 	}
 	wait, err := lockWait(s)
@@ -216,7 +221,9 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	if err != nil {
 		return cli.BadInput("--request: %v", err)
 	}
-	d, err := a.Decide(h, audit.Request{Margin: margin, Mode: s.mode, Seed: s.seed, Time: time.Now().UTC()})
+	start := time.Now()
+	d, err := a.Decide(h, audit.Request{Margin: margin, Mode: s.mode, Seed: s.seed, Time: start.UTC()})
+	secs := time.Since(start).Seconds()
 	if err != nil {
 		return libraryError("", err) // library errors name their package ("audit: ...")
 	}
@@ -224,10 +231,7 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 		if s.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			if s.public {
-				return enc.Encode(d.Public())
-			}
-			return enc.Encode(d)
+			return enc.Encode(newAuditResult(s, d, secs))
 		}
 		return writeDecisionText(w, a.Table(), d, s.public)
 	}
@@ -370,6 +374,7 @@ func runAuditReplay(w io.Writer, s *auditSettings) error {
 		return cli.BadInput("--requests: %v", err)
 	}
 	var rows []replayRow
+	start := time.Now()
 	for i, sub := range subs {
 		names := make([]string, len(sub))
 		for k, j := range sub {
@@ -377,16 +382,18 @@ func runAuditReplay(w io.Writer, s *auditSettings) error {
 		}
 		d, err := a.Decide(h, audit.Request{Margin: names, Mode: s.mode, Seed: s.seed + uint64(i), RequestID: fmt.Sprint(i + 1)})
 		if err != nil {
-			return libraryError(fmt.Sprintf("audit replay: request %d [%s]", i+1, strings.Join(names, ":")), err)
+			return libraryError(fmt.Sprintf("request %d [%s]", i+1, strings.Join(names, ":")), err)
 		}
 		h.Append(d)
 		rows = append(rows, replayRow{Index: i + 1, Decision: d})
 	}
+	secs := time.Since(start).Seconds()
 	return emit(w, s.out, func(w io.Writer) error {
 		if s.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"policy_version": a.Policy().Version(), "decisions": rows})
+			return enc.Encode(auditReplayResult{Method: "audit replay", Seconds: secs, Table: s.table, History: s.history,
+				Requests: s.requests, Mode: s.mode, Seed: s.seed, Policy: s.policy, PolicyVersion: a.Policy().Version(), Decisions: rows})
 		}
 		return writeReplayText(w, a, rows)
 	})

@@ -33,8 +33,9 @@ func newBenchCmd() *cobra.Command {
 		Short: "Reproduce the published tables on the benchmark data",
 		Long: "Reproduce the published tables on the benchmark data of ../shared/datasets\n" +
 			"(or $SDCOPT_DATA_DIR), printing our values beside the published ones.\n" +
-			"Every bench takes --format text|json|csv, --out FILE, --plot DIR (SVG and\n" +
-			"PNG figures) and --quiet.",
+			"Every bench takes --format text|json|csv, --out FILE and --quiet; those that\n" +
+			"draw figures (mdav, dobra, icsm, colgen, kanon, scaling) take --plot DIR\n" +
+			"(SVG and PNG).",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				var names []string
@@ -57,10 +58,14 @@ type benchOutput struct {
 	quiet             bool
 }
 
-func (o *benchOutput) register(f *pflag.FlagSet) {
+// register adds the output flags; --plot only when the bench draws
+// figures.
+func (o *benchOutput) register(f *pflag.FlagSet, figures bool) {
 	f.StringVar(&o.format, "format", "text", "output format: text|json|csv")
 	f.StringVar(&o.out, "out", "", "write the result to this file (atomically) instead of stdout")
-	f.StringVar(&o.plot, "plot", "", "draw the figures into this directory (NAME.svg and NAME.png; created if missing)")
+	if figures {
+		f.StringVar(&o.plot, "plot", "", "draw the figures into this directory (NAME.svg and NAME.png; created if missing)")
+	}
 	f.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 }
 
@@ -157,8 +162,10 @@ func benchError(err error) error {
 }
 
 // benchCommand builds a bench subcommand: register adds its own flags,
-// run checks them, runs the bench and returns its report.
-func benchCommand(use, short, long string, register func(*pflag.FlagSet), run func(c *cobra.Command, prog *cli.Progress) (bench.Report, error), inputs func() []string) *cobra.Command {
+// run checks them, runs the bench and returns its report. --plot is a
+// flag of the benches whose report type R draws figures (bench.Figurer)
+// only: elsewhere it would be accepted and draw nothing.
+func benchCommand[R bench.Report](use, short, long string, register func(*pflag.FlagSet), run func(c *cobra.Command, prog *cli.Progress) (R, error), inputs func() []string) *cobra.Command {
 	var o benchOutput
 	c := &cobra.Command{
 		Use: use, Short: short, Long: long, Args: noArgs,
@@ -180,7 +187,9 @@ func benchCommand(use, short, long string, register func(*pflag.FlagSet), run fu
 		},
 	}
 	register(c.Flags())
-	o.register(c.Flags())
+	var zero R
+	_, figures := any(zero).(bench.Figurer)
+	o.register(c.Flags(), figures)
 	return c
 }
 
@@ -190,9 +199,10 @@ func newBenchMDAVCmd() *cobra.Command {
 			"data sets Tarragona, Census and EIA at k = 3, 4, 5, 10, beside IL_MDAV of\n"+
 			"Mortazavi & Jalili, \"A Novel Local Search Method for Microaggregation\",\n"+
 			"Table 2 (k = 3, 5, 10; k = 4 is not published: \"-\"). MATCH compares the\n"+
-			"two values rounded to 2 decimals; SECONDS is our MDAV time per case.",
+			"two values rounded to 2 decimals; SECONDS is our MDAV time per case.\n"+
+			"--plot draws IL vs k per data set, ours beside the published values.",
 		func(*pflag.FlagSet) {},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.MDAVReport, error) {
 			return bench.MDAV(&bench.MDAVOptions{Progress: prog})
 		}, nil)
 }
@@ -214,7 +224,7 @@ func newBenchDobraCmd() *cobra.Command {
 			f.StringVar(&data, "data", "", "autoworkers CSV (default: autoworkers.csv in the shared data directory)")
 			f.StringSliceVar(&tables, "tables", nil, "only these tables, e.g. table3,table4 (default all)")
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.DobraReport, error) {
 			return bench.Dobra(&bench.DobraOptions{Data: data, Tables: tables, Progress: prog})
 		},
 		func() []string { return []string{"--data", data} })
@@ -249,7 +259,7 @@ func newBenchICSMCmd() *cobra.Command {
 			f.IntVar(&o.Sources, "sources", o.Sources, "groups, by increasing score, searched for negative cycles (-1 = all)")
 			f.IntVar(&o.Neighbourhood, "neighbourhood", microagg.DefaultNeighbourhood, "groups of the restricted graph of the neighbourhood sweep (-1 = off: the paper's algorithm)")
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.ICSMReport, error) {
 			d, err := cli.TimeLimit("--time-limit", timeLimit)
 			if err != nil {
 				return nil, err
@@ -292,7 +302,7 @@ func newBenchColgenCmd() *cobra.Command {
 			f.IntVar(&maxIter, "max-iter", 0, "cap on the master solves per instance (0 = none)")
 			addColgenFlags(f, &cs)
 		},
-		func(c *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(c *cobra.Command, prog *cli.Progress) (*bench.ColgenReport, error) {
 			if err := cs.check(timeLimit, maxIter); err != nil {
 				return nil, err
 			}
@@ -328,7 +338,7 @@ func newBenchMicroaggFullCmd() *cobra.Command {
 			f.IntVar(&maxIter, "max-iter", 0, "cap on the master solves per case (0 = none)")
 			addColgenFlags(f, &cs)
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.MicroaggFullReport, error) {
 			if timeLimit <= 0 {
 				return nil, cli.BadInput("--time-limit must be positive (a case may not finish), got %g", timeLimit)
 			}
@@ -386,7 +396,7 @@ func newBenchKanonCmd() *cobra.Command {
 			f.IntVar(&o.ScalePartition, "scale-partition", o.ScalePartition, "table 3: records per partition (0 = automatic within --budget)")
 			f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the samples, the synthetic data and the assignments")
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.KanonReport, error) {
 			var err error
 			if o.Ks, err = parseIntList("k", ks); err != nil {
 				return nil, err
@@ -436,7 +446,7 @@ func newBenchScalingCmd() *cobra.Command {
 			f.IntVar(&o.Partition, "partition", o.Partition, "SortGreedy: records per partition")
 			f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the data")
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.ScalingReport, error) {
 			var err error
 			if o.MDAVNs, err = parseIntList("mdav-n", mdav); err != nil {
 				return nil, err
@@ -471,7 +481,7 @@ func newBenchBoundsCmd() *cobra.Command {
 			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "time limit per run in seconds (0 = none)")
 			f.StringVar(&o.Solver, "solver", "", "engine (auto|clp|highs|lpsolve|cbc; default auto)")
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.BoundsReport, error) {
 			var err error
 			if o.TimeLimit, err = cli.TimeLimit("--time-limit", timeLimit); err != nil {
 				return nil, err
@@ -550,7 +560,7 @@ func newBenchAuditCmd() *cobra.Command {
 			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "time limit of each bounds computation in seconds")
 			f.StringVar(&o.Solver, "solver", "", "engine (default auto)")
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.AuditReport, error) {
 			var err error
 			if o.TimeLimit, err = cli.TimeLimit("--time-limit", timeLimit); err != nil {
 				return nil, err
@@ -583,7 +593,7 @@ func newBenchServeCmd() *cobra.Command {
 			f.IntVar(&o.Clients, "clients", o.Clients, "concurrent clients of the load test")
 			f.IntVar(&o.LoadRequests, "requests", o.LoadRequests, "requests of the load test")
 		},
-		func(_ *cobra.Command, prog *cli.Progress) (bench.Report, error) {
+		func(_ *cobra.Command, prog *cli.Progress) (*bench.ServeReport, error) {
 			o.Progress = prog
 			return bench.Serve(o)
 		}, nil)

@@ -205,6 +205,11 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	if err != nil {
 		return err
 	}
+	if s.format == "csv" {
+		if _, err := boundsCSVHeader(inst, dedupe(s.compare)); err != nil {
+			return err
+		}
+	}
 	if err := inst.ms.Check(); err != nil {
 		var ie *model.InconsistencyError
 		if errors.As(err, &ie) {
@@ -290,15 +295,7 @@ type boundsReport struct {
 }
 
 func newBoundsReport(inst *boundsInstance, s *boundsSettings, res *cellbounds.Result) *boundsReport {
-	r := &boundsReport{inst: inst, s: s, res: res}
-	seen := map[string]bool{}
-	for _, m := range s.compare {
-		if !seen[m] {
-			seen[m] = true
-			r.compare = append(r.compare, m)
-		}
-	}
-	return r
+	return &boundsReport{inst: inst, s: s, res: res, compare: dedupe(s.compare)}
 }
 
 // flags returns the cell's flags: "F" when an LP bound (main or compared)
@@ -437,21 +434,51 @@ func (r *boundsReport) writeText(w io.Writer) error {
 	return nil
 }
 
-func (r *boundsReport) writeCSV(w io.Writer) error {
-	ms := r.inst.ms
-	cw := csv.NewWriter(w)
+// boundsCSVHeader returns the header of the CSV result: the variables,
+// then count (with --table), lower, upper, method, the compared methods'
+// bounds and flags. A variable named like one of the result's columns
+// would make two columns of one name: that is bad input, refused before
+// anything is computed.
+func boundsCSVHeader(inst *boundsInstance, compare []string) ([]string, error) {
 	var head []string
-	for _, v := range ms.Vars {
+	for _, v := range inst.ms.Vars {
 		head = append(head, v.Name)
 	}
-	if r.inst.table != nil {
+	if inst.table != nil {
 		head = append(head, "count")
 	}
 	head = append(head, "lower", "upper", "method")
-	for _, m := range r.compare {
+	for _, m := range compare {
 		head = append(head, m+"_lower", m+"_upper")
 	}
 	head = append(head, "flags")
+	for j, h := range head[len(inst.ms.Vars):] {
+		if i := slices.Index(head, h); i < len(inst.ms.Vars) {
+			return nil, cli.BadInput("--format csv: variable %q has the name of the result's column %d (%s): rename the variable, or use --format json or text",
+				h, len(inst.ms.Vars)+j+1, strings.Join(head[len(inst.ms.Vars):], ","))
+		}
+	}
+	return head, nil
+}
+
+// dedupe returns names without repetitions, in first-seen order.
+func dedupe(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (r *boundsReport) writeCSV(w io.Writer) error {
+	ms := r.inst.ms
+	cw := csv.NewWriter(w)
+	head, err := boundsCSVHeader(r.inst, r.compare)
+	if err != nil {
+		return err
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}

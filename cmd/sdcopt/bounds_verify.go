@@ -34,7 +34,9 @@ func newBoundsVerifyCmd() *cobra.Command {
 			"dual vectors by the integer bound they prove exactly (rational arithmetic; an\n" +
 			"engine's round-off can only weaken that bound). Per cell and bound: proven\n" +
 			"(a witness and a dual vector or trivial proof), attained only, dual only,\n" +
-			"engine's word (an integer program), no evidence, or invalid. Exit 1 when any\n" +
+			"engine's word (an integer program), valid but not sharp (looser than the\n" +
+			"proven bound of the certificate), no evidence, or invalid (also when it\n" +
+			"excludes the cell's count, which must be the table's). Exit 1 when any\n" +
 			"bound is invalid.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -88,9 +90,17 @@ func runBoundsVerify(w io.Writer, s *boundsVerifySettings) error {
 		return libraryError("", err)
 	}
 	n := model.NumCells(model.Dims(inst.ms.Vars))
-	lower, upper, err := readBoundsJSON(s.bounds, n)
+	lower, upper, counts, err := readBoundsJSON(s.bounds, n)
 	if err != nil {
 		return err
+	}
+	if inst.table != nil {
+		for j, c := range counts {
+			if c >= 0 && c != inst.table.Counts[j] {
+				return cli.BadInput("--bounds %s: cell %d (%s) has the count %d, the table %s has %d: bounds of another table",
+					s.bounds, j, model.CellLabel(inst.ms.Vars, nil, j), c, s.table, inst.table.Counts[j])
+			}
+		}
 	}
 	certs, err := readCertificatesFile(s.certs)
 	if err != nil {
@@ -101,6 +111,7 @@ func runBoundsVerify(w io.Writer, s *boundsVerifySettings) error {
 	if err != nil {
 		return cli.BadInput("%s: %v", s.certs, err)
 	}
+	v.CheckCounts(counts, lower, upper)
 	rep := verifyReport{Method: "verify", Bounds: s.bounds, Certificates: s.certs, Cells: n, Witnesses: len(certs.Witnesses),
 		Counts: v.Counts, Invalid: v.Invalid, Seconds: time.Since(start).Seconds(), Results: v.Cells}
 	err = emit(w, s.out, func(w io.Writer) error {
@@ -138,7 +149,7 @@ func writeVerifyText(w io.Writer, inst *boundsInstance, r *verifyReport) error {
 	fmt.Fprintf(w, "verified %d cells (%d bounds) against %d witness tables in %.3f s\n", r.Cells, 2*r.Cells, r.Witnesses, r.Seconds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, st := range []string{cellbounds.StatusProven, cellbounds.StatusEngineWord, cellbounds.StatusAttained,
-		cellbounds.StatusDualOnly, cellbounds.StatusNoEvidence, cellbounds.StatusInvalid} {
+		cellbounds.StatusDualOnly, cellbounds.StatusLoose, cellbounds.StatusNoEvidence, cellbounds.StatusInvalid} {
 		fmt.Fprintf(tw, "  %s\t%d bounds\n", st, r.Counts[st])
 	}
 	tw.Flush()
@@ -161,37 +172,45 @@ func writeVerifyText(w io.Writer, inst *boundsInstance, r *verifyReport) error {
 	return nil
 }
 
-// readBoundsJSON reads the per-cell bounds of a `sdcopt bounds --format
-// json` result, in cell order.
-func readBoundsJSON(path string, n int) ([]float64, []float64, error) {
+// readBoundsJSON reads the per-cell bounds and counts of a `sdcopt bounds
+// --format json` result, in cell order (count -1 where none is reported,
+// as with --margin-files).
+func readBoundsJSON(path string, n int) (lower, upper []float64, counts []int64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, cli.BadInput("--bounds: %v", err)
+		return nil, nil, nil, cli.BadInput("--bounds: %v", err)
 	}
 	defer f.Close()
 	var doc struct {
 		Cells []struct {
+			Count *int64   `json:"count"`
 			Lower *float64 `json:"lower"`
 			Upper *float64 `json:"upper"`
 		} `json:"cells"`
 	}
 	if err := json.NewDecoder(bufio.NewReader(f)).Decode(&doc); err != nil {
-		return nil, nil, cli.BadInput("--bounds %s: not the JSON of sdcopt bounds: %v", path, err)
+		return nil, nil, nil, cli.BadInput("--bounds %s: not the JSON of sdcopt bounds: %v", path, err)
 	}
 	if len(doc.Cells) != n {
-		return nil, nil, cli.BadInput("--bounds %s: %d cells, the table has %d", path, len(doc.Cells), n)
+		return nil, nil, nil, cli.BadInput("--bounds %s: %d cells, the table has %d", path, len(doc.Cells), n)
 	}
-	lower, upper := make([]float64, n), make([]float64, n)
+	lower, upper, counts = make([]float64, n), make([]float64, n), make([]int64, n)
 	for i, c := range doc.Cells {
-		lower[i], upper[i] = math.NaN(), math.NaN()
+		lower[i], upper[i], counts[i] = math.NaN(), math.NaN(), -1
 		if c.Lower != nil {
 			lower[i] = *c.Lower
 		}
 		if c.Upper != nil {
 			upper[i] = *c.Upper
 		}
+		if c.Count != nil {
+			if *c.Count < 0 {
+				return nil, nil, nil, cli.BadInput("--bounds %s: cell %d has the negative count %d", path, i, *c.Count)
+			}
+			counts[i] = *c.Count
+		}
 	}
-	return lower, upper, nil
+	return lower, upper, counts, nil
 }
 
 func readCertificatesFile(path string) (*cellbounds.Certificates, error) {

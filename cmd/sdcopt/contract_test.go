@@ -139,6 +139,8 @@ var contractCommands = []commandSpec{
 		outputs: []string{"--out", "--graph-out"}, solver: true, limit: true},
 	{name: "kanon verify", args: append([]string{"kanon", "verify", "--published", fxPublished, "--graph", fxGraph}, kanonFixtureArgs...),
 		inputs: []string{fxQI, fxPublished, fxGraph}, outputs: []string{"--out"}},
+	{name: "audit replay", args: []string{"audit", "replay", "--table", fxTable, "--requests", "A:B,B:C"}, inputs: []string{fxTable},
+		outputs: []string{"--out"}, solver: true, limit: true, formats: []string{"json"}},
 	{name: "bench dobra", args: []string{"bench", "dobra", "--data", fxDobra, "--tables", "table2"}, inputs: []string{fxDobra},
 		outputs: []string{"--out"}, noData: true},
 	{name: "bench scaling", args: []string{"bench", "scaling", "--mdav-n", "100,200", "--icsm-n", "100", "--sortgreedy-n", "600"},

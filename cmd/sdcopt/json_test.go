@@ -56,6 +56,15 @@ func TestJSONContract(t *testing.T) {
 		"kanon":           append([]string{"kanon"}, kanonArgs...),
 		"kanon mip":       append([]string{"kanon", "--method", "mip"}, kanonArgs...),
 		"kanon verify":    append([]string{"kanon", "verify", "--published", p(fxPublished), "--graph", p(fxGraph)}, kanonArgs...),
+		"audit":           {"audit", "--table", p(fxTable), "--history", p("h.json"), "--request", "A:B", "--update", "--create"},
+		"audit public":    {"audit", "--table", p(fxTable), "--history", p("h2.json"), "--request", "B:C", "--update", "--create", "--public"},
+		"audit replay":    {"audit", "replay", "--table", p(fxTable), "--requests", "A:B,B:C,A"},
+	}
+	// The inputs that define the result, where the command's JSON lacked
+	// them.
+	inputs := map[string][]string{
+		"audit":        {"table", "history", "request", "seed", "policy", "mode"},
+		"audit replay": {"table", "requests", "seed", "policy", "mode"},
 	}
 	if _, ok := sharedDataDir(); ok && !testing.Short() {
 		cases["bench mdav"] = []string{"bench", "mdav"}
@@ -78,7 +87,7 @@ func TestJSONContract(t *testing.T) {
 				t.Fatalf("bad JSON: %v\n%s", err, out)
 			}
 			checkKeys(t, "", doc)
-			for _, k := range []string{"method", "seconds"} {
+			for _, k := range append([]string{"method", "seconds"}, inputs[name]...) {
 				if _, ok := doc[k]; !ok {
 					t.Errorf("no %q at the top level", k)
 				}

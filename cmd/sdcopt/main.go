@@ -12,6 +12,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -34,7 +35,38 @@ func newRoot() *cobra.Command {
 		return cli.BadInput("%v (see '%s --help')", err, c.CommandPath())
 	})
 	root.AddCommand(newSolversCmd(), newVersionCmd(), newSolveCmd(), newDemoCmd(), newMicroaggCmd(), newBenchCmd(), newBoundsCmd(), newKanonCmd(), newAuditCmd(), newServeCmd())
+	root.SetHelpCommand(newHelpCmd())
+	decimalFlags(root)
 	return root
+}
+
+// newHelpCmd is `sdcopt help [COMMAND ...]`: the help of a command, or
+// bad usage (exit 2) naming the commands when there is no such command
+// (cobra's own help printed the usage and exited 0).
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			root := c.Root()
+			cmd, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 || cmd == nil {
+				var names []string
+				parent := root
+				if cmd != nil && cmd != root {
+					parent = cmd
+				}
+				for _, s := range parent.Commands() {
+					if s.IsAvailableCommand() {
+						names = append(names, s.Name())
+					}
+				}
+				return cli.BadInput("unknown help topic %q (commands of %s: %s)", strings.Join(args, " "), parent.CommandPath(), strings.Join(names, ", "))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
 }
 
 func main() {

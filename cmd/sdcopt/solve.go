@@ -33,18 +33,27 @@ type engineFlags struct {
 
 // register adds the engine flags to c; limitHelp describes --time-limit.
 func (f *engineFlags) register(c *cobra.Command, allowAll bool, limitHelp string) {
-	help := "engine: auto|highs|lpsolve|clp|cbc"
-	if allowAll {
-		help += "|all (every available engine, compared)"
-	}
-	c.Flags().StringVar(&f.solver, "solver", "auto", help)
-	c.Flags().Float64Var(&f.timeLimit, "time-limit", 0, limitHelp)
+	f.registerSolver(c, allowAll, limitHelp)
 	c.Flags().Float64Var(&f.relGap, "mip-gap", solvers.DefaultMIPRelGap, "relative MIP gap")
 	c.Flags().Float64Var(&f.absGap, "mip-abs-gap", solvers.DefaultMIPAbsGap, "absolute MIP gap")
 	c.Flags().IntVar(&f.threads, "threads", 0, "engine threads (0 = 1)")
 	c.Flags().BoolVar(&f.verbose, "engine-log", false, "show the engine's own log on stderr")
 	c.Flags().StringArrayVar(&f.options, "option", nil, "raw engine option NAME=VALUE (repeatable)")
 	c.Flags().StringVar(&f.writeModel, "write-model", "", "write the model to this file (free MPS) before solving")
+}
+
+// registerSolver adds only --solver and --time-limit, for a command whose
+// library call takes no other engine setting and builds no single model
+// to write (audit: its bounds and simulations are several models, chosen
+// as it decides); the other fields keep their defaults.
+func (f *engineFlags) registerSolver(c *cobra.Command, allowAll bool, limitHelp string) {
+	help := "engine: auto|highs|lpsolve|clp|cbc"
+	if allowAll {
+		help += "|all (every available engine, compared)"
+	}
+	c.Flags().StringVar(&f.solver, "solver", "auto", help)
+	c.Flags().Float64Var(&f.timeLimit, "time-limit", 0, limitHelp)
+	f.relGap, f.absGap = solvers.DefaultMIPRelGap, solvers.DefaultMIPAbsGap
 }
 
 func (f *engineFlags) params() (*solvers.Params, error) {

@@ -41,10 +41,22 @@ func (f *Files) Output(flag, path string) {
 	}
 }
 
+// Update records a file named by flag that the run reads, when it exists,
+// and then replaces (a history appended to): it is checked as an output,
+// against the inputs and the other outputs, but not against itself. An
+// empty path is ignored.
+func (f *Files) Update(flag, path string) {
+	if path != "" {
+		f.out = append(f.out, namedFile{flag, path})
+	}
+}
+
 // Check returns a bad-input error when an output path is an existing
 // directory or a symbolic link, lies in a directory that does not exist or
-// is not writable, or resolves to an input or to another output. Every
-// message names the paths as the user gave them.
+// in which no file can be created (a read-only or virtual file system such
+// as /proc: a file is created and removed to know), or resolves to an
+// input or to another output. Paths are compared whether or not the files
+// exist yet. Every message names the paths as the user gave them.
 func (f *Files) Check() error {
 	outs := make([]resolved, len(f.out))
 	for i, o := range f.out {
@@ -110,7 +122,7 @@ func resolveOutput(o namedFile) (resolved, error) {
 	case !st.IsDir():
 		return r, BadInput("%s %s: %s is not a directory", o.flag, o.path, filepath.Dir(o.path))
 	}
-	if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
+	if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil || !canCreate(dir) {
 		return r, BadInput("%s %s: directory %s is not writable", o.flag, o.path, filepath.Dir(o.path))
 	}
 	realDir, err := filepath.EvalSymlinks(dir)
@@ -137,11 +149,37 @@ func resolveOutput(o namedFile) (resolved, error) {
 	return r, nil
 }
 
-// resolveInput resolves an input; a path that cannot be resolved (it does
-// not exist, say) cannot collide with an output and is left to the
-// loader to report.
+// canCreate reports whether a file can be created in dir, by creating
+// and removing one: access(2) says yes for root in /proc and /sys, where
+// the run would compute and then fail to write. The file is registered as
+// a temporary, so that an interrupt removes it too.
+func canCreate(dir string) bool {
+	f, err := createTemp(filepath.Join(dir, "sdcopt-check"))
+	if err != nil {
+		return false
+	}
+	f.Close()
+	removeTemp(f.Name())
+	return true
+}
+
+// resolveInput resolves an input. A file that does not exist (yet) is
+// resolved through its directory, so that an output of the same name is
+// still caught; a path that cannot be resolved at all cannot collide with
+// an output and is left to the loader to report.
 func resolveInput(in namedFile) (resolved, bool) {
 	real, err := filepath.EvalSymlinks(in.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		abs, aerr := filepath.Abs(in.path)
+		if aerr != nil {
+			return resolved{}, false
+		}
+		dir, derr := filepath.EvalSymlinks(filepath.Dir(abs))
+		if derr != nil {
+			return resolved{}, false
+		}
+		return resolved{namedFile: in, real: filepath.Join(dir, filepath.Base(abs))}, true
+	}
 	if err != nil {
 		return resolved{}, false
 	}

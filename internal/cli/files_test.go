@@ -50,6 +50,17 @@ func TestFilesCheck(t *testing.T) {
 		{"missing directory", []string{"--out", "nodir/a.csv"}, "--out nodir/a.csv: directory nodir does not exist"},
 		{"a directory", []string{"--out", "sub"}, "--out sub is a directory"},
 		{"under a file", []string{"--out", "other.csv/a.csv"}, "other.csv is not a directory"},
+		// A file that does not exist yet is compared by its path.
+		{"a missing input", []string{"--out", "nothere.csv"}, "--out nothere.csv is the input --missing nothere.csv"},
+		{"a missing input through ./", []string{"--out", "sub/../nothere.csv"}, "is the input --missing nothere.csv"},
+		// Directories where access(2) lets root write but nothing can be
+		// created: the run would compute, then fail to write.
+		{"in /proc", []string{"--out", "/proc/x.csv"}, "--out /proc/x.csv: directory /proc is not writable"},
+		{"in /sys", []string{"--out", "/sys/x.csv"}, "--out /sys/x.csv: directory /sys is not writable"},
+		{"update, new", []string{"--update", "h.json"}, ""},
+		{"update is an output", []string{"--update", "h.json", "--out", "./h.json"}, "--update h.json and --out ./h.json are the same file"},
+		{"update is the input", []string{"--update", "in.csv"}, "--update in.csv is the input --data in.csv"},
+		{"update in /proc", []string{"--update", "/proc/h.json"}, "directory /proc is not writable"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -57,9 +68,16 @@ func TestFilesCheck(t *testing.T) {
 			f.Input("--data", "in.csv")
 			f.Input("--missing", "nothere.csv")
 			for i := 0; i < len(c.out); i += 2 {
-				f.Output(c.out[i], c.out[i+1])
+				if c.out[i] == "--update" {
+					f.Update(c.out[i], c.out[i+1])
+				} else {
+					f.Output(c.out[i], c.out[i+1])
+				}
 			}
 			err := f.Check()
+			if tmp, _ := filepath.Glob(".*tmp*"); len(tmp) > 0 {
+				t.Errorf("temporaries left: %v", tmp)
+			}
 			switch {
 			case c.want == "" && err != nil:
 				t.Errorf("refused: %v", err)

@@ -526,6 +526,8 @@ func malformedCases() []malformedCase {
 		{"malformed coefficient", cols + " y c1 1.2.3\n", 7, `malformed number "1.2.3"`},
 		{"nan coefficient", cols + " y c1 NaN\n", 7, "NaN"},
 		{"infinite coefficient", cols + " y c1 1e999\n", 7, "not finite"},
+		{"digit separator", cols + " y c1 1_0\n", 7, `malformed number "1_0"`},
+		{"hexadecimal float", cols + "RHS\n RHS c1 0x1p3\n", 8, `malformed number "0x1p3"`},
 		{"column fields", cols + " y c1\n", 7, "COLUMNS line"},
 		{"noncontiguous column", cols + " y c1 1\n x c1 2\n", 8, "contiguous"},
 		{"duplicate entry", cols + " x c1 2\n", 7, "duplicate entry"},

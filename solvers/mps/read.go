@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/solvers"
 )
 
@@ -312,16 +312,14 @@ func (d *decoder) row(f []string) error {
 	return nil
 }
 
-// parseNumber parses a numeric field. Overflow gives ±Inf (callers decide
-// whether an infinite value is allowed); malformed text and NaN give
-// ok == false.
+// parseNumber parses a numeric field in decimal or scientific notation
+// (numtext.ParseFloat: not Go's "1_0" or "0x1p3"). Overflow and the words
+// Inf and Infinity give ±Inf (callers decide whether an infinite value is
+// allowed); malformed text and NaN give ok == false.
 func parseNumber(s string) (v float64, ok bool) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if !errors.As(err, &ne) || ne.Err != strconv.ErrRange {
-			return 0, false
-		}
+	v, err := numtext.ParseFloat(s)
+	if err != nil && !errors.Is(err, numtext.ErrNotFinite) {
+		return 0, false
 	}
 	return v, !math.IsNaN(v)
 }
