@@ -152,12 +152,25 @@ func TestSettingsErrors(t *testing.T) {
 		run   func() error
 		field string
 	}{
-		{func() error { _, err := ICSM(&ICSMOptions{Tables: []int{3}, Sources: 1, Neighbourhood: -1}); return err }, "tables"},
+		{func() error {
+			_, err := ICSM(&ICSMOptions{Tables: []int{3}, Sources: 1, Neighbourhood: -1})
+			return err
+		}, "tables"},
 		{func() error { _, err := ICSM(&ICSMOptions{Sources: 0, Neighbourhood: -1}); return err }, "sources"},
 		{func() error { o := DefaultColgenOptions(); o.Criteria = []string{"x"}; _, err := Colgen(o); return err }, "criteria"},
 		{func() error { o := DefaultColgenOptions(); o.Data = "eia"; _, err := Colgen(o); return err }, "data"},
-		{func() error { o := DefaultKanonOptions(); o.Methods = []string{"magic"}; _, err := Kanon(o); return err }, "methods"},
-		{func() error { o := DefaultKanonOptions(); o.MIPNs, o.MIPKs = []int{4}, []int{5}; _, err := Kanon(o); return err }, "mip-k"},
+		{func() error {
+			o := DefaultKanonOptions()
+			o.Methods = []string{"magic"}
+			_, err := Kanon(o)
+			return err
+		}, "methods"},
+		{func() error {
+			o := DefaultKanonOptions()
+			o.MIPNs, o.MIPKs = []int{4}, []int{5}
+			_, err := Kanon(o)
+			return err
+		}, "mip-k"},
 		{func() error { _, err := Dobra(&DobraOptions{Tables: []string{"table9"}}); return err }, "tables"},
 	}
 	for _, c := range cases {
