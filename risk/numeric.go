@@ -301,9 +301,9 @@ type linkPlane struct {
 	d kdtree.Dim
 }
 
-func (l linkPlane) Len() int                              { return len(l.p) }
-func (l linkPlane) Less(i, j int) bool                    { return l.p[i].z[l.d] < l.p[j].z[l.d] }
-func (l linkPlane) Swap(i, j int)                         { l.p[i], l.p[j] = l.p[j], l.p[i] }
+func (l linkPlane) Len() int                               { return len(l.p) }
+func (l linkPlane) Less(i, j int) bool                     { return l.p[i].z[l.d] < l.p[j].z[l.d] }
+func (l linkPlane) Swap(i, j int)                          { l.p[i], l.p[j] = l.p[j], l.p[i] }
 func (l linkPlane) Slice(start, end int) kdtree.SortSlicer { return linkPlane{l.p[start:end], l.d} }
 
 func recordLinkage(orig, prot *model.Dataset, workers int) (float64, int, error) {
