@@ -138,6 +138,9 @@ type kanonResult struct {
 	Solver      string   `json:"solver,omitempty"`
 	Out         string   `json:"out,omitempty"`
 	GraphOut    string   `json:"graph_out,omitempty"`
+
+	// Risk is the disclosure risk of the published boxes (package risk).
+	Risk *generalizationRisk `json:"risk"`
 }
 
 // kanonData is loaded data with its label.
@@ -340,6 +343,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
 		GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition, PartAuto: auto, Seconds: res.Seconds, Dropped: d.Dropped,
 		KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut,
+		Risk: newGeneralizationRisk(res.Risk),
 	}
 	if auto {
 		b := kanon.DefaultBudget.Seconds()
@@ -388,6 +392,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		graph = "complete classes of at least k records"
 	}
 	fmt.Fprintf(w, "verified    yes (%s, identity round, boxes contain their originals, GCP recomputed)\n", graph)
+	fmt.Fprintf(w, "risk        %s\n", generalizationRiskSummary(r.Risk, r.K))
 	fmt.Fprintf(w, "seconds     %.3f\n", r.Seconds)
 	return nil
 }
