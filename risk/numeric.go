@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/spatial/kdtree"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/sdcopt/sdcopt/model"
@@ -255,56 +254,14 @@ func IntervalDisclosure(orig, prot *model.Dataset, p float64) (float64, error) {
 // attribute is constant all n originals tie for every record: the share
 // is 1/n.
 //
-// The nearest originals come from gonum's k-d tree
-// (spatial/kdtree): one Nearest query and one NearestSet query within the
-// tie radius per distinct protected record (microaggregation publishes one
-// centroid per group, so about n/k queries). Needs at least 1 record.
+// The nearest originals come from a k-d tree with bounding boxes
+// (nearTree), one query per distinct protected record (microaggregation
+// publishes one centroid per group, so about n/k queries), its search
+// bounded from the start by the distance to the own original. Needs at
+// least 1 record.
 func RecordLinkage(orig, prot *model.Dataset) (share float64, tied int, err error) {
 	return recordLinkage(orig, prot, 0)
 }
-
-// linkPoint is a standardized original record in the k-d tree.
-type linkPoint struct {
-	z  []float64
-	id int32
-}
-
-func (p *linkPoint) Compare(c kdtree.Comparable, d kdtree.Dim) float64 {
-	return p.z[d] - c.(*linkPoint).z[d]
-}
-
-func (p *linkPoint) Dims() int { return len(p.z) }
-
-func (p *linkPoint) Distance(c kdtree.Comparable) float64 {
-	q := c.(*linkPoint).z
-	s := 0.0
-	for j, v := range p.z {
-		e := v - q[j]
-		s += e * e
-	}
-	return s
-}
-
-// linkPoints implements kdtree.Interface.
-type linkPoints []*linkPoint
-
-func (p linkPoints) Index(i int) kdtree.Comparable         { return p[i] }
-func (p linkPoints) Len() int                              { return len(p) }
-func (p linkPoints) Slice(start, end int) kdtree.Interface { return p[start:end] }
-func (p linkPoints) Pivot(d kdtree.Dim) int {
-	return kdtree.Partition(linkPlane{p, d}, kdtree.MedianOfMedians(linkPlane{p, d}))
-}
-
-// linkPlane sorts linkPoints along one dimension (kdtree.SortSlicer).
-type linkPlane struct {
-	p linkPoints
-	d kdtree.Dim
-}
-
-func (l linkPlane) Len() int                               { return len(l.p) }
-func (l linkPlane) Less(i, j int) bool                     { return l.p[i].z[l.d] < l.p[j].z[l.d] }
-func (l linkPlane) Swap(i, j int)                          { l.p[i], l.p[j] = l.p[j], l.p[i] }
-func (l linkPlane) Slice(start, end int) kdtree.SortSlicer { return linkPlane{l.p[start:end], l.d} }
 
 func recordLinkage(orig, prot *model.Dataset, workers int) (float64, int, error) {
 	if err := checkPair(orig, prot, 1); err != nil {
@@ -333,12 +290,10 @@ func recordLinkage(orig, prot *model.Dataset, workers int) (float64, int, error)
 		}
 	}
 	buf := make([]float64, n*dz)
-	pts := make(linkPoints, n)
-	for i := range pts {
-		pts[i] = &linkPoint{z: buf[i*dz : (i+1)*dz], id: int32(i)}
-		standardize(orig, i, pts[i].z)
+	for i := 0; i < n; i++ {
+		standardize(orig, i, buf[i*dz:(i+1)*dz])
 	}
-	tree := kdtree.New(pts, false)
+	tree := newNearTree(dz, buf)
 
 	// Distinct protected records (on the active attributes), each with
 	// the records that carry it.
@@ -381,14 +336,12 @@ func recordLinkage(orig, prot *model.Dataset, workers int) (float64, int, error)
 			var ids []int32
 			for qi := w; qi < len(queries); qi += workers {
 				q := queries[qi]
-				qp := &linkPoint{z: q.z, id: -1}
-				_, dmin := tree.Nearest(qp)
-				keep := kdtree.NewDistKeeper(dmin + TieTol*(1+dmin))
-				tree.NearestSet(keep, qp)
-				ids = ids[:0]
-				for _, c := range keep.Heap {
-					ids = append(ids, c.Comparable.(*linkPoint).id)
+				// The nearest own original bounds the nearest distance.
+				ub := math.Inf(1)
+				for _, i := range q.members {
+					ub = math.Min(ub, sqDist(q.z, buf[int(i)*dz:(int(i)+1)*dz]))
 				}
+				ids = tree.tied(q.z, ub, ids[:0])
 				slices.Sort(ids)
 				if len(ids) > 1 {
 					ties[w] += len(q.members)
@@ -408,4 +361,14 @@ func recordLinkage(orig, prot *model.Dataset, workers int) (float64, int, error)
 		tied += ties[w]
 	}
 	return total / float64(n), tied, nil
+}
+
+// sqDist is the squared Euclidean distance of a and b.
+func sqDist(a, b []float64) float64 {
+	s := 0.0
+	for j, v := range a {
+		e := v - b[j]
+		s += e * e
+	}
+	return s
 }
