@@ -72,6 +72,27 @@ func BenchmarkGeneralization(b *testing.B) {
 			b.ReportMetric(r.LinkageMean, "link-mean")
 		})
 	}
+	// Generated records with Adult's quasi-identifiers, at sizes where
+	// the exact count may exceed the work budget.
+	for _, n := range []int{100_000, 300_000} {
+		syn := datasets.SyntheticQI(n, 1)
+		res, err := kanon.Anonymize(syn, 5, &kanon.Options{Method: kanon.MethodGreedy, Partition: 1000, Seed: 1, SkipRisk: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		boxes := syn.Boxes(res.Graph)
+		b.Run(fmt.Sprintf("synthetic/n=%d/greedy/k=5", n), func(b *testing.B) {
+			var r *risk.GeneralizationReport
+			for b.Loop() {
+				if r, err = risk.Generalization(syn, boxes, 5, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Work), "visits")
+			b.ReportMetric(float64(r.Sample), "sample")
+			b.ReportMetric(r.LinkageMean, "link-mean")
+		})
+	}
 }
 
 // BenchmarkNearest compares the nearest-original queries of record
