@@ -182,6 +182,11 @@ func Generalization(t *model.QITable, boxes []*model.Box, k int, opt *Generaliza
 	}
 	r.MinCandidates = math.MaxInt
 	for j, u := range boxOf {
+		if count[u] < k && !r.Exact {
+			// A count stopped at the running minimum: count it in full
+			// for the message.
+			count[u], _ = ix.walk(tr, dbox[u], nil, 0, 0)
+		}
 		if count[u] < k {
 			return nil, fmt.Errorf("%w: published record %d has %d original(s) inside its box, fewer than k = %d (re-identification probability %.4g > 1/k)",
 				ErrExceeds, j+1, count[u], k, 1/float64(count[u]))

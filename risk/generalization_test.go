@@ -213,6 +213,10 @@ func TestGeneralizationSample(t *testing.T) {
 		math.Abs(half.MeanReidentification-meanR) > 0.05 || math.Abs(half.LinkageMean-lm) > 0.05 {
 		t.Errorf("half sample: %+v; brute force max %v mean %v linkage %v", half, maxR, meanR, lm)
 	}
+	// The check in sampled mode: k one above the smallest count fails.
+	if _, err := Generalization(tab, boxes, half.MinCandidates+1, &GeneralizationOptions{MaxWork: 1, Sample: 300, Seed: 7}); !errors.Is(err, ErrExceeds) {
+		t.Errorf("sampled, k = %d: %v, want ErrExceeds", half.MinCandidates+1, err)
+	}
 	again, _ := Generalization(tab, boxes, 1, &GeneralizationOptions{MaxWork: 1, Sample: 300, Seed: 7})
 	if again.MeanReidentification != half.MeanReidentification || again.LinkageMean != half.LinkageMean {
 		t.Errorf("same seed, different estimates: %+v, %+v", again, half)
