@@ -215,23 +215,24 @@ func TestRiskKanonAdult(t *testing.T) {
 	w.Write(qi)
 	w.WriteAll(orig)
 	data := writeTemp(t, "adult-subset.csv", sb.String())
-	pub := filepath.Join(t.TempDir(), "pub.csv")
+	pub, graph := filepath.Join(t.TempDir(), "pub.csv"), filepath.Join(t.TempDir(), "graph.csv")
 	out, msg, code := run(t, "kanon", "--data", data, "--qi", strings.Join(qi, ","), "--categorical", strings.Join(cat, ","),
-		"--k", "5", "--format", "json", "--out", pub, "--quiet")
+		"--k", "5", "--format", "json", "--out", pub, "--graph-out", graph, "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, msg)
 	}
+	type kanonRisk struct {
+		MaxReidentification  float64 `json:"max_reidentification"`
+		MeanReidentification float64 `json:"mean_reidentification"`
+		MinCandidates        int     `json:"min_candidates"`
+		LinkageMean          float64 `json:"linkage_mean"`
+		LinkageMax           float64 `json:"linkage_max"`
+		Exact                bool    `json:"exact"`
+	}
 	var rep struct {
-		N       int `json:"n"`
-		Dropped int `json:"dropped"`
-		Risk    *struct {
-			MaxReidentification  float64 `json:"max_reidentification"`
-			MeanReidentification float64 `json:"mean_reidentification"`
-			MinCandidates        int     `json:"min_candidates"`
-			LinkageMean          float64 `json:"linkage_mean"`
-			LinkageMax           float64 `json:"linkage_max"`
-			Exact                bool    `json:"exact"`
-		} `json:"risk"`
+		N       int        `json:"n"`
+		Dropped int        `json:"dropped"`
+		Risk    *kanonRisk `json:"risk"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -321,6 +322,19 @@ func TestRiskKanonAdult(t *testing.T) {
 	if r.MaxReidentification > 0.2 || r.MaxReidentification != maxR || r.MinCandidates != minC || math.Abs(r.MeanReidentification-sumR/n) > 1e-12 ||
 		math.Abs(r.LinkageMean-sumL/n) > 1e-12 || r.LinkageMax != maxL || !r.Exact {
 		t.Errorf("risk %+v; recomputed max %v (min count %d), mean %v, linkage mean %v, max %v", *r, maxR, minC, sumR/n, sumL/n, maxL)
+	}
+	// kanon verify measures the same risk from the published file.
+	vout, msg, code := run(t, "kanon", "verify", "--data", data, "--qi", strings.Join(qi, ","), "--categorical", strings.Join(cat, ","),
+		"--k", "5", "--published", pub, "--graph", graph, "--format", "json")
+	var vrep struct {
+		Risk *kanonRisk `json:"risk"`
+	}
+	err = json.Unmarshal([]byte(vout), &vrep)
+	// The means are summed in another order (published rows, not graph
+	// rows): equal up to rounding.
+	if v := vrep.Risk; code != 0 || err != nil || v == nil || v.MaxReidentification != r.MaxReidentification || v.MinCandidates != r.MinCandidates ||
+		math.Abs(v.MeanReidentification-r.MeanReidentification) > 1e-12 || math.Abs(v.LinkageMean-r.LinkageMean) > 1e-12 || v.LinkageMax != r.LinkageMax || !v.Exact {
+		t.Errorf("kanon verify (exit %d, %s): risk %v, kanon reported %+v\n%s", code, msg, vrep.Risk, *r, vout)
 	}
 	text, msg, code := run(t, "kanon", "--data", data, "--qi", strings.Join(qi, ","), "--categorical", strings.Join(cat, ","), "--k", "5", "--quiet")
 	if code != 0 || !strings.Contains(text, "re-identification max") || !strings.Contains(text, "linkage attack") {
