@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/risk"
 )
 
 // Partitioning schemes (Options.Split).
@@ -80,6 +81,9 @@ type Options struct {
 	Pool       int           // sparse hungarian: the candidates come from the Pool nearest records of each (0 = DefaultPool(k); >= n-1: all records)
 	MIPSolver  string        // engine of the exact MIP ("" = auto)
 	TimeLimit  time.Duration // MIP time limit per partition (0 = none)
+	// SkipRisk leaves Result.Risk nil: by default Anonymize measures the
+	// re-identification risk of its publication (Risk).
+	SkipRisk bool
 }
 
 // Result is a k-anonymous freeform generalization.
@@ -103,7 +107,11 @@ type Result struct {
 	MIPBound     float64 // MIP only: lower bound on the optimal GCP (the partition-weighted sum of the partitions' bounds); NaN otherwise
 	MIPOptimal   bool    // MIP only: every partition solved to optimality
 	Solver       string  // MIP only: the engine's registry name
-	Seconds      float64 // wall-clock time of Anonymize
+	Seconds      float64 // wall-clock time of Anonymize, the risk measurement excluded (see Risk.Seconds)
+	// Risk is the re-identification risk of the published boxes (see
+	// Risk; nil with Options.SkipRisk): its largest probability is
+	// checked to be at most 1/k.
+	Risk *risk.GeneralizationReport
 }
 
 // partResult is the solution of one partition in local indices.
@@ -128,7 +136,38 @@ func sparseHungarian(o *Options, n int) bool {
 // the graph's GCP. MethodMondrian instead returns Mondrian's classes as
 // complete bipartite blocks (see Mondrian) with a seeded assignment
 // within each class.
+//
+// Unless Options.SkipRisk, Result.Risk holds the re-identification risk of
+// the published boxes (Risk), measured after the anonymization.
 func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
+	res, err := anonymize(t, k, opt)
+	if err != nil || (opt != nil && opt.SkipRisk) {
+		return res, err
+	}
+	o := Options{}
+	if opt != nil {
+		o = *opt
+	}
+	if res.Risk, err = Risk(t, k, res, &risk.GeneralizationOptions{Seed: o.Seed, Workers: o.Workers}); err != nil {
+		return nil, fmt.Errorf("kanon: internal error: %w", err)
+	}
+	return res, nil
+}
+
+// Risk measures the disclosure risk of the published boxes of res (the
+// boxes of its graph over t): the largest and mean re-identification
+// probability over published records and the linkage attack on the boxes
+// (risk.Generalization, which fails with risk.ErrExceeds if a box holds
+// fewer than k originals). opt may be nil (risk's defaults).
+func Risk(t *model.QITable, k int, res *Result, opt *risk.GeneralizationOptions) (*risk.GeneralizationReport, error) {
+	if res == nil || res.Graph == nil || res.Graph.N != t.N {
+		return nil, errors.New("kanon: Risk: no result for this table")
+	}
+	return risk.Generalization(t, t.Boxes(res.Graph), k, opt)
+}
+
+// anonymize is Anonymize without the risk measurement.
+func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	start := time.Now()
 	o := Options{}
 	if opt != nil {

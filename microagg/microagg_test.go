@@ -527,3 +527,32 @@ func TestPrincipalAxisCloseEigenvalues(t *testing.T) {
 		}
 	}
 }
+
+// Publish protects with the centroids and reports the risk of the result.
+// x = 0, 1, 3, 4, 10, 12 in groups {0,1,3}, {4,10,12}: the hand-computed
+// example of package risk (TestNumericHand): linkage 1/3, interval
+// disclosure 0 at the default p = 0.05, IL1s 19/(36·sqrt(3)).
+func TestPublish(t *testing.T) {
+	raw, err := model.NewDataset([]string{"x"}, 6, 1, []float64{0, 1, 3, 4, 10, 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := model.NewClustering(6, [][]int{{0, 1, 2}, {3, 4, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := Publish(raw, cl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(pub.Data.X[0]-4.0/3) > 1e-12 || math.Abs(pub.Data.X[5]-26.0/3) > 1e-12 {
+		t.Errorf("protected %v", pub.Data.X)
+	}
+	r := pub.Risk
+	if math.Abs(r.Linkage-1.0/3) > 1e-12 || r.Interval != 0 || math.Abs(r.IL1s-19/(36*math.Sqrt(3))) > 1e-12 {
+		t.Errorf("risk %+v", r)
+	}
+	if _, err := Publish(raw, &model.Clustering{Group: []int{0}, NumGroups: 1}, nil); err == nil {
+		t.Error("a clustering of 1 record for 6: no error")
+	}
+}

@@ -112,12 +112,15 @@ func runMicroaggDemo(w io.Writer) error {
 	fmt.Fprintf(w, "\n== sdcopt demo: microaggregation of synthetic:%s:%d (%d records x %d attributes), k = %d\n",
 		demoMicroaggData, demoMicroaggSeed, raw.N, raw.D, demoMicroaggK)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "METHOD\tGROUPS\tSIZES\tIL (%)\tSECONDS")
+	fmt.Fprintln(tw, "METHOD\tGROUPS\tSIZES\tIL (%)\tSECONDS\tIL1s\tRISK")
 	for _, m := range microagg.Methods() {
-		data, label := z, m
+		data, orig, label := z, raw, m
 		if m == microagg.MethodUnivariate {
 			// The optimal univariate method takes one attribute.
 			if data, _, err = datasets.SelectColumns(z, z.Names[:1]); err != nil {
+				return err
+			}
+			if orig, _, err = datasets.SelectColumns(raw, raw.Names[:1]); err != nil {
 				return err
 			}
 			label = m + " (" + z.Names[0] + " only)"
@@ -139,7 +142,12 @@ func runMicroaggDemo(w io.Writer) error {
 			return fmt.Errorf("demo %s: %w", m, err)
 		}
 		sizes := cl.Sizes()
-		fmt.Fprintf(tw, "%s\t%d\t%d..%d\t%.4f\t%.3f\n", label, cl.NumGroups, slices.Min(sizes), slices.Max(sizes), model.IL(data, cl), secs)
+		pub, err := microagg.Publish(orig, cl, nil)
+		if err != nil {
+			return fmt.Errorf("demo %s: %w", m, err)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d..%d\t%.4f\t%.3f\t%.4f\t%s\n", label, cl.NumGroups, slices.Min(sizes), slices.Max(sizes), model.IL(data, cl), secs,
+			pub.Risk.IL1s, numericRiskSummary(newNumericRisk(pub.Risk)))
 	}
 	return tw.Flush()
 }

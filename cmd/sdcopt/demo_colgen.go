@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcopt/sdcopt/colgen"
 	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -60,5 +61,10 @@ func runColgenDemo(w io.Writer) error {
 	tw.Flush()
 	fmt.Fprintf(w, "LP bound %.6g after %d master solves (%d columns, master %s); proven lower bound %.6g; gap %.4f %%; optimal: %v; %.2fs\n",
 		r.LPBound, r.Iterations, r.Columns, r.LPSolver, r.LowerBound, r.GapPercent, r.Exact, r.Seconds)
+	pub, err := microagg.Publish(sub, r.Clustering, nil)
+	if err != nil {
+		return fmt.Errorf("demo colgen: %w", err)
+	}
+	fmt.Fprintf(w, "risk of the returned clustering: IL1s %.4f, %s\n", pub.Risk.IL1s, numericRiskSummary(newNumericRisk(pub.Risk)))
 	return nil
 }

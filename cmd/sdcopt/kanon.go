@@ -17,6 +17,7 @@ import (
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/kanon"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/risk"
 )
 
 // k-anonymity by freeform generalization: `sdcopt kanon` and
@@ -150,6 +151,9 @@ type kanonResult struct {
 	Out         string   `json:"out,omitempty"`
 	GraphOut    string   `json:"graph_out,omitempty"`
 	publishReport
+
+	// Risk is the disclosure risk of the published boxes (package risk).
+	Risk *generalizationRisk `json:"risk"`
 }
 
 // kanonData is loaded data with its label.
@@ -365,6 +369,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
 		GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition, PartAuto: auto, Seconds: res.Seconds, Dropped: d.Dropped,
 		KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
+		Risk: newGeneralizationRisk(res.Risk),
 	}
 	if auto {
 		b := kanon.DefaultBudget.Seconds()
@@ -413,6 +418,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		graph = "complete classes of at least k records"
 	}
 	fmt.Fprintf(w, "verified    yes (%s, identity round, boxes contain their originals, GCP recomputed)\n", graph)
+	fmt.Fprintf(w, "risk        %s\n", generalizationRiskSummary(r.Risk, r.K))
 	writePublishText(w, &r.publishReport, 12)
 	fmt.Fprintf(w, "seconds     %.3f\n", r.Seconds)
 	return nil
@@ -450,7 +456,8 @@ func newKanonVerifyCmd() *cobra.Command {
 			"edge (the identity round) and one assigned edge, both one-to-one, the other\n" +
 			"columns are those of the assigned original, and the GCP of the published boxes\n" +
 			"equals the GCP recomputed from the data and the graph (and --gcp when given).\n" +
-			"Prints ok; exit 1 with the first violation when the files are not a valid\n" +
+			"Prints ok and the disclosure risk of the published boxes (as `sdcopt kanon`\n" +
+			"reports it); exit 1 with the first violation when the files are not a valid\n" +
 			"k-anonymous publication of the data, 2 when they cannot be read.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -483,6 +490,9 @@ type kanonVerifyResult struct {
 	Graph   string   `json:"graph"`
 	Seconds float64  `json:"seconds"`
 	Columns []string `json:"published_columns"` // the columns the published file carries
+
+	// Risk is the disclosure risk of the published boxes (package risk).
+	Risk *generalizationRisk `json:"risk"`
 }
 
 func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bool) error {
@@ -529,15 +539,21 @@ func runKanonVerify(w io.Writer, s *kanonVerifySettings, changed func(string) bo
 	if err != nil {
 		return kanonFileError(err)
 	}
+	rr, err := risk.Generalization(d.Table, pub.Boxes, s.k, nil)
+	if err != nil {
+		return cli.NoSolution("%s: %v", s.published, err)
+	}
 	r := kanonVerifyResult{Method: "verify", OK: true, N: v.N, K: v.K, GCP: v.GCP, Edges: v.Edges, Data: d.label, Output: s.published, Graph: s.graph,
-		Seconds: time.Since(start).Seconds(), Columns: pub.Layout.Header(d.QIData)}
+		Seconds: time.Since(start).Seconds(), Columns: pub.Layout.Header(d.QIData),
+		Risk: newGeneralizationRisk(rr)}
 	return emit(w, s.out, func(w io.Writer) error {
 		if s.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(r)
 		}
-		_, err := fmt.Fprintf(w, "ok: %d published records, %d-anonymous graph of %d edges, GCP %.6f\n", r.N, r.K, r.Edges, r.GCP)
+		_, err := fmt.Fprintf(w, "ok: %d published records, %d-anonymous graph of %d edges, GCP %.6f\nrisk: %s\n", r.N, r.K, r.Edges, r.GCP,
+			generalizationRiskSummary(r.Risk, r.K))
 		return err
 	})
 }

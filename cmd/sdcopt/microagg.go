@@ -224,6 +224,10 @@ type microaggResult struct {
 	Out             string   `json:"out,omitempty"`
 	GroupsFile      string   `json:"groups_file,omitempty"`
 	publishReport
+
+	// IL1s and Risk: the disclosure risk of the protected data (package risk).
+	IL1s float64      `json:"il1s"`
+	Risk *numericRisk `json:"risk"`
 	*icsmReport
 }
 
@@ -399,6 +403,11 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		}
 		res.Gamma = &g
 	}
+	pub, err := microagg.Publish(raw, cl, nil)
+	if err != nil {
+		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
+	}
+	res.IL1s, res.Risk = pub.Risk.IL1s, newNumericRisk(pub.Risk)
 	var doc any = res
 	var cgRep *colgenReport
 	if cg != nil {
@@ -411,8 +420,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	var outs cli.Outputs
 	defer outs.Abort()
 	if s.out != "" {
-		prot := model.Protect(raw, cl)
-		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WritePublished(w, prot, a.Published()) }); err != nil {
+		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WritePublished(w, pub.Data, a.Published()) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
@@ -462,6 +470,8 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 	fmt.Fprintf(w, "SSE       %.6g\n", r.SSE)
 	fmt.Fprintf(w, "SST       %.6g\n", r.SST)
 	fmt.Fprintf(w, "IL        %.4f %%\n", r.IL)
+	fmt.Fprintf(w, "IL1s      %.6g\n", r.IL1s)
+	writeNumericRisk(w, "      ", r.Risk)
 	if c := r.icsmReport; c != nil {
 		fmt.Fprintf(w, "init      %s, IL %.4f %%\n", c.Init, c.InitialIL)
 		fmt.Fprintf(w, "search    %d improving rounds in %d run(s), best run %d, stopped: %s\n", c.Iterations, c.Runs, c.BestRun, c.Stopped)
