@@ -115,10 +115,12 @@ func TestPolicyUpdateOmissionKeeps(t *testing.T) {
 	}
 }
 
-func TestParsePolicyMessages(t *testing.T) {
+// TestParsePolicySimulate: simulate takes true or false, and turning it on
+// keeps the other defaults.
+func TestParsePolicySimulate(t *testing.T) {
 	for _, c := range []struct{ spec, msg string }{
 		{"simulate=maybe", `"maybe" is not true or false`},
-		{"small=x", `"x" is not a number`},
+		{"small=x", `"x" is not an integer`},
 	} {
 		if _, err := audit.ParsePolicy(c.spec); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v, want %q", c.spec, err, c.msg)

@@ -171,6 +171,7 @@ func IL1s(orig, prot *model.Dataset) (float64, error) {
 	if err := checkPair(orig, prot, 2); err != nil {
 		return 0, err
 	}
+	orig, prot = rescaled(orig, prot)
 	n, d := orig.N, orig.D
 	if d == 0 {
 		return 0, nil
@@ -216,6 +217,7 @@ func IntervalDisclosure(orig, prot *model.Dataset, p float64) (float64, error) {
 	if err := checkPair(orig, prot, 2); err != nil {
 		return 0, err
 	}
+	orig, prot = rescaled(orig, prot)
 	n, d := orig.N, orig.D
 	half := make([]float64, d)
 	for j := range half {
@@ -267,6 +269,7 @@ func recordLinkage(orig, prot *model.Dataset, workers int) (float64, int, error)
 	if err := checkPair(orig, prot, 1); err != nil {
 		return 0, 0, err
 	}
+	orig, prot = rescaled(orig, prot)
 	n := orig.N
 	_, std := model.Standardize(orig)
 	var active []int
@@ -371,4 +374,46 @@ func sqDist(a, b []float64) float64 {
 		s += e * e
 	}
 	return s
+}
+
+// rescaled returns orig and prot with every attribute whose largest
+// magnitude (over both) lies outside [2^-400, 2^400] multiplied by the
+// power of two that brings it into [1/2, 1): an exact change of units
+// that every measure of this file is invariant to, so that squares and
+// standard deviations neither overflow (1e200) nor vanish (1e-200).
+// Ordinary data are returned as they are, unchanged bit for bit.
+func rescaled(orig, prot *model.Dataset) (*model.Dataset, *model.Dataset) {
+	d := orig.D
+	var mul []float64
+	for j := 0; j < d; j++ {
+		m := 0.0
+		for i := 0; i < orig.N; i++ {
+			m = max(m, math.Abs(orig.X[i*d+j]), math.Abs(prot.X[i*d+j]))
+		}
+		if m == 0 {
+			continue
+		}
+		_, e := math.Frexp(m)
+		if e >= -400 && e <= 400 {
+			continue
+		}
+		if mul == nil {
+			mul = make([]float64, d)
+			for k := range mul {
+				mul[k] = 1
+			}
+		}
+		mul[j] = math.Ldexp(1, -max(e, -1020))
+	}
+	if mul == nil {
+		return orig, prot
+	}
+	scale := func(ds *model.Dataset) *model.Dataset {
+		x := make([]float64, len(ds.X))
+		for i := range x {
+			x[i] = ds.X[i] * mul[i%d]
+		}
+		return &model.Dataset{Names: ds.Names, N: ds.N, D: ds.D, X: x}
+	}
+	return scale(orig), scale(prot)
 }

@@ -23,7 +23,7 @@ func TestNumbersAsWritten(t *testing.T) {
 		code int
 		want []string // in the message
 	}{
-		{"microagg digit separator", "a,b\n1,2\n1_2,3\n4,5\n", []string{"microagg", "--k", "2", "--data"}, 2,
+		{"microagg digit separator", "a,b\n1,2\n1_2,3\n4,5\n", []string{"microagg", "--k", "2", "--cols", "a,b", "--data"}, 2,
 			[]string{"in.csv:3", `"1_2"`, "decimal or scientific notation"}},
 		{"microagg selected hex", "a,b\n1,2\n0x10,3\n4,5\n", []string{"microagg", "--k", "2", "--cols", "a,b", "--data"}, 2,
 			[]string{"in.csv:3", `"0x10"`}},
@@ -58,7 +58,7 @@ func TestNumbersAsWritten(t *testing.T) {
 			for i, v := range []string{"1", "2", "4", "3", "7", "5"} {
 				data += strings.Join([]string{v, []string{"6", "1", "5", "2", "4", "3"}[i], v + scale}, ",") + "\n"
 			}
-			out, msg, code := run(t, "microagg", "--data", writeTemp(t, "in.csv", data), "--k", "2", "--format", "json", "--quiet")
+			out, msg, code := run(t, "microagg", "--data", writeTemp(t, "in.csv", data), "--cols", "a,b,c", "--k", "2", "--format", "json", "--quiet")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, msg)
 			}
@@ -307,7 +307,7 @@ func TestDecimalFlags(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, msg, code := run(t, append([]string{"microagg", "--data", data, "--quiet"}, c.args...)...)
+			out, msg, code := run(t, append([]string{"microagg", "--data", data, "--cols", "x,y", "--quiet"}, c.args...)...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d: %s", code, c.code, msg)
 			}
