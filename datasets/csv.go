@@ -441,7 +441,7 @@ func (sc *columnScan) add(cell string, line int) {
 		sc.setBad(line, fmt.Sprintf("value %q is not a finite number", cell))
 		return
 	case err != nil:
-		sc.setBad(line, sc.nonNumeric(cell))
+		sc.setBad(line, sc.dialect.nonNumeric(cell))
 		return
 	}
 	if sc.firstNum.line == 0 {
@@ -466,14 +466,14 @@ func (sc *columnScan) setBad(line int, msg string) {
 
 // nonNumeric describes a cell that is not a number, with a hint on the
 // decimal mark when the cell would be a number with the other one.
-func (sc *columnScan) nonNumeric(cell string) string {
+func (d Dialect) nonNumeric(cell string) string {
 	c := strings.TrimSpace(cell)
-	if sc.dialect.decimal() == '.' && strings.Count(c, ",") == 1 {
+	if d.decimal() == '.' && strings.Count(c, ",") == 1 {
 		if _, err := numtext.ParseFloat(strings.Replace(c, ",", ".", 1)); err == nil {
 			return fmt.Sprintf("non-numeric value %q (a decimal comma? give the decimal mark: --decimal ,)", cell)
 		}
 	}
-	if sc.dialect.decimal() == ',' && strings.Contains(c, ".") {
+	if d.decimal() == ',' && strings.Contains(c, ".") {
 		if _, err := numtext.ParseFloat(c); err == nil {
 			return fmt.Sprintf("non-numeric value %q: the decimal mark is ',' and a point is not read (no thousands separators)", cell)
 		}

@@ -430,6 +430,9 @@ func FuzzLoadQI(f *testing.F) {
 			q2, err2 := ReadQI(bytes.NewReader(b), fuzzName, qi, cat, keep)
 			sameOutcome(t, "with a byte-order mark", q, q2, err, err2)
 		}
+		checkDialects(t, data, func(data []byte, d Dialect) (any, error) {
+			return ReadQIWith(bytes.NewReader(data), fuzzName, qi, cat, keep, &CSVOptions{Dialect: d})
+		})
 		if err != nil {
 			checkFileError(t, err, fuzzName, data)
 			return
@@ -491,6 +494,10 @@ func FuzzLoadHierarchy(f *testing.F) {
 		{"0\x001,2\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4,\x1b,0,+,2,\x10,0", "0"},
 		// The same, readable: category c is the parent of a and of b.
 		{"a,c\nb,c\n", "c"},
+		// ARX: semicolons, every level on every line, repeated values.
+		{"Married-civ;Married;*\nMarried-AF;Married;*\nDivorced;Alone;*\nWidowed;Alone;*\nNever;Never;*\n", maritalCats},
+		{"Divorced;Divorced;Any;\n", maritalCats},
+		{"a, b;x;*\nc;c;*\n", "a, b|c"},
 	} {
 		f.Add([]byte(s.text), s.cats)
 	}
@@ -500,6 +507,16 @@ func FuzzLoadHierarchy(f *testing.F) {
 		if b, ok := withBOM(data); ok {
 			h2, err2 := ReadHierarchy(bytes.NewReader(b), fuzzName, attr)
 			sameOutcome(t, "with a byte-order mark", h, h2, err, err2)
+		}
+		// The separator is detected: semicolons for commas read the same
+		// (the messages name the separator), when the first line has a
+		// comma to detect.
+		first, _, _ := bytes.Cut(data, []byte("\n"))
+		if !bytes.ContainsAny(data, "\";") && bytes.Contains(first, []byte(",")) {
+			h2, err2 := ReadHierarchy(bytes.NewReader(bytes.ReplaceAll(data, []byte(","), []byte(";"))), fuzzName, attr)
+			if (err == nil) != (err2 == nil) || (err == nil && !reflect.DeepEqual(h, h2)) {
+				t.Fatalf("with ';' for ',': %+v, %v; then %+v, %v", h, err, h2, err2)
+			}
 		}
 		if err != nil {
 			checkFileError(t, err, fuzzName, data)
