@@ -92,7 +92,7 @@ func TestMicroaggDialectMissingDigits(t *testing.T) {
 	check("source", prot, func(i int) string { return comma(datasets.FormatRounded(meanX[i], 2)) },
 		func(i int) string { return datasets.FormatRounded(meanY[i], 0) })
 	for _, c := range []struct {
-		digits     string
+		digits       string
 		wantX, wantY func(i int) string
 	}{
 		{"full", func(i int) string { return comma(datasets.FormatValue(meanX[i])) }, func(i int) string { return comma(datasets.FormatValue(meanY[i])) }},
