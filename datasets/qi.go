@@ -402,8 +402,8 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 	}
 	if len(missing) > 0 {
 		return nil, &DataError{File: name,
-			Msg: fmt.Sprintf("attribute %s: %d of its %d categories missing from the hierarchy (fields separated by %q, detected on line 1): %s",
-				attr.Name, len(missing), nl, sep, strings.Join(missing, ", "))}
+			Msg: fmt.Sprintf("attribute %s: %d categories missing from the hierarchy: %s (of its %d categories; fields read as separated by %q, detected on line 1)",
+				attr.Name, len(missing), strings.Join(missing, ", "), nl, sep)}
 	}
 	for _, child := range children { // the first offence in file order
 		l := parent[child]

@@ -240,11 +240,11 @@ func TestLoadHierarchyErrors(t *testing.T) {
 		want string
 		line int
 	}{
-		{"missing category", "Divorced,Any\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\n", `: attribute marital: 1 of its 5 categories missing from the hierarchy (fields separated by ',', detected on line 1): "Widowed"`, 0},
+		{"missing category", "Divorced,Any\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\n", `: attribute marital: 1 categories missing from the hierarchy: "Widowed" (of its 5 categories; fields read as separated by ',', detected on line 1)`, 0},
 		// An ARX file read with the wrong separator used to give this
 		// error for every category; now the separator is detected, and
 		// the message says which one was used.
-		{"missing category, semicolons", "Divorced;Any\nMarried-AF;Any\nMarried-civ;Any\nNever;Any\nWidow,ed;Any\n", `: attribute marital: 1 of its 5 categories missing from the hierarchy (fields separated by ';', detected on line 1): "Widowed"`, 0},
+		{"missing category, semicolons", "Divorced;Any\nMarried-AF;Any\nMarried-civ;Any\nNever;Any\nWidow,ed;Any\n", `: attribute marital: 1 categories missing from the hierarchy: "Widowed" (of its 5 categories; fields read as separated by ';', detected on line 1)`, 0},
 		{"cycle", "Divorced,A\nMarried-AF,A\nMarried-civ,A\nNever,B\nWidowed,B\nA,B\nB,A\n", `:7: cycle: "B" leads back to "A"`, 7},
 		// A level repeating the one below is the same node (ARX), but a
 		// value coming back higher up is a cycle.
