@@ -198,7 +198,11 @@ func readHeaderSep(r io.Reader, name string, sep rune) (*csv.Reader, []string, e
 	for j := range header {
 		header[j] = strings.TrimSpace(header[j])
 		if header[j] == "" {
-			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
+			msg := fmt.Sprintf("column %d has an empty name", j+1)
+			if j == 0 && len(header) > 1 {
+				msg += " (row names, as R's write.csv writes them? write the file with row.names = FALSE)"
+			}
+			return nil, nil, &DataError{File: name, Line: 1, Msg: msg}
 		}
 		if !utf8.ValidString(header[j]) {
 			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has the name %q, which is not UTF-8 text (save the file as UTF-8)", j+1, header[j])}

@@ -29,8 +29,14 @@ func TestLoadTableCSVCountNames(t *testing.T) {
 			t.Errorf("%q: variables %v counts %v, want A,B and %v", text, tab.Vars, tab.Counts, want)
 		}
 	}
+	// write.csv(as.data.frame(table(...))) adds row names in a column
+	// without a name: said, not read as a variable.
+	_, err := LoadTableCSV(writeTableFile(t, "t.csv", "\"\",\"A\",\"Freq\"\n\"1\",\"x\",2\n"), nil)
+	if err == nil || !strings.Contains(err.Error(), "column 1 has an empty name (row names, as R's write.csv writes them? write the file with row.names = FALSE)") {
+		t.Errorf("row names: err = %v", err)
+	}
 	// "freq" and "N" are not R's spelling: variables, so no count column.
-	_, err := LoadTableCSV(writeTableFile(t, "t.csv", "A,freq\nx,1\n"), nil)
+	_, err = LoadTableCSV(writeTableFile(t, "t.csv", "A,freq\nx,1\n"), nil)
 	if err == nil || !strings.Contains(err.Error(), "no count column") {
 		t.Errorf("freq: err = %v, want no count column", err)
 	}

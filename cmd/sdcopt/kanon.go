@@ -100,7 +100,11 @@ func newKanonCmd() *cobra.Command {
 			"quasi-identifiers as [lo-hi], {a|b} or the hierarchy node, the sensitive and\n" +
 			"insensitive columns of a randomly assigned original, in a seeded shuffled\n" +
 			"order); --graph-out the private graph file original,published,own,assigned\n" +
-			"that `sdcopt kanon verify` checks the published file against.",
+			"that `sdcopt kanon verify` checks the published file against.\n\n" +
+			"Records with a missing quasi-identifier value (empty or ?) are dropped, and\n" +
+			"stderr says how many (--keep-missing keeps them). --sep and --decimal read\n" +
+			"semicolon or tab files with decimal commas; hierarchy files may be ARX's\n" +
+			"(semicolons, repeated levels such as Male;Male;*).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {

@@ -98,7 +98,12 @@ func newMicroaggCmd() *cobra.Command {
 			"says so. Before computing anything, the columns published unchanged are\n" +
 			"checked: one that determines a microaggregated column, or nearly, or whose\n" +
 			"values are nearly all unique, stops the run (exit 2) with the evidence, unless\n" +
-			"named with --keep-risky.",
+			"named with --keep-risky.\n\n" +
+			"Files: --sep and --decimal read semicolon or tab files with decimal commas (the\n" +
+			"protected file is written the same way). A missing value (empty, NA or ?) in a\n" +
+			"microaggregated column stops the run unless --missing drop or impute-mean.\n" +
+			"--out is rounded to each column's precision in the file (--digits); SSE, SST\n" +
+			"and IL are those of the unrounded centroids.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {
