@@ -215,7 +215,7 @@ func TestKanonDialectARXDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"kanon", "--data", "d.csv", "--sep", ";", "--decimal", ",", "--qi", "age,sex", "--categorical", "sex",
-		"--hierarchy", "sex=sex.csv", "--sensitive", "income", "--identifier", "id", "--k", "2", "--out", "pub.csv", "--method", "flow"}
+		"--hierarchy", "sex=sex.csv", "--sensitive", "income", "--identifier", "id", "--k", "2", "--out", "pub.csv", "--graph-out", "graph.csv", "--method", "flow"}
 	p := runSdcopt(t, dir, args...)
 	if p.code != 0 {
 		t.Fatalf("exit %d: %s", p.code, p.stderr)
@@ -241,6 +241,11 @@ func TestKanonDialectARXDropped(t *testing.T) {
 		if err1 != nil || err2 != nil || l < 30.5 || h > 55 || math.IsNaN(l) {
 			t.Errorf("age published as %q", rec[1])
 		}
+	}
+	// verify reads the data with the same flags.
+	if p := runSdcopt(t, dir, "kanon", "verify", "--data", "d.csv", "--sep", ";", "--decimal", ",", "--qi", "age,sex", "--categorical", "sex",
+		"--hierarchy", "sex=sex.csv", "--published", "pub.csv", "--graph", "graph.csv", "--k", "2"); p.code != 0 || !strings.Contains(p.stdout, "ok: 6 published records") {
+		t.Errorf("verify: exit %d: %s%s", p.code, p.stdout, p.stderr)
 	}
 	p = runSdcopt(t, dir, append(args, "--quiet")...)
 	if p.code != 0 || p.stderr != "" {
