@@ -118,6 +118,11 @@ func TestMicroaggDialectMissingDigits(t *testing.T) {
 	if prot := readCSVSep(t, out, ';'); len(prot) != 5 || prot[2][1] != "a" {
 		t.Errorf("drop: protected file %q", prot)
 	}
+	stdout, msg, code = run(t, "microagg", "--data", in, "--cols", "x,y", "--k", "2", "--sep", ";", "--decimal", ",",
+		"--missing", "drop", "--digits", "1", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "rounded   --out to 1 decimals in every column (SSE and IL of the unrounded values)") {
+		t.Errorf("--digits 1: exit %d: %s\n%s", code, msg, stdout)
+	}
 	// stderr says what became of the records, unless --quiet.
 	p := runSdcopt(t, filepath.Dir(in), "microagg", "--data", "eu.csv", "--cols", "x,y", "--k", "2", "--sep", ";", "--decimal", ",", "--missing", "drop")
 	if p.code != 0 || !strings.Contains(p.stderr, "1 of 5 records have a missing value in a microaggregated column (1 cells): dropped") {

@@ -307,7 +307,7 @@ func TestDecimalFlags(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, msg, code := run(t, append([]string{"microagg", "--data", data, "--quiet"}, c.args...)...)
+			out, msg, code := run(t, append([]string{"microagg", "--data", data, "--cols", "x,y", "--quiet"}, c.args...)...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d: %s", code, c.code, msg)
 			}

@@ -522,11 +522,15 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 			datasets.MissingDrop.String(): "dropped", datasets.MissingImputeMean.String(): "imputed with the column means"}[r.Missing])
 	}
 	if len(r.Digits) > 0 {
-		parts := make([]string, len(r.Digits))
-		for jj, d := range r.Digits {
-			parts[jj] = fmt.Sprintf("%s %d", r.Columns[jj], d)
+		if slices.Min(r.Digits) == slices.Max(r.Digits) {
+			fmt.Fprintf(w, "rounded   --out to %d decimals in every column (SSE and IL of the unrounded values)\n", r.Digits[0])
+		} else {
+			parts := make([]string, len(r.Digits))
+			for jj, d := range r.Digits {
+				parts[jj] = fmt.Sprintf("%s %d", r.Columns[jj], d)
+			}
+			fmt.Fprintf(w, "rounded   --out to decimals %s (SSE and IL of the unrounded values)\n", strings.Join(parts, ", "))
 		}
-		fmt.Fprintf(w, "rounded   --out to decimals %s (SSE and IL of the unrounded values)\n", strings.Join(parts, ", "))
 	}
 	if r.Out != "" {
 		fmt.Fprintf(w, "protected %s\n", r.Out)
