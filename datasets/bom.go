@@ -46,7 +46,13 @@ func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
 // leading byte-order mark skipped (SkipBOM) and records of any length
 // (the callers check the number of fields themselves).
 func newCSVReader(r io.Reader) *csv.Reader {
+	return newCSVReaderSep(r, ',')
+}
+
+// newCSVReaderSep is newCSVReader with the field separator sep.
+func newCSVReaderSep(r io.Reader, sep rune) *csv.Reader {
 	cr := csv.NewReader(SkipBOM(r))
+	cr.Comma = sep
 	cr.FieldsPerRecord = -1
 	return cr
 }

@@ -55,6 +55,28 @@ type Table struct {
 	Cols   []int          // indices into Header of the selected columns, increasing
 	Data   *model.Dataset // the selected columns as numbers, raw (not standardized)
 
+	// Dialect is the file's separator and decimal mark; WritePublished
+	// writes the same.
+	Dialect Dialect
+	// Decimals[jj] is the largest number of decimals written in selected
+	// column jj of the file ("12" 0, "3.25" 2, "1e-3" 3; at most 17):
+	// the source's precision. Nil for a generated table.
+	Decimals []int
+	// Digits, when not nil, rounds the selected columns in
+	// WritePublished: Digits[jj] decimals for selected column jj (a
+	// negative value: full precision). Nil (the default): every value in
+	// full precision (FormatValue). Set it to Decimals to publish with the
+	// source's precision.
+	Digits []int
+	// Missing is the policy that was applied to missing values of the
+	// selected columns, and MissingRecords the number of records that had
+	// at least one (dropped from Rows and Data with MissingDrop, imputed
+	// with MissingImputeMean; 0 with MissingError, which refuses them).
+	// MissingCells counts the missing cells.
+	Missing        Missing
+	MissingRecords int
+	MissingCells   int
+
 	// all holds every column of a table made by TableFromDataset, whose
 	// cells are formatted only when written.
 	all *model.Dataset
@@ -68,14 +90,90 @@ func missing(cell string) bool {
 	return cell == "" || cell == "NA" || cell == "?"
 }
 
+// Missing says what a missing value ("", "NA" or "?") in a
+// microaggregated column does. sdcMicro's microaggregation accepts NA in
+// the data; here the choice is explicit.
+type Missing int
+
+const (
+	// MissingError refuses the file, naming the first missing cell's
+	// line and column (the default).
+	MissingError Missing = iota
+	// MissingDrop leaves the records with a missing value out: they are
+	// neither microaggregated nor published.
+	MissingDrop
+	// MissingImputeMean replaces a missing value by the mean of the
+	// column's observed values before microaggregation; the record is
+	// then grouped and published like the others (with its group's
+	// centroid, so that its group stays k identical records).
+	MissingImputeMean
+)
+
+var missingNames = []string{"error", "drop", "impute-mean"}
+
+// String returns the policy's name: error, drop or impute-mean.
+func (m Missing) String() string {
+	if m < 0 || int(m) >= len(missingNames) {
+		return fmt.Sprintf("Missing(%d)", int(m))
+	}
+	return missingNames[m]
+}
+
+// MissingPolicies lists the names ParseMissing accepts.
+func MissingPolicies() []string { return slices.Clone(missingNames) }
+
+// ParseMissing reads a policy name (see MissingPolicies).
+func ParseMissing(s string) (Missing, error) {
+	if i := slices.Index(missingNames, s); i >= 0 {
+		return Missing(i), nil
+	}
+	return 0, fmt.Errorf("unknown missing-value policy %q (want %s)", s, strings.Join(missingNames, ", "))
+}
+
+// CSVOptions are the options of the readers of this package; nil means
+// the defaults. Each reader documents the fields it uses.
+type CSVOptions struct {
+	Dialect         // separator and decimal mark (default ',' and '.'); every reader
+	Missing Missing // ReadCSV: missing values in the selected columns (default MissingError)
+	// Count names the count column of a long table (LoadTableCSV and
+	// the margin readers). Empty (the default): the column named count
+	// (in any case), Freq or n, as R's as.data.frame(table) and
+	// dplyr::count write them.
+	Count string
+}
+
+// opts returns o, or the defaults for nil.
+func (o *CSVOptions) opts() CSVOptions {
+	if o == nil {
+		return CSVOptions{}
+	}
+	return *o
+}
+
+// check validates the options as a *DataError about name.
+func (o CSVOptions) check(name string) error {
+	if err := o.Dialect.Check(); err != nil {
+		return &DataError{File: name, Msg: strings.TrimPrefix(err.Error(), "datasets: ")}
+	}
+	if o.Missing < 0 || int(o.Missing) >= len(missingNames) {
+		panic(fmt.Sprintf("datasets: bad Missing policy %d", int(o.Missing)))
+	}
+	return nil
+}
+
 // LoadCSV reads the CSV file at path; see ReadCSV.
 func LoadCSV(path string, cols []string) (*Table, error) {
+	return LoadCSVWith(path, cols, nil)
+}
+
+// LoadCSVWith reads the CSV file at path; see ReadCSVWith.
+func LoadCSVWith(path string, cols []string, opt *CSVOptions) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadCSV(bufio.NewReaderSize(f, 1<<16), path, cols)
+	return ReadCSVWith(bufio.NewReaderSize(f, 1<<16), path, cols, opt)
 }
 
 // readHeader starts reading a CSV file with one header row (after a UTF-8
@@ -83,7 +181,12 @@ func LoadCSV(path string, cols []string) (*Table, error) {
 // header and the column names, trimmed, rejecting an empty file, empty
 // names and duplicate names with a *DataError on line 1.
 func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
-	cr := newCSVReader(r)
+	return readHeaderSep(r, name, ',')
+}
+
+// readHeaderSep is readHeader with the field separator sep.
+func readHeaderSep(r io.Reader, name string, sep rune) (*csv.Reader, []string, error) {
+	cr := newCSVReaderSep(r, sep)
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, nil, &DataError{File: name, Msg: "empty file (no header row)"}
@@ -95,7 +198,11 @@ func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
 	for j := range header {
 		header[j] = strings.TrimSpace(header[j])
 		if header[j] == "" {
-			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has an empty name", j+1)}
+			msg := fmt.Sprintf("column %d has an empty name", j+1)
+			if j == 0 && len(header) > 1 {
+				msg += " (row names, as R's write.csv writes them? write the file with row.names = FALSE)"
+			}
+			return nil, nil, &DataError{File: name, Line: 1, Msg: msg}
 		}
 		if !utf8.ValidString(header[j]) {
 			return nil, nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("column %d has the name %q, which is not UTF-8 text (save the file as UTF-8)", j+1, header[j])}
@@ -140,16 +247,39 @@ func readHeader(r io.Reader, name string) (*csv.Reader, []string, error) {
 // column mixing numbers with other cells (cols nil), and in a selected
 // column a missing value, a non-numeric value or a NaN/Inf.
 func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
-	cr, header, err := readHeader(r, name)
+	return ReadCSVWith(r, name, cols, nil)
+}
+
+// ReadCSVWith is ReadCSV with options (nil: the defaults, which make it
+// ReadCSV). opt.Dialect gives the separator and the decimal mark (with a
+// decimal comma, a number holding a point is not a number: "1.234" may
+// have a thousands separator). opt.Missing says what a missing value in a
+// selected column does: MissingError refuses it as ReadCSV does;
+// MissingDrop and MissingImputeMean accept it (with cols nil, a column of
+// numbers and missing values is then selected), and the Table records the
+// policy and the records and cells affected. Further errors: an invalid
+// dialect, every record dropped, and a selected column without any
+// observed value to impute from.
+func ReadCSVWith(r io.Reader, name string, cols []string, opt *CSVOptions) (*Table, error) {
+	o := opt.opts()
+	if err := o.check(name); err != nil {
+		return nil, err
+	}
+	cr, header, err := readHeaderSep(r, name, o.sep())
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{Source: name, Header: header}
+	t := &Table{Source: name, Header: header, Dialect: o.Dialect, Missing: o.Missing}
+	lenient := o.Missing != MissingError
 	// Every cell is parsed once: scan[j] holds column j's values while
-	// every cell so far is a finite number, its first cell that cannot be
-	// a microaggregated value, and its first number.
+	// every cell so far is a finite number (NaN for a missing value), its
+	// first missing cell, its first cell that cannot be a microaggregated
+	// value otherwise, and its first number.
 	nc := len(header)
 	scan := make([]columnScan, nc)
+	for j := range scan {
+		scan[j].dialect = o.Dialect
+	}
 	rows := &rowReader{cr: cr, name: name, width: nc}
 	for rec, line := range rows.all() {
 		for j, cell := range rec {
@@ -167,16 +297,17 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 		var mixed *DataError // the first cell, in file order, that mixes text into numbers
 		for j := range header {
 			sc := &scan[j]
+			bad := sc.firstBad(lenient)
 			switch {
 			case sc.firstNum.line == 0:
 				// No number at all: a text column, kept unselected.
-			case sc.bad.line == 0:
+			case bad.line == 0:
 				t.Cols = append(t.Cols, j)
-			case mixed == nil || sc.bad.line < mixed.Line:
-				mixed = &DataError{File: name, Line: sc.bad.line, Column: header[j],
+			case mixed == nil || bad.line < mixed.Line:
+				mixed = &DataError{File: name, Line: bad.line, Column: header[j],
 					Msg: fmt.Sprintf("%s in a column of numbers (first number %q on line %d): fix the cell, "+
 						"or select the columns to microaggregate explicitly with --cols (the others are kept unmasked)",
-						sc.bad.msg, sc.firstNum.msg, sc.firstNum.line)}
+						bad.msg, sc.firstNum.msg, sc.firstNum.line)}
 			}
 		}
 		if mixed != nil {
@@ -192,24 +323,79 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 		// The first bad cell of the selection in file order (row, then column).
 		var bad *DataError
 		for _, j := range t.Cols {
-			if b := scan[j].bad; b.line > 0 && (bad == nil || b.line < bad.Line) {
-				bad = &DataError{File: name, Line: b.line, Column: header[j], Msg: b.msg}
+			if b := scan[j].firstBad(lenient); b.line > 0 && (bad == nil || b.line < bad.Line) {
+				msg := b.msg
+				if b.line == scan[j].miss.line && !lenient {
+					msg += " (see --missing for dropping or imputing records with missing values)"
+				}
+				bad = &DataError{File: name, Line: b.line, Column: header[j], Msg: msg}
 			}
 		}
 		if bad != nil {
 			return nil, bad
 		}
 	}
-	n, d := len(t.Rows), len(t.Cols)
-	x := make([]float64, n*d)
-	for jj, j := range t.Cols {
-		for i, v := range scan[j].vals {
-			x[i*d+jj] = v
-		}
-	}
+	d := len(t.Cols)
 	names := make([]string, d)
+	t.Decimals = make([]int, d)
 	for jj, j := range t.Cols {
 		names[jj] = header[j]
+		t.Decimals[jj] = scan[j].decimals
+	}
+	// Missing values: the records to keep, and the means to impute.
+	keep := make([]bool, len(t.Rows))
+	means := make([]float64, d)
+	for i := range keep {
+		keep[i] = true
+	}
+	for jj, j := range t.Cols {
+		sum, obs := 0.0, 0
+		for i, v := range scan[j].vals {
+			if math.IsNaN(v) {
+				keep[i] = false
+				t.MissingCells++
+				continue
+			}
+			sum += v
+			obs++
+		}
+		if obs == 0 && o.Missing == MissingImputeMean {
+			return nil, &DataError{File: name, Column: names[jj], Msg: "every value is missing: no mean to impute"}
+		}
+		if obs > 0 {
+			means[jj] = sum / float64(obs)
+		}
+	}
+	for _, k := range keep {
+		if !k {
+			t.MissingRecords++
+		}
+	}
+	if o.Missing == MissingDrop && t.MissingRecords > 0 {
+		rowsKept := t.Rows[:0:0]
+		for i, rec := range t.Rows {
+			if keep[i] {
+				rowsKept = append(rowsKept, rec)
+			}
+		}
+		if len(rowsKept) == 0 {
+			return nil, &DataError{File: name, Msg: fmt.Sprintf("all %d records have a missing value in a selected column and were dropped", len(t.Rows))}
+		}
+		t.Rows = rowsKept
+	}
+	n := len(t.Rows)
+	x := make([]float64, 0, n*d)
+	for i := range keep {
+		if o.Missing == MissingDrop && !keep[i] {
+			continue
+		}
+		for jj, j := range t.Cols {
+			v := scan[j].vals[i]
+			if math.IsNaN(v) {
+				v = means[jj] // MissingImputeMean
+			}
+			x = append(x, v)
+		}
 	}
 	if t.Data, err = model.NewDataset(names, n, d, x); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -219,19 +405,37 @@ func ReadCSV(r io.Reader, name string, cols []string) (*Table, error) {
 
 // columnScan classifies the cells of one column as they are read.
 type columnScan struct {
-	vals     []float64 // every value, while no cell is bad; nil after
-	bad      badCell   // the first cell that is missing, not a number or not finite
+	dialect  Dialect   // the decimal mark of the numbers
+	vals     []float64 // every value (NaN: missing), while no cell is bad; nil after
+	bad      badCell   // the first cell that is not a number or not finite
+	miss     badCell   // the first missing cell
 	firstNum badCell   // the first number (msg: the cell as written)
+	decimals int       // the most decimals of the numbers (at most maxDecimals)
+}
+
+// firstBad returns the first cell that cannot be microaggregated: the
+// first bad cell, or with lenient false the first bad or missing one.
+func (sc *columnScan) firstBad(lenient bool) badCell {
+	b := sc.bad
+	if !lenient && sc.miss.line > 0 && (b.line == 0 || sc.miss.line < b.line) {
+		b = sc.miss
+	}
+	return b
 }
 
 // add classifies the cell on the given line.
 func (sc *columnScan) add(cell string, line int) {
 	c := strings.TrimSpace(cell)
 	if missing(c) {
-		sc.setBad(line, fmt.Sprintf("missing value %q", cell))
+		if sc.miss.line == 0 {
+			sc.miss = badCell{line, fmt.Sprintf("missing value %q", cell)}
+		}
+		if sc.bad.line == 0 {
+			sc.vals = append(sc.vals, math.NaN())
+		}
 		return
 	}
-	v, err := numtext.ParseFloat(c)
+	v, err := sc.dialect.parseFloat(c)
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		// A number, too large for a float64 (1e400): below.
@@ -241,7 +445,7 @@ func (sc *columnScan) add(cell string, line int) {
 		sc.setBad(line, fmt.Sprintf("value %q is not a finite number", cell))
 		return
 	case err != nil:
-		sc.setBad(line, nonNumeric(cell))
+		sc.setBad(line, sc.dialect.nonNumeric(cell))
 		return
 	}
 	if sc.firstNum.line == 0 {
@@ -253,6 +457,7 @@ func (sc *columnScan) add(cell string, line int) {
 	}
 	if sc.bad.line == 0 {
 		sc.vals = append(sc.vals, v)
+		sc.decimals = max(sc.decimals, decimalsOf(strings.Replace(c, ",", ".", 1)))
 	}
 }
 
@@ -261,6 +466,23 @@ func (sc *columnScan) setBad(line int, msg string) {
 		sc.bad = badCell{line, msg}
 		sc.vals = nil
 	}
+}
+
+// nonNumeric describes a cell that is not a number, with a hint on the
+// decimal mark when the cell would be a number with the other one.
+func (d Dialect) nonNumeric(cell string) string {
+	c := strings.TrimSpace(cell)
+	if d.decimal() == '.' && strings.Count(c, ",") == 1 {
+		if _, err := numtext.ParseFloat(strings.Replace(c, ",", ".", 1)); err == nil {
+			return fmt.Sprintf("non-numeric value %q (a decimal comma? give the decimal mark: --decimal ,)", cell)
+		}
+	}
+	if d.decimal() == ',' && strings.Contains(c, ".") {
+		if _, err := numtext.ParseFloat(c); err == nil {
+			return fmt.Sprintf("non-numeric value %q: the decimal mark is ',' and a point is not read (no thousands separators)", cell)
+		}
+	}
+	return nonNumeric(cell)
 }
 
 // nonNumeric describes a cell that is not a number.

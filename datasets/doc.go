@@ -45,6 +45,19 @@
 // Every error names the file, the line (1-based; the header is line 1)
 // and the column.
 //
+// The *With variants (LoadCSVWith, LoadQIWith, LoadTableCSVWith,
+// LoadMarginFilesWith, Spec.LoadWith) take a CSVOptions: the Dialect (a
+// separator ',', ';' or tab and a decimal point or comma, as spreadsheets
+// in most of continental Europe save "1234,5;Madrid"), the Missing policy
+// of microaggregated columns (refuse, drop the record, or impute the
+// column mean; the Table records the policy and the records affected),
+// and the name of a long table's count column (by default count, Freq or
+// n, the names R's as.data.frame(table(...)) and dplyr::count write).
+// A Table keeps the source's precision of each selected column
+// (Decimals); setting Digits rounds the values WritePublished writes,
+// which it writes in the table's dialect. Hierarchy files are read
+// comma- or semicolon-separated (ARX's format), see LoadHierarchy.
+//
 // # Quasi-identifier data (Doka et al.)
 //
 // ReadQI and LoadQI read a CSV file with mixed columns for k-anonymity:
@@ -63,7 +76,7 @@
 // # Contingency tables and margins (Dobra & Fienberg)
 //
 // LoadTableCSV reads a table in long format (one column per variable, the
-// category labels as text, and a "count" column; missing combinations are
+// category labels as text, and a count column; missing combinations are
 // zero cells) and optionally collapses it onto chosen variables
 // (CollapseTo). LoadMarginCSV reads one released marginal in the same
 // format; LoadMarginFiles and MergeMargins merge several into the

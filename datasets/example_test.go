@@ -100,3 +100,40 @@ func ExampleParseSpec() {
 	// synthetic:gauss-500-4-5:7 false <nil>
 	// data/my.csv true <nil>
 }
+
+// ReadCSVWith reads a semicolon file with decimal commas, imputes a
+// missing value with the column mean, and writes the protected file back
+// in the same dialect, rounded to the source's precision (Decimals).
+func ExampleReadCSVWith() {
+	const in = "id;income;age\n" +
+		"a1;1200,50;34\n" +
+		"a2;1350,25;NA\n" +
+		"a3;980,00;41\n" +
+		"a4;2100,75;52\n"
+	opt := &datasets.CSVOptions{
+		Dialect: datasets.Dialect{Sep: ';', Decimal: ','},
+		Missing: datasets.MissingImputeMean,
+	}
+	t, err := datasets.ReadCSVWith(strings.NewReader(in), "people.csv", []string{"income", "age"}, opt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("imputed records", t.MissingRecords, "source decimals", t.Decimals)
+
+	t.Digits = t.Decimals
+	c, _ := model.NewClustering(4, [][]int{{0, 2}, {1, 3}})
+	if err := t.WriteProtected(os.Stdout, model.Protect(t.Data, c)); err != nil {
+		fmt.Println(err)
+	}
+	// a2's age is imputed as (34+41+52)/3 = 42.33, so its group's age is
+	// (42.33+52)/2 = 47.17, written 47; 37.5 rounds to the even 38.
+
+	// Output:
+	// imputed records 1 source decimals [2 0]
+	// id;income;age
+	// a1;1090,25;38
+	// a2;1725,50;47
+	// a3;1090,25;38
+	// a4;1725,50;47
+}

@@ -103,6 +103,69 @@ func isNumberCell(cell string) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
+// checkDialects checks that a file without quotes and semicolons reads
+// the same with its commas turned into semicolons and the separator ';',
+// and (numbers holding no comma then) with ';' and a decimal comma after
+// turning its points into commas, and that no dialect panics.
+func checkDialects(t *testing.T, data []byte, read func([]byte, Dialect) (any, error)) {
+	t.Helper()
+	r1, e1 := read(data, Dialect{})
+	for _, d := range []Dialect{{Sep: ';'}, {Sep: '\t', Decimal: ','}} {
+		if _, err := read(data, d); err != nil {
+			checkFileError(t, err, fuzzName, data)
+		}
+	}
+	if bytes.ContainsAny(data, "\";\r") {
+		return
+	}
+	semi := bytes.ReplaceAll(data, []byte(","), []byte(";"))
+	r2, e2 := read(semi, Dialect{Sep: ';'})
+	sameOutcome(t, "with ';' for ','", r1, r2, e1, e2)
+}
+
+// checkMissingPolicies checks the readings of data with MissingDrop and
+// MissingImputeMean against the default reading (tab, err): whatever the
+// default accepts they read the same, and what they accept holds no NaN,
+// dropping or imputing exactly the records with a missing value.
+func checkMissingPolicies(t *testing.T, data []byte, cols []string, tab *Table, err error) {
+	t.Helper()
+	for _, m := range []Missing{MissingDrop, MissingImputeMean} {
+		tm, errm := ReadCSVWith(bytes.NewReader(data), fuzzName, cols, &CSVOptions{Missing: m})
+		if errm != nil {
+			checkFileError(t, errm, fuzzName, data)
+			if err == nil {
+				t.Fatalf("%v refuses what the default reads: %v", m, errm)
+			}
+			continue
+		}
+		if tm.Missing != m {
+			t.Fatalf("policy %v recorded as %v", m, tm.Missing)
+		}
+		if err == nil {
+			tm.Missing = MissingError
+			sameOutcome(t, m.String(), tab, tm, nil, nil)
+			continue
+		}
+		for _, v := range tm.Data.X {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%v: value %v", m, v)
+			}
+		}
+		if tm.MissingRecords < 0 || tm.MissingCells < tm.MissingRecords {
+			t.Fatalf("%v: %d records with %d missing cells", m, tm.MissingRecords, tm.MissingCells)
+		}
+		if m == MissingDrop {
+			for i, rec := range tm.Rows {
+				for _, j := range tm.Cols {
+					if missing(strings.TrimSpace(rec[j])) {
+						t.Fatalf("drop: row %d keeps the missing cell %q", i, rec[j])
+					}
+				}
+			}
+		}
+	}
+}
+
 func FuzzLoadCSV(f *testing.F) {
 	for _, s := range []struct{ text, cols string }{
 		{"a,b\n1,2\n3,4\n", ""},
@@ -127,6 +190,8 @@ func FuzzLoadCSV(f *testing.F) {
 		{"name,x\nNan,1\nInf,2\n", ""},
 		{utf8BOM + "\"a\",b\n1,2\n", ""},
 		{"a,b\n0x1p3,1_0\n1e-400,+.5\n", ""},
+		{"a,b,c\n1,,x\n2,5,y\nNA,6,z\n", "a,b"},
+		{"a,b\n?,\n3,4\n", ""},
 	} {
 		f.Add([]byte(s.text), s.cols)
 	}
@@ -137,6 +202,14 @@ func FuzzLoadCSV(f *testing.F) {
 			tab2, err2 := ReadCSV(bytes.NewReader(b), fuzzName, cols)
 			sameOutcome(t, "with a byte-order mark", tab, tab2, err, err2)
 		}
+		checkDialects(t, data, func(data []byte, d Dialect) (any, error) {
+			tab, err := ReadCSVWith(bytes.NewReader(data), fuzzName, cols, &CSVOptions{Dialect: d})
+			if tab != nil {
+				tab.Dialect = Dialect{}
+			}
+			return tab, err
+		})
+		checkMissingPolicies(t, data, cols, tab, err)
 		if err != nil {
 			checkFileError(t, err, fuzzName, data)
 			return
@@ -210,8 +283,11 @@ func FuzzLoadTableCSV(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, varsArg string) {
 		vars := splitList(varsArg)
+		checkDialects(t, data, func(data []byte, d Dialect) (any, error) {
+			return readLongTable(bytes.NewReader(data), fuzzName, CSVOptions{Dialect: d})
+		})
 		load := func(data []byte) (*model.Table, error) {
-			lt, err := readLongTable(bytes.NewReader(data), fuzzName)
+			lt, err := readLongTable(bytes.NewReader(data), fuzzName, CSVOptions{})
 			if err != nil {
 				return nil, err
 			}
@@ -354,6 +430,9 @@ func FuzzLoadQI(f *testing.F) {
 			q2, err2 := ReadQI(bytes.NewReader(b), fuzzName, qi, cat, keep)
 			sameOutcome(t, "with a byte-order mark", q, q2, err, err2)
 		}
+		checkDialects(t, data, func(data []byte, d Dialect) (any, error) {
+			return ReadQIWith(bytes.NewReader(data), fuzzName, qi, cat, keep, &CSVOptions{Dialect: d})
+		})
 		if err != nil {
 			checkFileError(t, err, fuzzName, data)
 			return
@@ -415,6 +494,10 @@ func FuzzLoadHierarchy(f *testing.F) {
 		{"0\x001,2\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4\xd4,\x1b,0,+,2,\x10,0", "0"},
 		// The same, readable: category c is the parent of a and of b.
 		{"a,c\nb,c\n", "c"},
+		// ARX: semicolons, every level on every line, repeated values.
+		{"Married-civ;Married;*\nMarried-AF;Married;*\nDivorced;Alone;*\nWidowed;Alone;*\nNever;Never;*\n", maritalCats},
+		{"Divorced;Divorced;Any;\n", maritalCats},
+		{"a, b;x;*\nc;c;*\n", "a, b|c"},
 	} {
 		f.Add([]byte(s.text), s.cats)
 	}
@@ -424,6 +507,16 @@ func FuzzLoadHierarchy(f *testing.F) {
 		if b, ok := withBOM(data); ok {
 			h2, err2 := ReadHierarchy(bytes.NewReader(b), fuzzName, attr)
 			sameOutcome(t, "with a byte-order mark", h, h2, err, err2)
+		}
+		// The separator is detected: semicolons for commas read the same
+		// (the messages name the separator), when the first line has a
+		// comma to detect.
+		first, _, _ := bytes.Cut(data, []byte("\n"))
+		if !bytes.ContainsAny(data, "\";") && bytes.Contains(first, []byte(",")) {
+			h2, err2 := ReadHierarchy(bytes.NewReader(bytes.ReplaceAll(data, []byte(","), []byte(";"))), fuzzName, attr)
+			if (err == nil) != (err2 == nil) || (err == nil && !reflect.DeepEqual(h, h2)) {
+				t.Fatalf("with ';' for ',': %+v, %v; then %+v, %v", h, err, h2, err2)
+			}
 		}
 		if err != nil {
 			checkFileError(t, err, fuzzName, data)

@@ -27,13 +27,15 @@ func (t *Table) Cell(i, j int) string {
 // cols (indices into Header, at most once each), in the input's column
 // order whatever the order of cols: the selected (microaggregated)
 // columns, all of which must be among cols, replaced by the values of prot
-// (record i, attribute jj goes to row i, column Cols[jj]), the others
-// unchanged. Which unselected columns may be published is the caller's
+// (record i, attribute jj goes to row i, column Cols[jj]; rounded to
+// t.Digits[jj] decimals when t.Digits is set, and written with the
+// table's decimal mark), the others unchanged. The file has the table's
+// Dialect (its separator and decimal mark). Which unselected columns may be published is the caller's
 // decision (package roles). It panics if prot's shape does not match the
 // selection, and returns an error for a column out of range, given twice,
 // or a selected column left out.
 func (t *Table) WritePublished(w io.Writer, prot *model.Dataset, cols []int) error {
-	if prot.N != t.Data.N || prot.D != len(t.Cols) {
+	if prot.N != t.Data.N || prot.D != len(t.Cols) || (t.Digits != nil && len(t.Digits) != len(t.Cols)) {
 		panic("datasets: WritePublished: protected data set does not match the table")
 	}
 	cols = slices.Clone(cols)
@@ -59,7 +61,15 @@ func (t *Table) WritePublished(w io.Writer, prot *model.Dataset, cols []int) err
 	for _, j := range t.Cols {
 		selected[j] = true
 	}
+	digits := make([]int, len(t.Cols))
+	for jj := range digits {
+		digits[jj] = -1
+		if t.Digits != nil {
+			digits[jj] = t.Digits[jj]
+		}
+	}
 	cw := csv.NewWriter(w)
+	cw.Comma = t.Dialect.sep()
 	header := make([]string, len(cols))
 	for x, j := range cols {
 		header[x] = t.Header[j]
@@ -75,7 +85,7 @@ func (t *Table) WritePublished(w io.Writer, prot *model.Dataset, cols []int) err
 			}
 		}
 		for jj, j := range t.Cols {
-			rec[at[j]] = FormatValue(prot.X[i*prot.D+jj])
+			rec[at[j]] = t.Dialect.formatFloat(prot.X[i*prot.D+jj], digits[jj])
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

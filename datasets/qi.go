@@ -3,6 +3,7 @@ package datasets
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -58,17 +59,33 @@ func missingQI(cell string) bool { return cell == "" || cell == MissingQI }
 // categorical, non-numeric or non-finite numeric values (also in dropped
 // rows), and no record left after dropping.
 func LoadQI(path string, qi, categorical []string, keepMissing bool) (*QIData, error) {
+	return LoadQIWith(path, qi, categorical, keepMissing, nil)
+}
+
+// LoadQIWith is LoadQI with options (nil: the defaults): opt.Dialect
+// gives the separator and the decimal mark of the numeric
+// quasi-identifiers; the other fields are not used.
+func LoadQIWith(path string, qi, categorical []string, keepMissing bool, opt *CSVOptions) (*QIData, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadQI(bufio.NewReaderSize(f, 1<<16), path, qi, categorical, keepMissing)
+	return ReadQIWith(bufio.NewReaderSize(f, 1<<16), path, qi, categorical, keepMissing, opt)
 }
 
 // ReadQI is LoadQI reading from r; name is used in error messages.
 func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool) (*QIData, error) {
-	cr, header, err := readHeader(r, name)
+	return ReadQIWith(r, name, qi, categorical, keepMissing, nil)
+}
+
+// ReadQIWith is LoadQIWith reading from r.
+func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing bool, opt *CSVOptions) (*QIData, error) {
+	o := opt.opts()
+	if err := o.check(name); err != nil {
+		return nil, err
+	}
+	cr, header, err := readHeaderSep(r, name, o.sep())
 	if err != nil {
 		return nil, err
 	}
@@ -98,10 +115,10 @@ func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool
 				continue
 			}
 			if !isCat[a] {
-				_, err := numtext.ParseFloat(c)
+				_, err := o.parseFloat(c)
 				if err != nil && !errors.Is(err, numtext.ErrNotFinite) {
 					return nil, &DataError{File: name, Line: line, Column: header[j],
-						Msg: nonNumeric(c) + " in a numeric quasi-identifier (declare the column categorical?)"}
+						Msg: o.nonNumeric(c) + " in a numeric quasi-identifier (declare the column categorical?)"}
 				}
 				if err != nil {
 					return nil, &DataError{File: name, Line: line, Column: header[j],
@@ -124,7 +141,7 @@ func ReadQI(r io.Reader, name string, qi, categorical []string, keepMissing bool
 				cats[a] = append(cats[a], c)
 				nums = append(nums, 0)
 			} else {
-				v, _ := numtext.ParseFloat(rec[j]) // checked above
+				v, _ := o.parseFloat(rec[j]) // checked above
 				nums = append(nums, v)
 			}
 		}
@@ -282,11 +299,16 @@ func LoadAdult(keepMissing bool) (*QIData, error) {
 
 // LoadHierarchy reads a generalization hierarchy for the categorical
 // attribute attr from a CSV file without header: each line is
-// value,ancestor1,ancestor2,...(most general last), cells trimmed. A line
-// may stop below the root when another line continues from its last node
-// (for example "Divorced,Alone" and "Alone,Any"), so the file is the union
-// of the parent links its lines give. Every category of attr must appear;
-// the categories become the leaves (node v = category code v), inner nodes
+// value,ancestor1,ancestor2,...(most general last), cells trimmed. The
+// separator is ',' or ';', whichever splits the first line into more
+// fields (',' on a tie): ARX's hierarchy files ("White;*",
+// "Male;Male;*") are read as they are. A level that repeats the value
+// below it on the same line ("Male;Male;*", ARX's way of keeping a
+// value at a level) is the same node, not a parent. A line may stop below
+// the root when another line continues from its last node (for example
+// "Divorced,Alone" and "Alone,Any"), so the file is the union of the
+// parent links its lines give. Every category of attr must appear; the
+// categories become the leaves (node v = category code v), inner nodes
 // are numbered after them in order of first reach from the leaves in code
 // order. Values that are not categories of attr, and nodes above none of
 // them, are not nodes (a hierarchy may cover values that the data lack),
@@ -326,13 +348,21 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 	var children []string // the keys of parent, in file order
 	firstLine := map[string]int{}
 	lines := 0
-	rows := &rowReader{cr: newCSVReader(r), name: name}
+	br := bufio.NewReader(SkipBOM(r))
+	sep := hierarchySep(br)
+	cr := csv.NewReader(br) // the mark is skipped already
+	cr.Comma, cr.FieldsPerRecord = sep, -1
+	rows := &rowReader{cr: cr, name: name}
 	for rec, line := range rows.all() {
 		lines++
 		for t := range rec {
 			rec[t] = strings.TrimSpace(rec[t])
 			if rec[t] == "" {
-				return nil, &DataError{File: name, Line: line, Msg: fmt.Sprintf("empty node name in field %d", t+1)}
+				msg := fmt.Sprintf("empty node name in field %d (fields separated by %q)", t+1, sep)
+				if t == len(rec)-1 && t > 0 {
+					msg += ": a separator at the end of the line?"
+				}
+				return nil, &DataError{File: name, Line: line, Msg: msg}
 			}
 			if _, ok := firstLine[rec[t]]; !ok {
 				firstLine[rec[t]] = line
@@ -341,7 +371,7 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 		for t := 0; t+1 < len(rec); t++ {
 			child, par := rec[t], rec[t+1]
 			if child == par {
-				return nil, &DataError{File: name, Line: line, Msg: fmt.Sprintf("cycle: %q is its own parent", child)}
+				continue // a level repeating the value below it: the same node
 			}
 			if old, ok := parent[child]; ok && old.parent != par {
 				return nil, &DataError{File: name, Line: line,
@@ -372,7 +402,8 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 	}
 	if len(missing) > 0 {
 		return nil, &DataError{File: name,
-			Msg: fmt.Sprintf("attribute %s: %d categories missing from the hierarchy: %s", attr.Name, len(missing), strings.Join(missing, ", "))}
+			Msg: fmt.Sprintf("attribute %s: %d categories missing from the hierarchy: %s (of its %d categories; fields read as separated by %q, detected on line 1)",
+				attr.Name, len(missing), strings.Join(missing, ", "), nl, sep)}
 	}
 	for _, child := range children { // the first offence in file order
 		l := parent[child]
@@ -482,6 +513,31 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 	}
 	h.TotalLeaves = int(h.Leaves[root])
 	return h, nil
+}
+
+// hierarchySep returns the separator of a hierarchy file: ';' when it
+// splits the first line into more fields than ',' does, else ','. It
+// only peeks at br.
+func hierarchySep(br *bufio.Reader) rune {
+	line, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := func(sep rune) int {
+		cr := csv.NewReader(bytes.NewReader(line))
+		cr.Comma = sep
+		cr.FieldsPerRecord = -1
+		cr.LazyQuotes = true
+		rec, err := cr.Read()
+		if err != nil {
+			return 1
+		}
+		return len(rec)
+	}
+	if fields(';') > fields(',') {
+		return ';'
+	}
+	return ','
 }
 
 // Synthetic quasi-identifiers with the cardinalities of Adult.

@@ -3,6 +3,7 @@ package datasets
 import (
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -199,6 +200,39 @@ func TestLoadHierarchy(t *testing.T) {
 	}
 }
 
+// ARX writes hierarchies separated by semicolons, every line through
+// every level, a value kept at a level repeated ("Never;Never;*"); the
+// same tree as the comma file with the repetitions left out.
+func TestLoadHierarchyARX(t *testing.T) {
+	arx := "Married-civ;Married;*\nMarried-AF;Married;*\nDivorced;Alone;*\nWidowed;Alone;*\nNever;Never;*\n"
+	comma := "Married-civ,Married,*\nMarried-AF,Married,*\nDivorced,Alone,*\nWidowed,Alone,*\nNever,*\n"
+	h1, err := ReadHierarchy(strings.NewReader(arx), "arx.csv", marital())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, err := ReadHierarchy(strings.NewReader(comma), "comma.csv", marital())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(h1, h2) || h1.TotalLeaves != 5 || h1.Depth[slices.Index(h1.Names, "Never")] != 1 {
+		t.Errorf("ARX hierarchy %+v\ncomma hierarchy %+v", h1, h2)
+	}
+	// A value with a comma in an ARX file; a byte-order mark; CRLF.
+	at := &model.QIAttr{Name: "m", Kind: model.Categorical, Categories: []string{"Married, spouse absent", "Single"}}
+	h, err := ReadHierarchy(strings.NewReader(utf8BOM+"Married, spouse absent;Married;*\r\nSingle;Single;*\r\n"), "m.csv", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(h.Names, []string{"Married, spouse absent", "Single", "Married", "*"}) {
+		t.Errorf("names %q", h.Names)
+	}
+	// A comma file whose first line holds a semicolon in a value.
+	at = &model.QIAttr{Name: "m", Kind: model.Categorical, Categories: []string{"a;b", "c"}}
+	if h, err = ReadHierarchy(strings.NewReader("a;b,x,*\nc,*\n"), "m.csv", at); err != nil || h.Names[0] != "a;b" {
+		t.Errorf("comma file with a semicolon: %+v, %v", h, err)
+	}
+}
+
 func TestLoadHierarchyErrors(t *testing.T) {
 	cases := []struct {
 		name string
@@ -206,9 +240,16 @@ func TestLoadHierarchyErrors(t *testing.T) {
 		want string
 		line int
 	}{
-		{"missing category", "Divorced,Any\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\n", `: attribute marital: 1 categories missing from the hierarchy: "Widowed"`, 0},
+		{"missing category", "Divorced,Any\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\n", `: attribute marital: 1 categories missing from the hierarchy: "Widowed" (of its 5 categories; fields read as separated by ',', detected on line 1)`, 0},
+		// An ARX file read with the wrong separator used to give this
+		// error for every category; now the separator is detected, and
+		// the message says which one was used.
+		{"missing category, semicolons", "Divorced;Any\nMarried-AF;Any\nMarried-civ;Any\nNever;Any\nWidow,ed;Any\n", `: attribute marital: 1 categories missing from the hierarchy: "Widowed" (of its 5 categories; fields read as separated by ';', detected on line 1)`, 0},
 		{"cycle", "Divorced,A\nMarried-AF,A\nMarried-civ,A\nNever,B\nWidowed,B\nA,B\nB,A\n", `:7: cycle: "B" leads back to "A"`, 7},
-		{"self parent", "Divorced,Divorced\n", `:1: cycle: "Divorced" is its own parent`, 1},
+		// A level repeating the one below is the same node (ARX), but a
+		// value coming back higher up is a cycle.
+		{"value repeated higher up", "Divorced,A,B,A\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\nWidowed,Any\n", `:1: cycle: "B" leads back to "A"`, 1},
+		{"trailing separator", "Divorced;Any;\n", `:1: empty node name in field 3 (fields separated by ';'): a separator at the end of the line?`, 1},
 		{"two parents", "Divorced,A,Any\nMarried-AF,B,Any\nDivorced,B\n", `:3: "Divorced" has parent "B" here and "A" on line 1`, 3},
 		{"two roots", "Divorced,Any\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\nWidowed,Alone\n", `:5: more than one root: "Any" (above "Divorced") and "Alone" (above "Widowed")`, 5},
 		{"unknown parent chain", "Divorced,Alone\nMarried-AF,Any\nMarried-civ,Any\nNever,Any\nWidowed,Alone\n", `:2: more than one root: "Alone" (above "Divorced") and "Any" (above "Married-AF")`, 2},

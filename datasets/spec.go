@@ -108,6 +108,13 @@ func Load(spec string, cols []string) (*Table, error) {
 
 // Load reads or generates the table of a parsed specification.
 func (s Spec) Load(cols []string) (*Table, error) {
+	return s.LoadWith(cols, nil)
+}
+
+// LoadWith is Load with the options of a CSV file (LoadCSVWith); the
+// benchmark files and the generators have no missing values and their own
+// format, and ignore opt.
+func (s Spec) LoadWith(cols []string, opt *CSVOptions) (*Table, error) {
 	switch s.Kind {
 	case SpecCASC:
 		return LoadCASCTable(s.Name, cols)
@@ -118,5 +125,5 @@ func (s Spec) Load(cols []string) (*Table, error) {
 		}
 		return TableFromDataset(ds, s.String(), cols)
 	}
-	return LoadCSV(s.Path, cols)
+	return LoadCSVWith(s.Path, cols, opt)
 }

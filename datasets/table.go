@@ -11,13 +11,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
 )
 
 // CountColumn is the name of the count column of a long-format table
 // (matched case-insensitively).
 const CountColumn = "count"
+
+// CountAliases are the other names a count column is found under, matched
+// exactly: Freq, the name R's as.data.frame(table(...)) writes, and n,
+// dplyr::count's.
+var CountAliases = []string{"Freq", "n"}
 
 // maxCount bounds a cell count so that sums over any table stay exact in
 // float64 (the solvers work in floating point): 2^50.
@@ -31,8 +35,11 @@ type longTable struct {
 }
 
 // LoadTableCSV reads a contingency table in long format: one column per
-// variable (the category labels as text) and one column named "count"
-// (non-negative integers; "12.0" is accepted as 12). Every row is one cell.
+// variable (the category labels as text) and one count column
+// (non-negative integers; "12.0" is accepted as 12), named "count" (in any
+// case) or one of CountAliases ("Freq" as R's as.data.frame(table(...))
+// writes it, "n"); two such columns are an error naming both (name the
+// count column with LoadTableCSVWith). Every row is one cell.
 // Levels are ordered by first appearance in the file; variables keep the
 // file's column order. Combinations that do not appear are zero cells; a
 // combination that appears twice is an error.
@@ -46,7 +53,15 @@ type longTable struct {
 // dense table (8 bytes a cell, listed or not) would exceed MemoryLimit
 // (wrapping ErrTooLarge).
 func LoadTableCSV(path string, vars []string) (*model.Table, error) {
-	lt, err := readLongFile(path)
+	return LoadTableCSVWith(path, vars, nil)
+}
+
+// LoadTableCSVWith is LoadTableCSV with options (nil: the defaults):
+// opt.Count names the count column (every other column is then a
+// variable, a column named count included), opt.Dialect gives the
+// separator and the decimal mark of the counts.
+func LoadTableCSVWith(path string, vars []string, opt *CSVOptions) (*model.Table, error) {
+	lt, err := readLongFile(path, opt.opts())
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +75,12 @@ func LoadTableCSV(path string, vars []string) (*model.Table, error) {
 // ReadTableCSV reads a long-format table from r as LoadTableCSV reads a
 // file; name stands for the source in error messages (e.g. an upload).
 func ReadTableCSV(r io.Reader, name string) (*model.Table, error) {
-	lt, err := readLongTable(r, name)
+	return ReadTableCSVWith(r, name, nil)
+}
+
+// ReadTableCSVWith is ReadTableCSV with options, as LoadTableCSVWith.
+func ReadTableCSVWith(r io.Reader, name string, opt *CSVOptions) (*model.Table, error) {
+	lt, err := readLongTable(r, name, opt.opts())
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +158,12 @@ type Margin struct {
 // It is the intruder's view: the full table is unknown. The same errors as
 // LoadTableCSV apply.
 func LoadMarginCSV(path string) (*Margin, error) {
-	lt, err := readLongFile(path)
+	return LoadMarginCSVWith(path, nil)
+}
+
+// LoadMarginCSVWith is LoadMarginCSV with options, as LoadTableCSVWith.
+func LoadMarginCSVWith(path string, opt *CSVOptions) (*Margin, error) {
+	lt, err := readLongFile(path, opt.opts())
 	if err != nil {
 		return nil, err
 	}
@@ -148,12 +173,18 @@ func LoadMarginCSV(path string) (*Margin, error) {
 // LoadMarginFiles reads released marginal tables (LoadMarginCSV) and
 // merges them into one margin set; see MergeMargins.
 func LoadMarginFiles(paths []string, vars []string) (*model.MarginSet, error) {
+	return LoadMarginFilesWith(paths, vars, nil)
+}
+
+// LoadMarginFilesWith is LoadMarginFiles with options (LoadMarginCSVWith)
+// for every file.
+func LoadMarginFilesWith(paths []string, vars []string, opt *CSVOptions) (*model.MarginSet, error) {
 	if len(paths) == 0 {
 		return nil, &DataError{File: "--margin-files", Msg: "no margin files given"}
 	}
 	ms := make([]*Margin, len(paths))
 	for i, p := range paths {
-		m, err := LoadMarginCSV(p)
+		m, err := LoadMarginCSVWith(p, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -286,36 +317,60 @@ func varNames(vars []model.Variable) string {
 	return strings.Join(names, ", ")
 }
 
-func readLongFile(path string) (*longTable, error) {
+func readLongFile(path string, o CSVOptions) (*longTable, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readLongTable(bufio.NewReaderSize(f, 1<<16), path)
+	return readLongTable(bufio.NewReaderSize(f, 1<<16), path, o)
+}
+
+// findCountColumn returns the index of the count column of header: the
+// column named o.Count when set, otherwise the one column named count
+// (any case) or one of CountAliases.
+func findCountColumn(header []string, name string, count string) (int, error) {
+	if count != "" {
+		j := slices.Index(header, strings.TrimSpace(count))
+		if j < 0 {
+			return -1, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("no count column %q (columns: %s)", count, strings.Join(header, ", "))}
+		}
+		return j, nil
+	}
+	countCol := -1
+	for j, h := range header {
+		if !strings.EqualFold(h, CountColumn) && !slices.Contains(CountAliases, h) {
+			continue
+		}
+		if countCol >= 0 {
+			return -1, &DataError{File: name, Line: 1,
+				Msg: fmt.Sprintf("two count columns, %q (column %d) and %q (column %d): name the count column (--count)", header[countCol], countCol+1, h, j+1)}
+		}
+		countCol = j
+	}
+	if countCol < 0 {
+		return -1, &DataError{File: name, Line: 1,
+			Msg: fmt.Sprintf("no count column: none is named %q, %q or %q (columns: %s); name it with --count", CountColumn, CountAliases[0], CountAliases[1], strings.Join(header, ", "))}
+	}
+	return countCol, nil
 }
 
 // readLongTable parses a long-format table from r (see LoadTableCSV);
 // name is used in error messages.
-func readLongTable(r io.Reader, name string) (*longTable, error) {
-	cr, header, err := readHeader(r, name)
+func readLongTable(r io.Reader, name string, o CSVOptions) (*longTable, error) {
+	if err := o.check(name); err != nil {
+		return nil, err
+	}
+	cr, header, err := readHeaderSep(r, name, o.sep())
 	if err != nil {
 		return nil, err
 	}
-	countCol := -1
-	for j := range header {
-		if strings.EqualFold(header[j], CountColumn) {
-			if countCol >= 0 {
-				return nil, &DataError{File: name, Line: 1, Msg: "two count columns"}
-			}
-			countCol = j
-		}
-	}
-	if countCol < 0 {
-		return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("no %q column (columns: %s)", CountColumn, strings.Join(header, ", "))}
+	countCol, err := findCountColumn(header, name, o.Count)
+	if err != nil {
+		return nil, err
 	}
 	if len(header) < 2 {
-		return nil, &DataError{File: name, Line: 1, Msg: "no variable columns besides " + CountColumn}
+		return nil, &DataError{File: name, Line: 1, Msg: "no variable columns besides the count column " + strconv.Quote(header[countCol])}
 	}
 	var vars []model.Variable
 	var varCols []int
@@ -358,7 +413,7 @@ func readLongTable(r io.Reader, name string) (*longTable, error) {
 			}
 			lv[i] = x
 		}
-		c, msg := parseCount(rec[countCol])
+		c, msg := parseCount(rec[countCol], o.Dialect)
 		if msg != "" {
 			return nil, &DataError{File: name, Line: line, Column: header[countCol], Msg: msg}
 		}
@@ -426,7 +481,7 @@ func formatCells(dims []int) string {
 // parseCount parses a cell count: a non-negative integer, written as an
 // integer or in decimal or scientific notation with no fractional part
 // ("12", "12.0", "1e3"; not "1_2" or "0x1p3", see numtext.ParseFloat).
-func parseCount(s string) (int64, string) {
+func parseCount(s string, d Dialect) (int64, string) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "NA" || s == "?" {
 		return 0, fmt.Sprintf("missing count %q", s)
@@ -440,7 +495,7 @@ func parseCount(s string) (int64, string) {
 		}
 		return v, ""
 	}
-	f, err := numtext.ParseFloat(s)
+	f, err := d.parseFloat(s)
 	if err != nil {
 		return 0, fmt.Sprintf("count %q is not a number", s) + numberHint(s)
 	}

@@ -62,7 +62,9 @@ func TestLoadTableCSVErrors(t *testing.T) {
 	}{
 		{"empty", "", nil, 0, "", "empty file"},
 		{"header only", "A,count\n", nil, 1, "", "empty table"},
-		{"no count", "A,B\nx,y\n", nil, 1, "", `no "count" column`},
+		{"no count", "A,B\nx,y\n", nil, 1, "", `no count column: none is named "count", "Freq" or "n"`},
+		{"two counts", "A,Freq,count\nx,1,2\n", nil, 1, "", `two count columns, "Freq" (column 2) and "count" (column 3): name the count column (--count)`},
+		{"Freq and n", "n,Freq\n1,2\n", nil, 1, "", `two count columns, "n" (column 1) and "Freq" (column 2)`},
 		{"count only", "count\n3\n", nil, 1, "", "no variable columns"},
 		{"negative", "A,count\nx,1\ny,-2\n", nil, 3, "count", "negative count"},
 		{"fraction", "A,count\nx,1.5\n", nil, 2, "count", "not an integer"},

@@ -25,6 +25,7 @@ import (
 
 // auditSettings are the flags of `sdcopt audit` and `sdcopt audit replay`.
 type auditSettings struct {
+	tableFlags
 	table    string
 	history  string
 	request  string
@@ -68,6 +69,7 @@ func newAuditCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&s.table, "table", "", "the confidential table, long CSV (variables + count)")
+	addTableFlags(f, &s.tableFlags)
 	f.StringVar(&s.history, "history", "", "the release history (JSON; see --create)")
 	f.StringVar(&s.request, "request", "", "the requested margin, e.g. A:C or AC")
 	f.StringVar(&s.mode, "mode", audit.ModeRelease, "release (the true margin or nothing) or simulate (a simulated margin when the true one is denied)")
@@ -100,6 +102,7 @@ func newAuditReplayCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&s.table, "table", "", "the confidential table, long CSV (variables + count)")
+	addTableFlags(f, &s.tableFlags)
 	f.StringVar(&s.history, "history", "", "a history to start from (read only)")
 	f.StringVar(&s.requests, "requests", "", "margins separated by commas, e.g. BF,ABCE,ADE or B:F,A:B:C:E")
 	f.StringVar(&s.mode, "mode", audit.ModeRelease, "mode of every request: release or simulate")
@@ -131,7 +134,11 @@ func newAuditor(s *auditSettings) (*audit.Auditor, error) {
 		return nil, err
 	}
 	prm, _ := s.ef.params()
-	t, err := datasets.LoadTableCSV(s.table, nil)
+	opt, err := s.tableFlags.options()
+	if err != nil {
+		return nil, err
+	}
+	t, err := datasets.LoadTableCSVWith(s.table, nil, opt)
 	if err != nil {
 		return nil, cli.BadInput("%v", err)
 	}

@@ -25,6 +25,7 @@ import (
 
 // boundsSettings are the flags of `sdcopt bounds`.
 type boundsSettings struct {
+	tableFlags
 	table       string
 	marginFiles []string
 	vars        string
@@ -66,6 +67,7 @@ func newBoundsCmd() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&s.table, "table", "", "the full table, long CSV (variables + count)")
 	f.StringSliceVar(&s.marginFiles, "margin-files", nil, "released marginal tables, long CSV, comma-separated")
+	addTableFlags(f, &s.tableFlags)
 	f.StringVar(&s.vars, "vars", "", "variables to keep (collapse the others), e.g. A,B,C,E or ABCE")
 	f.StringVar(&s.margins, "margins", "", "released margins, e.g. BF,ABCE,ADE or B:F,A:B:C:E,A:D:E")
 	f.StringVar(&s.method, "method", cellbounds.Auto, "method: "+strings.Join(cellbounds.Methods, "|"))
@@ -94,12 +96,16 @@ func loadBoundsInstance(s *boundsSettings) (*boundsInstance, error) {
 	case s.table != "" && len(s.marginFiles) > 0:
 		return nil, cli.BadInput("give either --table or --margin-files, not both")
 	}
+	opt, err := s.tableFlags.options()
+	if err != nil {
+		return nil, err
+	}
 	inst := &boundsInstance{}
 	if s.table != "" {
 		if s.margins == "" {
 			return nil, cli.BadInput("--margins SPEC is required with --table")
 		}
-		t, err := datasets.LoadTableCSV(s.table, nil)
+		t, err := datasets.LoadTableCSVWith(s.table, nil, opt)
 		if err != nil {
 			return nil, cli.BadInput("%v", err)
 		}
@@ -116,13 +122,13 @@ func loadBoundsInstance(s *boundsSettings) (*boundsInstance, error) {
 		var names []string
 		if s.vars != "" {
 			// Names are known only after reading: read once to learn them.
-			ms0, err := datasets.LoadMarginFiles(s.marginFiles, nil)
+			ms0, err := datasets.LoadMarginFilesWith(s.marginFiles, nil, opt)
 			if err != nil {
 				return nil, cli.BadInput("%v", err)
 			}
 			names = splitVarList(s.vars, ms0.Vars)
 		}
-		ms, err := datasets.LoadMarginFiles(s.marginFiles, names)
+		ms, err := datasets.LoadMarginFilesWith(s.marginFiles, names, opt)
 		if err != nil {
 			return nil, cli.BadInput("%v", err)
 		}

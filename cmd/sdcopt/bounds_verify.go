@@ -46,6 +46,7 @@ func newBoundsVerifyCmd() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&s.table, "table", "", "the full table, long CSV (variables + count)")
 	f.StringSliceVar(&s.marginFiles, "margin-files", nil, "released marginal tables, long CSV, comma-separated")
+	addTableFlags(f, &s.tableFlags)
 	f.StringVar(&s.vars, "vars", "", "variables to keep (collapse the others), e.g. A,B,C,E or ABCE")
 	f.StringVar(&s.margins, "margins", "", "released margins, e.g. BF,ABCE,ADE or B:F,A:B:C:E,A:D:E")
 	f.StringVar(&s.bounds, "bounds", "", "the bounds to check: JSON of sdcopt bounds --format json (required)")

@@ -27,6 +27,7 @@ import (
 // kanonDataFlags are the flags that select and read the data; `kanon` and
 // `kanon verify` share them.
 type kanonDataFlags struct {
+	dialectFlags
 	data        string
 	qi          []string
 	categorical []string
@@ -43,8 +44,9 @@ func addKanonDataFlags(f interface {
 	f.StringVar(&d.data, "data", "", "data: a CSV file with a header row, or adult (the shared UCI Adult file) (required)")
 	f.StringSliceVar(&d.qi, "qi", nil, "quasi-identifier columns, by name (adult default: "+strings.Join(datasets.AdultQI(), ",")+")")
 	f.StringSliceVar(&d.categorical, "categorical", nil, "categorical quasi-identifiers (the others are numeric; adult default: the categorical ones of --qi among "+strings.Join(datasets.AdultCategorical(), ",")+")")
-	f.StringArrayVar(&d.hierarchy, "hierarchy", nil, "ATTR=FILE: generalization hierarchy of a categorical quasi-identifier (CSV value,ancestor,...,root per line; repeatable)")
-	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing ('?' or empty) categorical quasi-identifier, '?' being a category (default: drop them)")
+	f.StringArrayVar(&d.hierarchy, "hierarchy", nil, "ATTR=FILE: generalization hierarchy of a categorical quasi-identifier (value,ancestor,...,root per line, separated by ',' or ';' as in ARX's files; repeatable)")
+	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing ('?' or empty) categorical quasi-identifier, '?' being a category (default: drop them, said on stderr)")
+	addDialectFlags(f, &d.dialectFlags)
 }
 
 // kanonSettings are the flags of `sdcopt kanon`.
@@ -99,7 +101,11 @@ func newKanonCmd() *cobra.Command {
 			"quasi-identifiers as [lo-hi], {a|b} or the hierarchy node, the sensitive and\n" +
 			"insensitive columns of a randomly assigned original, in a seeded shuffled\n" +
 			"order); --graph-out the private graph file original,published,own,assigned\n" +
-			"that `sdcopt kanon verify` checks the published file against.",
+			"that `sdcopt kanon verify` checks the published file against.\n\n" +
+			"Records with a missing quasi-identifier value (empty or ?) are dropped, and\n" +
+			"stderr says how many (--keep-missing keeps them). --sep and --decimal read\n" +
+			"semicolon or tab files with decimal commas; hierarchy files may be ARX's\n" +
+			"(semicolons, repeated levels such as Male;Male;*).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {
@@ -169,10 +175,18 @@ func loadKanonData(d *kanonDataFlags, changed func(string) bool) (*kanonData, er
 		return nil, cli.BadInput("--data is required (a CSV file, or adult)")
 	}
 	var q *datasets.QIData
-	var err error
+	opt, err := d.dialectFlags.options()
+	if err != nil {
+		return nil, err
+	}
 	label := d.data
 	if strings.EqualFold(d.data, "adult") {
 		label = "adult"
+		for _, name := range []string{"sep", "decimal"} {
+			if changed(name) {
+				return nil, cli.BadInput("--%s applies to a CSV file, not --data adult", name)
+			}
+		}
 		switch {
 		case !changed("qi") && !changed("categorical"):
 			q, err = datasets.LoadAdult(d.keepMissing)
@@ -199,7 +213,7 @@ func loadKanonData(d *kanonDataFlags, changed func(string) bool) (*kanonData, er
 		if len(d.qi) == 0 {
 			return nil, cli.BadInput("--qi is required with --data %s (the quasi-identifier columns)", d.data)
 		}
-		q, err = datasets.LoadQI(d.data, d.qi, d.categorical, d.keepMissing)
+		q, err = datasets.LoadQIWith(d.data, d.qi, d.categorical, d.keepMissing, opt)
 	}
 	if err != nil {
 		return nil, cli.BadInput("%v", err)
@@ -317,6 +331,10 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		return err
 	}
 	t := d.Table
+	if d.Dropped > 0 && !s.quiet {
+		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records (%.1f %%) dropped for a missing quasi-identifier value (empty or ?): not anonymized, not published; --keep-missing keeps a missing categorical value as the category ?\n",
+			d.Dropped, len(d.Records), 100*float64(d.Dropped)/float64(len(d.Records)))
+	}
 	if s.k > t.N {
 		return cli.BadInput("--k %d exceeds the number of records of %s (n = %d after dropping %d with missing values)", s.k, d.label, t.N, d.Dropped)
 	}

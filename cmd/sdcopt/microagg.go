@@ -23,6 +23,7 @@ import (
 // microaggSettings are the flags of `sdcopt microagg`.
 type microaggSettings struct {
 	roleFlags
+	microdataFlags
 	data   string
 	cols   []string
 	k      int
@@ -97,7 +98,12 @@ func newMicroaggCmd() *cobra.Command {
 			"says so. Before computing anything, the columns published unchanged are\n" +
 			"checked: one that determines a microaggregated column, or nearly, or whose\n" +
 			"values are nearly all unique, stops the run (exit 2) with the evidence, unless\n" +
-			"named with --keep-risky.",
+			"named with --keep-risky.\n\n" +
+			"Files: --sep and --decimal read semicolon or tab files with decimal commas (the\n" +
+			"protected file is written the same way). A missing value (empty, NA or ?) in a\n" +
+			"microaggregated column stops the run unless --missing drop or impute-mean.\n" +
+			"--out is rounded to each column's precision in the file (--digits); SSE, SST\n" +
+			"and IL are those of the unrounded centroids.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("k") {
@@ -110,6 +116,7 @@ func newMicroaggCmd() *cobra.Command {
 	f.StringVar(&s.data, "data", "", "data: CSV FILE, tarragona|census|eia, or synthetic:NAME[:SEED] (required)")
 	f.StringSliceVar(&s.cols, "cols", nil, "columns to microaggregate (the quasi-identifiers), by name (required with a CSV file; tarragona|census|eia|synthetic: default every column a role flag does not name)")
 	addRoleFlags(f, &s.roleFlags, "")
+	addMicrodataFlags(f, &s.microdataFlags)
 	f.IntVar(&s.k, "k", 0, "minimum group size k >= 2 (required)")
 	f.StringVar(&s.method, "method", "mdav", "method: "+strings.Join(microaggMethods(), "|"))
 	f.Float64Var(&s.gamma, "gamma", 0, fmt.Sprintf("V-MDAV extension parameter gamma >= 0 (vmdav only; default %g)", microagg.DefaultGamma))
@@ -220,6 +227,9 @@ type microaggResult struct {
 	MaxGroup        int      `json:"max_group"`
 	LargeGroups     int      `json:"large_groups"`
 	ConstantColumns []string `json:"constant_columns,omitempty"`
+	Missing         string   `json:"missing"`          // the --missing policy applied
+	MissingRecords  int      `json:"missing_records"`  // records with a missing value: dropped or imputed
+	Digits          []int    `json:"digits,omitempty"` // decimals of each column in --out (omitted: full precision); SSE, SST and IL are of the unrounded values
 	Seconds         float64  `json:"seconds"`
 	Out             string   `json:"out,omitempty"`
 	GroupsFile      string   `json:"groups_file,omitempty"`
@@ -284,6 +294,17 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if err != nil {
 		return cli.BadInput("--data: %v", err)
 	}
+	csvOpt, err := s.microdataFlags.options()
+	if err != nil {
+		return err
+	}
+	if spec.Kind != datasets.SpecFile {
+		for _, name := range []string{"sep", "decimal", "missing"} {
+			if changed(name) {
+				return cli.BadInput("--%s applies to a CSV file, not --data %s", name, spec)
+			}
+		}
+	}
 	if spec.Kind == datasets.SpecFile && !changed("cols") {
 		return cli.BadInput("--cols is required with --data %s: name the columns to microaggregate (the quasi-identifiers); "+
 			"the other columns are published unchanged only when named with --sensitive or --insensitive", s.data)
@@ -300,7 +321,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	prog := cli.NewProgress(s.quiet)
 	defer prog.Finish()
 	prog.Printf("loading %s", spec)
-	tab, err := spec.Load(s.cols)
+	tab, err := spec.LoadWith(s.cols, csvOpt)
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
@@ -311,11 +332,20 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 			if len(rest) == 0 {
 				return cli.BadInput("%s: the role flags name every column, none is left to microaggregate", spec)
 			}
-			if tab, err = spec.Load(rest); err != nil {
+			if tab, err = spec.LoadWith(rest, csvOpt); err != nil {
 				return cli.BadInput("%v", err)
 			}
 		}
 	}
+	if tab.MissingRecords > 0 && !s.quiet {
+		what := "dropped (not microaggregated, not published)"
+		if tab.Missing == datasets.MissingImputeMean {
+			what = "imputed with the column means (published with their groups' values)"
+		}
+		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records have a missing value in a microaggregated column (%d cells): %s, --missing %s\n",
+			tab.MissingRecords, len(tab.Rows)+droppedRows(tab), tab.MissingCells, what, tab.Missing)
+	}
+	tab.Digits = s.microdataFlags.tableDigits(tab)
 	raw := tab.Data
 	if s.k > raw.N {
 		return cli.BadInput("--k %d exceeds the number of records of %s (n = %d)", s.k, spec, raw.N)
@@ -385,6 +415,10 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		SSE: model.SSE(z, cl), SST: model.SST(z), Groups: cl.NumGroups,
 		MinGroup: slices.Min(sizes), MaxGroup: slices.Max(sizes), LargeGroups: large,
 		ConstantColumns: constant, Seconds: secs, Out: s.out, GroupsFile: s.groups, publishReport: pubRep,
+		Missing: tab.Missing.String(), MissingRecords: tab.MissingRecords,
+	}
+	if s.out != "" {
+		res.Digits = tab.Digits
 	}
 	if res.SST > 0 {
 		res.IL = 100 * res.SSE / res.SST
@@ -446,6 +480,14 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	return nil
 }
 
+// droppedRows is the number of records --missing drop left out of tab.
+func droppedRows(tab *datasets.Table) int {
+	if tab.Missing == datasets.MissingDrop {
+		return tab.MissingRecords
+	}
+	return 0
+}
+
 // writeGroups writes a clustering as CSV record,group (both 1-based).
 func writeGroups(w io.Writer, cl *model.Clustering) error {
 	if _, err := io.WriteString(w, "record,group\n"); err != nil {
@@ -484,6 +526,21 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 	writePublishText(w, &r.publishReport, 10)
 	if len(r.ConstantColumns) > 0 {
 		fmt.Fprintf(w, "constant  %s (left as is)\n", strings.Join(r.ConstantColumns, ", "))
+	}
+	if r.MissingRecords > 0 {
+		fmt.Fprintf(w, "missing   %d records with missing values: %s\n", r.MissingRecords, map[string]string{
+			datasets.MissingDrop.String(): "dropped", datasets.MissingImputeMean.String(): "imputed with the column means"}[r.Missing])
+	}
+	if len(r.Digits) > 0 {
+		if slices.Min(r.Digits) == slices.Max(r.Digits) {
+			fmt.Fprintf(w, "rounded   --out to %d decimals in every column (SSE and IL of the unrounded values)\n", r.Digits[0])
+		} else {
+			parts := make([]string, len(r.Digits))
+			for jj, d := range r.Digits {
+				parts[jj] = fmt.Sprintf("%s %d", r.Columns[jj], d)
+			}
+			fmt.Fprintf(w, "rounded   --out to decimals %s (SSE and IL of the unrounded values)\n", strings.Join(parts, ", "))
+		}
 	}
 	if r.Out != "" {
 		fmt.Fprintf(w, "protected %s\n", r.Out)

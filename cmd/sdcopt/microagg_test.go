@@ -195,7 +195,7 @@ func TestMicroaggOutputFiles(t *testing.T) {
 	dir := t.TempDir()
 	outPath, groupsPath := filepath.Join(dir, "protected.csv"), filepath.Join(dir, "groups.csv")
 	for _, method := range []string{"mdav", "vmdav", "univariate", "projection"} {
-		args := []string{"--data", in, "--k", "2", "--method", method, "--out", outPath, "--groups", groupsPath, "--insensitive", "name"}
+		args := []string{"--data", in, "--k", "2", "--method", method, "--out", outPath, "--groups", groupsPath, "--insensitive", "name", "--digits", "full"}
 		wantCols, wantSST := "x,y,year", 10.0 // the constant column adds nothing: SST = n·(d-1)
 		if method == "univariate" {
 			args = append(args, "--cols", "x", "--sensitive", "y,year", "--keep-risky", "y")

@@ -181,6 +181,7 @@ func runServe(s *serveSettings) error {
 
 // serveLoadSettings are the flags of `sdcopt serve load`.
 type serveLoadSettings struct {
+	tableFlags
 	db, name, table, policy string
 }
 
@@ -201,6 +202,7 @@ func newServeLoadCmd() *cobra.Command {
 	f.StringVar(&s.db, "db", "", "the SQLite database file (created when missing)")
 	f.StringVar(&s.name, "name", "", "the table's name in the service")
 	f.StringVar(&s.table, "table", "", "the table, long CSV")
+	addTableFlags(f, &s.tableFlags)
 	f.StringVar(&s.policy, "policy", "", "policy over the defaults small=3,min_width=3,min_rel_width=0,simulate=false (simulate=true lets requesters ask for simulated answers)")
 	return c
 }
@@ -220,7 +222,11 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 	if err != nil {
 		return cli.BadInput("--table: %v", err)
 	}
-	t, err := datasets.LoadTableCSV(s.table, nil)
+	opt, err := s.tableFlags.options()
+	if err != nil {
+		return err
+	}
+	t, err := datasets.LoadTableCSVWith(s.table, nil, opt)
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
