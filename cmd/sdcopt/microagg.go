@@ -437,7 +437,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		}
 		res.Gamma = &g
 	}
-	pub, err := microagg.Publish(raw, cl, nil)
+	pub, err := microagg.PublishRounded(raw, cl, tab.Digits, nil)
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
 	}
