@@ -76,10 +76,14 @@ type Options struct {
 	// AssignDense or AssignSparse (the candidate graph of Candidates
 	// nearest records per record).
 	Assign     string
-	Candidates int           // sparse hungarian: lightest edges per record and per published record (0 = DefaultCandidates(k))
-	Pool       int           // sparse hungarian: the candidates come from the Pool nearest records of each (0 = DefaultPool(k); >= n-1: all records)
-	MIPSolver  string        // engine of the exact MIP ("" = auto)
-	TimeLimit  time.Duration // MIP time limit per partition (0 = none)
+	Candidates int    // sparse hungarian: lightest edges per record and per published record (0 = DefaultCandidates(k))
+	Pool       int    // sparse hungarian: the candidates come from the Pool nearest records of each (0 = DefaultPool(k); >= n-1: all records)
+	MIPSolver  string // engine of the exact MIP ("" = auto)
+	// TimeLimit is the MIP's deadline for the whole run (0 = none): every
+	// partition's engine gets the time left, and a partition whose engine
+	// has not returned shortly after the deadline (or that starts after
+	// it) is solved by the hungarian heuristic instead (Result.Fallbacks).
+	TimeLimit time.Duration
 }
 
 // Result is a k-anonymous freeform generalization.
@@ -102,8 +106,13 @@ type Result struct {
 	PublishOrder []int
 	MIPBound     float64 // MIP only: lower bound on the optimal GCP (the partition-weighted sum of the partitions' bounds); NaN otherwise
 	MIPOptimal   bool    // MIP only: every partition solved to optimality
-	Solver       string  // MIP only: the engine's registry name
-	Seconds      float64 // wall-clock time of Anonymize
+	// Fallbacks counts the MIP partitions solved by the hungarian
+	// heuristic because the engine had not returned by the deadline
+	// (Options.TimeLimit) or stopped there without a feasible graph;
+	// MIPBound is NaN then.
+	Fallbacks int
+	Solver    string  // MIP only: the engine's registry name
+	Seconds   float64 // wall-clock time of Anonymize
 }
 
 // partResult is the solution of one partition in local indices.
@@ -113,6 +122,9 @@ type partResult struct {
 	optimal bool
 	solver  string // MIP: the engine
 	repairs int    // sparse hungarian: rounds completed by the greedy repair
+	// fellBack: MIP, the engine missed the deadline and the hungarian
+	// heuristic solved the partition.
+	fellBack bool
 }
 
 // sparseHungarian reports whether hungarian solves a partition of n
@@ -206,6 +218,10 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		}
 	}
 	workers = min(workers, len(parts))
+	var deadline time.Time
+	if o.Method == MethodMIP && o.TimeLimit > 0 {
+		deadline = start.Add(o.TimeLimit)
+	}
 
 	results := make([]partResult, len(parts))
 	errs := make([]error, len(parts))
@@ -229,7 +245,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 					return
 				}
 				sub := subTable(t, parts[p])
-				r, err := solvePartition(sub, k, &o)
+				r, err := solvePartition(sub, k, &o, deadline)
 				mu.Lock()
 				results[p], errs[p] = r, err
 				mu.Unlock()
@@ -244,7 +260,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	}
 
 	g := &model.GenGraph{N: t.N, Matched: make([][]int32, t.N)}
-	bound, optimal, solver, repairs := 0.0, true, "", 0
+	bound, optimal, solver, repairs, fallbacks := 0.0, true, "", 0, 0
 	for p, idx := range parts {
 		for lj, m := range results[p].matched {
 			gm := make([]int32, len(m))
@@ -257,6 +273,9 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		bound += results[p].bound * float64(len(idx))
 		optimal = optimal && results[p].optimal
 		repairs += results[p].repairs
+		if results[p].fellBack {
+			fallbacks++
+		}
 		if results[p].solver != "" {
 			solver = results[p].solver
 		}
@@ -266,7 +285,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	}
 	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), Partition: o.Partition, MIPBound: math.NaN(), Repairs: repairs}
 	if o.Method == MethodMIP {
-		res.MIPBound, res.MIPOptimal, res.Solver = bound/float64(t.N), optimal, solver
+		res.MIPBound, res.MIPOptimal, res.Solver, res.Fallbacks = bound/float64(t.N), optimal, solver, fallbacks
 	}
 	var err error
 	if res.Assignment, err = Extract(g, k, o.Seed); err != nil {
@@ -277,7 +296,7 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	return res, nil
 }
 
-func solvePartition(t *model.QITable, k int, o *Options) (partResult, error) {
+func solvePartition(t *model.QITable, k int, o *Options, deadline time.Time) (partResult, error) {
 	switch o.Method {
 	case MethodGreedy:
 		m, err := runRounds(t, k, roundGreedy)
@@ -305,7 +324,7 @@ func solvePartition(t *model.QITable, k int, o *Options) (partResult, error) {
 		m, err := solveFlow(t, k)
 		return partResult{matched: m, bound: math.NaN()}, err
 	case MethodMIP:
-		return solveMIP(t, k, o)
+		return solveMIP(t, k, o, deadline)
 	}
 	return partResult{}, fmt.Errorf("%w %q", ErrMethod, o.Method)
 }
