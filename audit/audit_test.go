@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/cellbounds"
@@ -351,4 +352,64 @@ func TestErrors(t *testing.T) {
 	if err != nil || p != (audit.Policy{Small: 4, MinWidth: 2, MinRelWidth: 0.25}) {
 		t.Errorf("policy: %+v %v", p, err)
 	}
+}
+
+// TestDecisionDeadline: Options.TimeLimit is one deadline for a decision
+// (bounds, certified bounds and simulation share it), not a limit per
+// computation. On autoworkers with 14 of the 15 two-way margins released,
+// asking for the 15th (whose bounds take the shuttle tens of seconds)
+// with a 2 s limit is decided within the limit plus a generous slack, and
+// a limit that has passed before anything starts denies at once, also
+// in simulate mode.
+func TestDecisionDeadline(t *testing.T) {
+	tab := autoworkers(t)
+	h := audit.NewHistory(tab)
+	var last []string
+	for i := range tab.Vars {
+		for j := i + 1; j < len(tab.Vars); j++ {
+			m := []string{tab.Vars[i].Name, tab.Vars[j].Name}
+			if i == len(tab.Vars)-2 {
+				last = m
+				continue
+			}
+			c, err := tab.Collapse([]int{i, j})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Releases = append(h.Releases, audit.Release{Margin: m, Counts: c.Counts})
+		}
+	}
+	pol := audit.DefaultPolicy()
+	pol.AllowSimulate = true
+	tiny, err := audit.New(tab, pol, audit.Options{TimeLimit: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{audit.ModeRelease, audit.ModeSimulate} {
+		start := time.Now()
+		d, err := tiny.Decide(h, audit.Request{Margin: last, Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Outcome != audit.Denied || time.Since(start) > 3*time.Second {
+			t.Errorf("%s with a passed deadline: %s after %v (%s)", mode, d.Outcome, time.Since(start), d.Operator.Explanation)
+		}
+	}
+	if testing.Short() {
+		t.Skip("the 2 s decision")
+	}
+	const limit, slack = 2 * time.Second, 3 * time.Second
+	a, err := audit.New(tab, pol, audit.Options{TimeLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	d, err := a.Decide(h, audit.Request{Margin: last, Mode: audit.ModeSimulate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := time.Since(start); s > limit+slack {
+		t.Errorf("decision took %v for a %v limit (%s: %s)", s, limit, d.Outcome, d.Operator.Explanation)
+	}
+	t.Logf("%s in %v: %s", d.Outcome, time.Since(start), d.Operator.Explanation)
 }
