@@ -68,6 +68,9 @@ type Options struct {
 	// Auto chooses the partition size when Partition is 0: AutoPartition
 	// with Budget (0 = DefaultBudget) and the workers (greedy,
 	// sortgreedy, hungarian and flow; mip keeps one partition).
+	// Budget is also a deadline of the heuristics (with Auto, or when set):
+	// partitions that start after it are solved by greedy
+	// (Result.Fallbacks).
 	Auto    bool
 	Budget  time.Duration
 	Workers int    // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
@@ -106,10 +109,12 @@ type Result struct {
 	PublishOrder []int
 	MIPBound     float64 // MIP only: lower bound on the optimal GCP (the partition-weighted sum of the partitions' bounds); NaN otherwise
 	MIPOptimal   bool    // MIP only: every partition solved to optimality
-	// Fallbacks counts the MIP partitions solved by the hungarian
-	// heuristic because the engine had not returned by the deadline
-	// (Options.TimeLimit) or stopped there without a feasible graph;
-	// MIPBound is NaN then.
+	// Fallbacks counts the partitions solved by a cheaper method because
+	// of the deadline: MIP partitions solved by the hungarian heuristic
+	// because the engine had not returned by Options.TimeLimit (or
+	// stopped there without a feasible graph; MIPBound is NaN then), and
+	// heuristic partitions started after the budget (Options.Budget, or
+	// DefaultBudget with Auto), solved by greedy.
 	Fallbacks int
 	Solver    string  // MIP only: the engine's registry name
 	Seconds   float64 // wall-clock time of Anonymize
@@ -218,9 +223,18 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		}
 	}
 	workers = min(workers, len(parts))
+	// The deadline: the MIP's TimeLimit, or the heuristics' budget. A
+	// heuristic partition that starts after it is solved by greedy (the
+	// cheapest rounds), so the run ends about one partition's time after
+	// the budget even when the cost model underestimates this machine.
 	var deadline time.Time
-	if o.Method == MethodMIP && o.TimeLimit > 0 {
+	switch {
+	case o.Method == MethodMIP && o.TimeLimit > 0:
 		deadline = start.Add(o.TimeLimit)
+	case o.Method != MethodMIP && o.Budget > 0:
+		deadline = start.Add(o.Budget)
+	case o.Method != MethodMIP && o.Auto:
+		deadline = start.Add(DefaultBudget)
 	}
 
 	results := make([]partResult, len(parts))
@@ -245,7 +259,14 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 					return
 				}
 				sub := subTable(t, parts[p])
-				r, err := solvePartition(sub, k, &o, deadline)
+				var r partResult
+				var err error
+				if o.Method != MethodMIP && o.Method != MethodGreedy && !deadline.IsZero() && time.Now().After(deadline) {
+					r.matched, err = runRounds(sub, k, roundGreedy)
+					r.bound, r.fellBack = math.NaN(), true
+				} else {
+					r, err = solvePartition(sub, k, &o, deadline)
+				}
 				mu.Lock()
 				results[p], errs[p] = r, err
 				mu.Unlock()
@@ -283,9 +304,9 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	if err := g.CheckRegular(k); err != nil {
 		return nil, fmt.Errorf("kanon: internal error: %w", err)
 	}
-	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), Partition: o.Partition, MIPBound: math.NaN(), Repairs: repairs}
+	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), Partition: o.Partition, MIPBound: math.NaN(), Repairs: repairs, Fallbacks: fallbacks}
 	if o.Method == MethodMIP {
-		res.MIPBound, res.MIPOptimal, res.Solver, res.Fallbacks = bound/float64(t.N), optimal, solver, fallbacks
+		res.MIPBound, res.MIPOptimal, res.Solver = bound/float64(t.N), optimal, solver
 	}
 	var err error
 	if res.Assignment, err = Extract(g, k, o.Seed); err != nil {

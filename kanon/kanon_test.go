@@ -687,3 +687,39 @@ func TestMIPDeadline(t *testing.T) {
 		checkResult(t, d.Table, 3, r)
 	}
 }
+
+// TestBudgetDeadline: the heuristics' budget is a deadline too: with a
+// budget that has passed, every partition is solved by greedy (counted in
+// Fallbacks) and the graph is valid; on Adult, hungarian with a 3 s budget
+// ends within the budget plus a generous slack.
+func TestBudgetDeadline(t *testing.T) {
+	tab := randTable(870, 40, false)
+	r, err := Anonymize(tab, 3, &Options{Method: MethodHungarian, Partition: 10, Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, tab, 3, r)
+	if r.Fallbacks != r.Partitions || r.Partitions < 2 {
+		t.Fatalf("passed budget: %d fallbacks of %d partitions", r.Fallbacks, r.Partitions)
+	}
+	if r, err := Anonymize(tab, 3, &Options{Method: MethodHungarian, Partition: 10}); err != nil || r.Fallbacks != 0 {
+		t.Fatalf("no budget: %v, %d fallbacks", err, r.Fallbacks)
+	}
+	if testing.Short() {
+		t.Skip("the Adult budget run takes seconds")
+	}
+	d, err := datasets.LoadAdult(false)
+	if err != nil {
+		t.Skip(err)
+	}
+	const budget, slack = 3 * time.Second, 3 * time.Second
+	start := time.Now()
+	r, err = Anonymize(d.Table, 10, &Options{Method: MethodHungarian, Auto: true, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := time.Since(start); s > budget+slack {
+		t.Errorf("hungarian on Adult: %v for a %v budget (%d of %d partitions fell back)", s, budget, r.Fallbacks, r.Partitions)
+	}
+	t.Logf("%v, partition %d, %d of %d partitions fell back", time.Since(start), r.Partition, r.Fallbacks, r.Partitions)
+}

@@ -317,8 +317,12 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if err != nil {
 		return libraryError(d.label, err)
 	}
-	if res.Fallbacks > 0 {
+	switch {
+	case res.Fallbacks > 0 && s.method == kanon.MethodMIP:
 		fmt.Fprintf(os.Stderr, "sdcopt: warning: the MIP engine had not stopped at --time-limit in %d of %d partition(s); those were solved by the hungarian heuristic (no MIP bound)\n",
+			res.Fallbacks, res.Partitions)
+	case res.Fallbacks > 0:
+		fmt.Fprintf(os.Stderr, "sdcopt: warning: the time budget ran out before %d of %d partition(s) started; those were solved by greedy\n",
 			res.Fallbacks, res.Partitions)
 	}
 	if err := kanon.CheckResult(t, s.k, res); err != nil {
