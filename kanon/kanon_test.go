@@ -723,3 +723,23 @@ func TestBudgetDeadline(t *testing.T) {
 	}
 	t.Logf("%v, partition %d, %d of %d partitions fell back", time.Since(start), r.Partition, r.Fallbacks, r.Partitions)
 }
+
+// TestCirculant: the fallback graph is k-regular with the identity on
+// partitions of every size from k up, and Extract finds an assignment.
+func TestCirculant(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{3, 3}, {7, 3}, {20, 5}, {9, 1}} {
+		tab := randTable(uint64(880+c.n), c.n, false)
+		g := &model.GenGraph{N: c.n, Matched: circulant(tab, c.k)}
+		if err := g.CheckRegular(c.k); err != nil {
+			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
+		}
+		for j, m := range g.Matched {
+			if !slices.Contains(m, int32(j)) {
+				t.Fatalf("n %d k %d: published %d lacks its original", c.n, c.k, j)
+			}
+		}
+		if _, err := Extract(g, c.k, 1); err != nil {
+			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
+		}
+	}
+}

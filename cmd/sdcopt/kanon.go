@@ -322,7 +322,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		fmt.Fprintf(os.Stderr, "sdcopt: warning: the MIP engine had not stopped at --time-limit in %d of %d partition(s); those were solved by the hungarian heuristic (no MIP bound)\n",
 			res.Fallbacks, res.Partitions)
 	case res.Fallbacks > 0:
-		fmt.Fprintf(os.Stderr, "sdcopt: warning: the time budget ran out before %d of %d partition(s) started; those were solved by greedy\n",
+		fmt.Fprintf(os.Stderr, "sdcopt: warning: the time budget ran out before %d of %d partition(s) started; those got the circulant graph of their sorted records (each box spans k consecutive records)\n",
 			res.Fallbacks, res.Partitions)
 	}
 	if err := kanon.CheckResult(t, s.k, res); err != nil {
