@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/cellbounds"
@@ -374,4 +375,78 @@ func TestParsePolicyMessages(t *testing.T) {
 	if err != nil || p.MinRelWidth != 0.25 || !p.AllowSimulate {
 		t.Errorf("ParsePolicy: %+v, %v", p, err)
 	}
+}
+
+// TestDecisionDeadline: Options.TimeLimit is one deadline for a decision
+// (bounds, certified bounds and simulation share it), not a limit per
+// computation. On a seeded 2^8 table (counts 0..9) with 27 of the 28
+// two-way margins released, asking for the last one in simulate mode
+// needs the bounds, the certified bounds (a minute and more at this size,
+// bench/README.md) and a simulation: with a 3 s limit it is decided
+// within the limit plus a generous slack (a limit per computation took
+// about three times the limit). A limit that has passed before anything
+// starts denies at once, in both modes.
+func TestDecisionDeadline(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 1))
+	vars := make([]model.Variable, 8)
+	for i := range vars {
+		vars[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
+	}
+	counts := make([]int64, 256)
+	for i := range counts {
+		counts[i] = int64(r.IntN(10))
+	}
+	tab, err := model.NewTable(vars, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := audit.NewHistory(tab)
+	var last []string
+	for i := range tab.Vars {
+		for j := i + 1; j < len(tab.Vars); j++ {
+			m := []string{tab.Vars[i].Name, tab.Vars[j].Name}
+			if i == len(tab.Vars)-2 {
+				last = m
+				continue
+			}
+			c, err := tab.Collapse([]int{i, j})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Releases = append(h.Releases, audit.Release{Margin: m, Counts: c.Counts})
+		}
+	}
+	pol := audit.DefaultPolicy()
+	pol.AllowSimulate = true
+	tiny, err := audit.New(tab, pol, audit.Options{TimeLimit: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{audit.ModeRelease, audit.ModeSimulate} {
+		start := time.Now()
+		d, err := tiny.Decide(h, audit.Request{Margin: last, Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Outcome != audit.Denied || time.Since(start) > 3*time.Second {
+			t.Errorf("%s with a passed deadline: %s after %v (%s)", mode, d.Outcome, time.Since(start), d.Operator.Explanation)
+		}
+	}
+	if testing.Short() {
+		t.Skip("the 3 s decision")
+	}
+	const limit, slack = 3 * time.Second, 3 * time.Second
+	a, err := audit.New(tab, pol, audit.Options{TimeLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	d, err := a.Decide(h, audit.Request{Margin: last, Mode: audit.ModeSimulate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := time.Since(start); s > limit+slack {
+		t.Errorf("decision took %v for a %v limit (%s: %s)", s, limit, d.Outcome, d.Operator.Explanation)
+	}
+	t.Logf("%s in %v: %s", d.Outcome, time.Since(start), d.Operator.Explanation)
 }

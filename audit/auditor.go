@@ -38,8 +38,10 @@ type Options struct {
 	// Solver is the engine of the bounds' LPs/IPs and of the simulation
 	// ("" = auto).
 	Solver string
-	// TimeLimit bounds each bounds computation and each simulation (0 =
-	// DefaultTimeLimit). What it leaves undecided is denied.
+	// TimeLimit is the deadline of each decision (0 = DefaultTimeLimit):
+	// the bounds, the certified bounds when those are not proven sharp,
+	// and a simulation share it, each getting the time left. What it
+	// leaves undecided is denied.
 	TimeLimit time.Duration
 	// CacheSize is the number of public views whose bounds are kept
 	// (0 = DefaultCacheSize).
@@ -213,6 +215,7 @@ func (a *Auditor) names(sub []int) []string {
 // History.Append).
 func (a *Auditor) Decide(h *History, req Request) (*Decision, error) {
 	start := time.Now()
+	deadline := start.Add(a.opt.TimeLimit)
 	if err := h.Check(a.table); err != nil {
 		return nil, err
 	}
@@ -254,7 +257,7 @@ func (a *Auditor) Decide(h *History, req Request) (*Decision, error) {
 		return nil, err
 	}
 	asked := &model.MarginSet{Vars: a.table.Vars, Margins: append(slices.Clone(view.Margins), truth)}
-	iv, err := a.bounds(asked, view, d.Operator)
+	iv, err := a.bounds(asked, view, d.Operator, deadline)
 	switch {
 	case errors.Is(err, cellbounds.ErrInfeasible) && len(view.Margins) > 0:
 		// Only possible when simulated releases are in the view.
@@ -278,10 +281,21 @@ func (a *Auditor) Decide(h *History, req Request) (*Decision, error) {
 			// not determined by the view; simulate from the total.
 			view = &model.MarginSet{Vars: a.table.Vars, Margins: []*model.Marginal{{Vars: nil, Counts: []int64{a.table.Total()}}}}
 		}
-		sim, err := Simulate(view, req.Seed, a.opt.Solver, a.opt.TimeLimit)
+		left := time.Until(deadline)
+		if left <= 0 {
+			d.Outcome = Denied
+			op.Explanation = why + "; no time left to simulate within the decision's time limit"
+			return d, nil
+		}
+		sim, err := Simulate(view, req.Seed, a.opt.Solver, left)
 		if errors.Is(err, ErrNoTable) {
 			d.Outcome = Denied
 			op.Explanation = why + "; simulation impossible: no integer table has every released margin"
+			return d, nil
+		}
+		if errors.Is(err, ErrSimulationLimit) {
+			d.Outcome = Denied
+			op.Explanation = why + "; the simulation found no table within the decision's time limit"
 			return d, nil
 		}
 		if err != nil {
@@ -359,16 +373,18 @@ type intervals struct {
 	lo, hi     []int64
 	inLo, inHi []int64
 	sharp      bool
+	stopped    bool // a computation stopped at the decision's deadline
 	method     string
 	bounds     *model.CellBounds
 }
 
-// bounds computes (or takes from the cache) the intervals of ms; prev,
-// when cached, is the shuttle's starting point.
-func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport) (*intervals, error) {
+// bounds computes (or takes from the cache) the intervals of ms by
+// deadline; prev, when cached, is the shuttle's starting point. Intervals
+// cut short by the deadline are not cached.
+func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport, deadline time.Time) (*intervals, error) {
 	key := viewKey(ms)
 	if a.opt.FromScratch {
-		return a.compute(ms, nil, op)
+		return a.compute(ms, nil, op, deadline)
 	}
 	a.mu.Lock()
 	iv := a.cache[key]
@@ -381,9 +397,12 @@ func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport) (*interv
 		op.Cached, op.Method, op.Sharp = true, iv.method, iv.sharp
 		return iv, nil
 	}
-	iv, err := a.compute(ms, init, op)
+	iv, err := a.compute(ms, init, op, deadline)
 	if err != nil {
 		return nil, err
+	}
+	if iv.stopped {
+		return iv, nil
 	}
 	a.mu.Lock()
 	if _, ok := a.cache[key]; !ok {
@@ -398,16 +417,17 @@ func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport) (*interv
 	return iv, nil
 }
 
-// compute computes the intervals of ms, the shuttle starting from init
-// when given.
-func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *OperatorReport) (*intervals, error) {
-	set := cellbounds.Settings{Method: cellbounds.Auto, Solver: a.opt.Solver, TimeLimit: a.opt.TimeLimit, Initial: init}
+// compute computes the intervals of ms by deadline, the shuttle starting
+// from init when given.
+func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *OperatorReport, deadline time.Time) (*intervals, error) {
+	set := cellbounds.Settings{Method: cellbounds.Auto, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline), Initial: init}
 	run, err := cellbounds.Compute(ms, set)
 	if err != nil {
 		return nil, err
 	}
 	n := len(run.Bounds.Lower)
-	iv := &intervals{lo: make([]int64, n), hi: make([]int64, n), method: methodName(run.Bounds.Method), bounds: run.Bounds, sharp: run.Sharp}
+	iv := &intervals{lo: make([]int64, n), hi: make([]int64, n), method: methodName(run.Bounds.Method), bounds: run.Bounds, sharp: run.Sharp,
+		stopped: run.Stopped == cellbounds.StoppedTimeLimit}
 	for c := range n {
 		iv.lo[c], iv.hi[c] = ceil(run.Bounds.Lower[c]), floor(run.Bounds.Upper[c])
 	}
@@ -416,11 +436,12 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	} else {
 		// Not proven sharp: the certified method's witnesses give the
 		// attained interval, its duals the proven one.
-		cset := cellbounds.Settings{Method: cellbounds.Certified, Solver: a.opt.Solver, TimeLimit: a.opt.TimeLimit}
+		cset := cellbounds.Settings{Method: cellbounds.Certified, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline)}
 		cr, err := cellbounds.Compute(ms, cset)
 		if err != nil {
 			return nil, err
 		}
+		iv.stopped = iv.stopped || cr.Stopped == cellbounds.StoppedTimeLimit
 		iv.method += "+certified"
 		iv.inLo, iv.inHi = make([]int64, n), make([]int64, n)
 		for c := range n {
@@ -443,6 +464,13 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	}
 	op.Method, op.Sharp, op.Warm = iv.method, iv.sharp, init != nil && iv.method == cellbounds.Shuttle
 	return iv, nil
+}
+
+// timeLeft is the time until deadline as a cellbounds time limit: at
+// least a nanosecond, since 0 there means no limit (a passed deadline
+// gives the trivial bounds at once).
+func timeLeft(deadline time.Time) time.Duration {
+	return max(time.Until(deadline), time.Nanosecond)
 }
 
 // viewIsTrue reports whether every margin of ms is a margin of the table.

@@ -20,6 +20,10 @@ const SimulationMethod = "random-objective-mip"
 // can happen once simulated and true margins mix).
 var ErrNoTable = errors.New("audit: no integer table has every released margin")
 
+// ErrSimulationLimit reports a simulation stopped by its time limit before
+// the engine found a table.
+var ErrSimulationLimit = errors.New("audit: simulation stopped by its time limit before a table was found")
+
 // Simulate draws an integer table that reproduces every margin of view
 // exactly: the optimum of the integer program min cᵀx over the tables with
 // those margins, with c drawn uniformly from [0, 1) per cell by a PCG
@@ -59,6 +63,8 @@ func Simulate(view *model.MarginSet, seed uint64, solver string, timeLimit time.
 	switch {
 	case res.Status == solvers.Infeasible:
 		return nil, ErrNoTable
+	case !res.HasSolution && res.Status.Limit():
+		return nil, fmt.Errorf("%w (%s, %s)", ErrSimulationLimit, s.Name(), res.Status)
 	case !res.HasSolution:
 		return nil, fmt.Errorf("audit: simulation: %s found no table (%s)", s.Name(), res.Status)
 	}

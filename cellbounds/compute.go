@@ -640,13 +640,35 @@ const AutoIPTimeLimit = 5 * time.Second
 // step when the user did not set one; bounds it leaves open go to the IP.
 const autoShuttleNodes = 20000
 
+// AutoShuttleBudget is the most time auto gives the shuttle with
+// correction before the certified LP+IP settles what it left open (unless
+// Settings.Shuttle is set). The shuttle is cheaper only on the smallest
+// tables, by milliseconds; beyond them the certified method dominates it
+// by orders of magnitude. `sdcopt bench bounds` on this machine (2 cores,
+// load 5-14; sharp cells in parentheses, 30 s limit):
+//
+//	case                           cells  shuttle         certified  ip
+//	2^4:2                          16     0.001 s (16)    0.004 s    -
+//	2^5:2                          32     0.009 s (32)    0.011 s    5.4 s
+//	2^5:3                          32     0.001 s (32)    0.014 s    -
+//	3x4x5:2                        60     0.067 s (60)    0.013 s    6.1 s
+//	4x4x4:2                        64     0.37 s (64)     0.081 s    3.8 s
+//	2^6:3                          64     0.97 s (64)     0.24 s     13.1 s
+//	2^6:2                          64     30 s (1 of 64)  0.40 s     6.0 s
+//	autoworkers, all 15 2-way      64     30 s (10 of 64) 0.055 s    7.6 s
+//
+// (certified after the engines are loaded: the first LP in a process
+// costs about 0.6 s more). So the shuttle gets the time certified would
+// take on a 64-cell table, and the certified method settles the rest.
+const AutoShuttleBudget = 100 * time.Millisecond
+
 // runSettled computes sharp integer bounds for a margin set that is neither
-// decomposable nor reducible: the shuttle with correction for small
-// tables, certified LP+IP otherwise, the IP settling whatever the faster
-// method left unproven. It returns the name of the method that settled it.
-// Under limits it keeps what it has: the shuttle's bounds when the time is
-// up or the LP model does not fit, the tighter of the shuttle's and the
-// LP+IP's bounds when the latter stopped.
+// decomposable nor reducible: for small tables the shuttle with
+// correction for at most AutoShuttleBudget, then the certified method;
+// for larger tables LP+IP, the IP settling whatever the LP left unproven. It returns the name of the method that settled it. Under
+// limits it keeps what it has: the shuttle's bounds when the time is up or
+// the LP model does not fit, the tighter of the shuttle's and the LP+IP's
+// bounds when the latter stopped.
 func runSettled(ms *model.MarginSet, set *Settings) (string, *Run, error) {
 	if model.NumCells(model.Dims(ms.Vars)) <= AutoShuttleMaxCells {
 		sset := *set
@@ -654,6 +676,7 @@ func runSettled(ms *model.MarginSet, set *Settings) (string, *Run, error) {
 			opt := shuttle.DefaultOptions()
 			opt.MaxNodes = autoShuttleNodes
 			opt.Initial = set.Initial
+			opt.Deadline = time.Now().Add(AutoShuttleBudget)
 			sset.Shuttle = opt
 		}
 		r, err := runShuttle(ms, &sset)
@@ -662,12 +685,16 @@ func runSettled(ms *model.MarginSet, set *Settings) (string, *Run, error) {
 			r = nil // T does not fit: the LP and the IP may
 		case err != nil:
 			return "", nil, err
-		case allSharp(r.sharpCell) || r.Stopped == StoppedTimeLimit:
+		case allSharp(r.sharpCell) || pastDeadline(set.deadline):
 			// Sharp, or no time left for the LP and the IP.
 			fillMethod(r.Bounds, Shuttle)
 			return Shuttle, r, nil
 		}
-		rc, err := runCertified(ms, set)
+		// The certified method (dual certificates, witness tables, CBC for
+		// what neither settles) dominates the LP+IP of larger tables here:
+		// 0.05 s against 1-2 s on 2^6 and autoworkers with all 2-way
+		// margins (see AutoShuttleBudget).
+		rc, err := runCertifiedMethod(ms, set)
 		if errors.Is(err, ErrTooLarge) && r != nil {
 			// The LP model does not fit: keep the shuttle's valid bounds.
 			fillMethod(r.Bounds, Shuttle)
@@ -683,7 +710,8 @@ func runSettled(ms *model.MarginSet, set *Settings) (string, *Run, error) {
 				rc.sharpCell[i] = rc.sharpCell[i] || ok
 			}
 		}
-		return "lp+ip", rc, nil
+		fillMethod(rc.Bounds, Certified)
+		return Certified, rc, nil
 	}
 	r, err := runCertified(ms, set)
 	return "lp+ip", r, err
@@ -749,7 +777,10 @@ func runCertified(ms *model.MarginSet, set *Settings) (*Run, error) {
 	if len(open) > AutoIPMaxCells {
 		return tightenUnproven(ms, set, r, open, st.Solves)
 	}
-	si, err := solvers.New(set.Solver, true)
+	// CBC before the registry's MIP default, as for every integer program
+	// over tables with given margins (NewTableMIP): on 2^6 with all 2-way
+	// margins HiGHS took 9.2 s for the open cells, CBC 0.4 s.
+	si, err := NewTableMIP(set.Solver)
 	if err != nil {
 		return nil, err
 	}

@@ -45,9 +45,12 @@
 //   - "auto" (the default): Fréchet when the margins are decomposable
 //     (closed form, proven sharp), else reducible when the graph splits
 //     (each component settled as follows), else, for a table of at most
-//     AutoShuttleMaxCells cells, the shuttle with correction. Where the
-//     shuttle leaves a bound uncertified, and for larger tables, the LP
-//     runs first: a bound attained at an integral optimal vertex is sharp.
+//     AutoShuttleMaxCells cells, the shuttle with correction for at most
+//     AutoShuttleBudget (it is cheaper than the LP only on the smallest
+//     tables, and can take minutes where the LP takes a tenth of a second:
+//     the measurements are at AutoShuttleBudget). Where the shuttle leaves
+//     a bound uncertified, and for larger tables, the LP runs first: a
+//     bound attained at an integral optimal vertex is sharp.
 //     The cells left open are settled by integer programs
 //     (AutoIPTimeLimit each unless Settings.Params has a time limit), as
 //     long as there are at most AutoIPMaxCells of them; beyond that they

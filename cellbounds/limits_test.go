@@ -229,12 +229,13 @@ func TestMemoryLimitRefuseOrFallback(t *testing.T) {
 	if res := run(cellbounds.Shuttle, reserve+est.Total()); res.Stopped != "" || !res.Sharp {
 		t.Errorf("shuttle with room: Stopped %q, Sharp %v", res.Stopped, res.Sharp)
 	}
-	// auto: the shuttle falls back, the LP and the IP settle every cell.
+	// auto: the shuttle falls back, the certified method settles every
+	// cell.
 	if lpNeed >= est.Shuttle+est.Correction/2 {
 		t.Fatalf("the LP model (%d B) does not fit where the shuttle falls back: the case does not test the fallback", lpNeed)
 	}
 	res = run(cellbounds.Auto, reserve+est.Shuttle+est.Correction/2)
-	if res.Stopped != "" || !res.Sharp || res.Bounds.Method[0] != cellbounds.IP && res.Bounds.Method[0] != "lp(integral vertex)" {
+	if res.Stopped != "" || !res.Sharp || res.Bounds.Method[0] != cellbounds.Certified {
 		t.Errorf("auto with room for the LP but not the correction: Stopped %q, Sharp %v, method %s", res.Stopped, res.Sharp, res.Bounds.Method[0])
 	}
 	refuse(cellbounds.Auto, reserve+min(lpNeed, est.Shuttle)/2)

@@ -346,6 +346,11 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	if opt.Exact != "" && !slices.Contains(ExactMethods(), opt.Exact) {
 		return nil, fmt.Errorf("%w: unknown exact pricing %q (want one of %v)", ErrInput, opt.Exact, ExactMethods())
 	}
+	// The exact pricing ILP's size is known from n and the group size:
+	// refuse up front rather than after the column generation has run.
+	if err := checkExactPricingSize(n, k, opt.Exact); err != nil {
+		return nil, err
+	}
 	for i, c := range opt.Initial {
 		if c == nil || len(c.Group) != n {
 			return nil, fmt.Errorf("%w: initial clustering %d does not cover the %d records", ErrInput, i, n)

@@ -467,6 +467,39 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestPricingTooLargeUpFront: an exact pricing ILP that would exceed
+// ip.MaxPricingNonzeros is refused before any work (a Census-sized run,
+// 1080 records, used to work for seconds and then fail in the pricing),
+// and the table2 rule is refused only where it picks the ILP.
+func TestPricingTooLargeUpFront(t *testing.T) {
+	z := randomData(t, 300, 2, 1) // 300 records: 300·299/2·599 ≈ 2.7e7 nonzeros for size >= 3
+	for _, c := range []struct {
+		exact string
+		k     int
+		want  bool
+	}{
+		{ExactEP, 4, true},
+		{ExactTable2, 4, true},  // size 7 uses the ILP
+		{ExactTable2, 3, false}, // sizes 3..5: enumeration
+	} {
+		err := checkExactPricingSize(z.N, c.k, c.exact)
+		if got := err != nil; got != c.want {
+			t.Errorf("%s k=%d: err = %v, want an error: %v", c.exact, c.k, err, c.want)
+		}
+		if c.want && (!errors.Is(err, ip.ErrPricingTooLarge) || !errors.Is(err, ErrInput)) {
+			t.Errorf("%s k=%d: err = %v, want ErrPricingTooLarge and ErrInput", c.exact, c.k, err)
+		}
+	}
+	start := time.Now()
+	_, err := Run(z, 4, &Options{Exact: ExactEP, TimeLimit: 30 * time.Second})
+	if !errors.Is(err, ip.ErrPricingTooLarge) {
+		t.Fatalf("Run: err = %v, want ErrPricingTooLarge", err)
+	}
+	if s := time.Since(start); s > 2*time.Second {
+		t.Errorf("Run took %v before refusing (want an immediate refusal)", s)
+	}
+}
+
 // TestCensusSubsets runs the paper's setting on subsets of 30 records of
 // Census and Tarragona (the first rows of Tables 3 and 4): the bound is
 // below every heuristic's SSE and the best gap is never above MDAV's.

@@ -38,6 +38,27 @@ func Table2(n, eta int) string {
 	return ExactEP
 }
 
+// checkExactPricingSize returns an error wrapping ip.ErrPricingTooLarge
+// (and ErrInput) when exact pricing method exact would, for some group
+// size k..2k-1, solve a pricing ILP (ExactEP, or ExactTable2 where Table2
+// picks it) larger than ip.MaxPricingNonzeros over n records. The model's
+// size depends on n and the size only, so this is known before any work.
+func checkExactPricingSize(n, k int, exact string) error {
+	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
+		method := exact
+		if method == ExactTable2 {
+			method = Table2(n, eta)
+		}
+		if method != ExactEP {
+			continue
+		}
+		if err := ip.CheckPricingSize(n, eta); err != nil {
+			return fmt.Errorf("%w: exact pricing %q: %w; use the complete enumeration (%q) or fewer records", ErrInput, exact, err, ExactCE)
+		}
+	}
+	return nil
+}
+
 // rcTolerance returns the reduced cost a column must fall below to enter
 // the master: -1e-8 relative to the largest dual. The LP engines accept
 // reduced costs down to about -1e-7 on their scaled models, so a tighter

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -60,16 +61,53 @@ func LoadTableCSV(path string, vars []string) (*model.Table, error) {
 // opt.Count names the count column (every other column is then a
 // variable, a column named count included), opt.Dialect gives the
 // separator and the decimal mark of the counts.
+//
+// The table is collapsed while it is read: only the selected variables
+// are materialized, so a file whose full table would be too large for
+// memory is read when the selected table fits (the full combinations are
+// still checked for duplicates).
 func LoadTableCSVWith(path string, vars []string, opt *CSVOptions) (*model.Table, error) {
-	lt, err := readLongFile(path, opt.opts())
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	t := &model.Table{Vars: lt.vars, Counts: lt.counts}
-	if len(vars) == 0 {
-		return t, nil
+	defer f.Close()
+	lt, err := readLongTableVars(bufio.NewReaderSize(f, 1<<16), path, opt.opts(), vars)
+	if err != nil {
+		return nil, err
 	}
-	return CollapseTo(t, path, vars)
+	return &model.Table{Vars: lt.vars, Counts: lt.counts}, nil
+}
+
+// TableVarNames returns the variable columns of the long-format table at
+// path (every header column but the count column, in file order), reading
+// only the header: the names that LoadTableCSV's vars select from. opt as
+// for LoadTableCSVWith (nil: the defaults).
+func TableVarNames(path string, opt *CSVOptions) ([]string, error) {
+	o := opt.opts()
+	if err := o.check(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	_, header, err := readHeaderSep(bufio.NewReaderSize(f, 1<<16), path, o.sep())
+	if err != nil {
+		return nil, err
+	}
+	countCol, err := findCountColumn(header, path, o.Count)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for j, h := range header {
+		if j != countCol {
+			names = append(names, h)
+		}
+	}
+	return names, nil
 }
 
 // ReadTableCSV reads a long-format table from r as LoadTableCSV reads a
@@ -358,6 +396,14 @@ func findCountColumn(header []string, name string, count string) (int, error) {
 // readLongTable parses a long-format table from r (see LoadTableCSV);
 // name is used in error messages.
 func readLongTable(r io.Reader, name string, o CSVOptions) (*longTable, error) {
+	return readLongTableVars(r, name, o, nil)
+}
+
+// readLongTableVars is readLongTable collapsed onto the variables sel (in
+// that order; nil = every variable, in file order) while reading: only
+// the selected variables get a dense table, and duplicates are detected
+// on the full combination of every variable's label.
+func readLongTableVars(r io.Reader, name string, o CSVOptions, sel []string) (*longTable, error) {
 	if err := o.check(name); err != nil {
 		return nil, err
 	}
@@ -372,21 +418,42 @@ func readLongTable(r io.Reader, name string, o CSVOptions) (*longTable, error) {
 	if len(header) < 2 {
 		return nil, &DataError{File: name, Line: 1, Msg: "no variable columns besides the count column " + strconv.Quote(header[countCol])}
 	}
-	var vars []model.Variable
+	// all holds every variable of the file (levels of all of them are
+	// coded, for the duplicate check); out[i] is the position in all of
+	// the i-th variable of the table read.
+	var all []model.Variable
 	var varCols []int
 	for j, h := range header {
 		if j != countCol {
-			vars = append(vars, model.Variable{Name: h})
+			all = append(all, model.Variable{Name: h})
 			varCols = append(varCols, j)
 		}
 	}
-	k := len(vars)
+	k := len(all)
+	out := make([]int, 0, k)
+	if len(sel) == 0 {
+		for i := range all {
+			out = append(out, i)
+		}
+	} else {
+		for _, v := range sel {
+			v = strings.TrimSpace(v)
+			i := slices.IndexFunc(all, func(x model.Variable) bool { return x.Name == v })
+			if i < 0 {
+				return nil, &DataError{File: name, Msg: fmt.Sprintf("unknown variable %q in --vars (variables: %s)", v, varNames(all))}
+			}
+			if slices.Contains(out, i) {
+				return nil, &DataError{File: name, Msg: fmt.Sprintf("variable %q selected twice", v)}
+			}
+			out = append(out, i)
+		}
+	}
 	levelIdx := make([]map[string]int, k)
 	for i := range levelIdx {
 		levelIdx[i] = map[string]int{}
 	}
 	type cell struct {
-		lv    []int
+		lv    []int // codes of every variable of the file
 		count int64
 		line  int
 	}
@@ -407,9 +474,9 @@ func readLongTable(r io.Reader, name string, o CSVOptions) (*longTable, error) {
 			}
 			x, ok := levelIdx[i][l]
 			if !ok {
-				x = len(vars[i].Levels)
+				x = len(all[i].Levels)
 				levelIdx[i][l] = x
-				vars[i].Levels = append(vars[i].Levels, l)
+				all[i].Levels = append(all[i].Levels, l)
 			}
 			lv[i] = x
 		}
@@ -425,25 +492,39 @@ func readLongTable(r io.Reader, name string, o CSVOptions) (*longTable, error) {
 	if len(cells) == 0 {
 		return nil, &DataError{File: name, Line: 1, Msg: "header only, no cells (empty table)"}
 	}
+	vars := make([]model.Variable, len(out))
+	for i, p := range out {
+		vars[i] = all[p]
+	}
 	dims := model.Dims(vars)
 	if err := checkCells(dims); err != nil {
 		return nil, &DataError{File: name, Msg: err.Error(), Err: ErrTooLarge}
 	}
 	counts := make([]int64, model.NumCells(dims))
-	firstLine := make(map[int]int, len(cells))
+	// A duplicate is the same label in every variable of the file: keyed
+	// by the codes of all of them (the full table is never materialized).
+	firstLine := make(map[string]int, len(cells))
+	key := make([]byte, 0, 4*k)
+	olv := make([]int, len(out))
 	var total int64
 	for _, c := range cells {
-		idx := model.CellIndex(dims, c.lv)
-		if firstLine[idx] != 0 {
+		key = key[:0]
+		for _, x := range c.lv {
+			key = binary.AppendUvarint(key, uint64(x))
+		}
+		if first := firstLine[string(key)]; first != 0 {
 			labels := make([]string, k)
 			for i := range c.lv {
-				labels[i] = vars[i].Name + "=" + vars[i].Levels[c.lv[i]]
+				labels[i] = all[i].Name + "=" + all[i].Levels[c.lv[i]]
 			}
 			return nil, &DataError{File: name, Line: c.line,
-				Msg: fmt.Sprintf("duplicate cell %s (first on line %d)", strings.Join(labels, ","), firstLine[idx])}
+				Msg: fmt.Sprintf("duplicate cell %s (first on line %d)", strings.Join(labels, ","), first)}
 		}
-		firstLine[idx] = c.line
-		counts[idx] = c.count
+		firstLine[string(key)] = c.line
+		for i, p := range out {
+			olv[i] = c.lv[p]
+		}
+		counts[model.CellIndex(dims, olv)] += c.count
 		total += c.count
 		if total > maxCount {
 			return nil, &DataError{File: name, Line: c.line, Column: header[countCol], Msg: fmt.Sprintf("grand total exceeds %d", int64(maxCount))}

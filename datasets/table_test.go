@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,5 +172,53 @@ func TestDecimalNotation(t *testing.T) {
 	}
 	if got := tb.Counts; len(got) != 3 || got[0] != 10 || got[1] != 12 || got[2] != 3 {
 		t.Errorf("counts %v, want [10 12 3]", got)
+	}
+}
+
+// TestLoadTableCSVCollapsesWhileReading: a 2-row file over 40 variables
+// (2^40 cells in full, far over the memory limit) is read onto 3 of them
+// without materializing the full table, duplicates of the full
+// combination are still refused, and the collapsed counts are the sums.
+func TestLoadTableCSVCollapsesWhileReading(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		b.WriteString("V" + strconv.Itoa(i) + ",")
+	}
+	b.WriteString("count\n")
+	for r := range 2 {
+		for range 40 {
+			b.WriteString(strconv.Itoa(r) + ",")
+		}
+		b.WriteString(strconv.Itoa(5+r) + "\n")
+	}
+	p := writeTableFile(t, "wide.csv", b.String())
+	if _, err := LoadTableCSV(p, nil); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("full table: err = %v, want ErrTooLarge", err)
+	}
+	tab, err := LoadTableCSV(p, []string{"V2", "V0", "V1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Vars[0].Name != "V2" || len(tab.Counts) != 8 || tab.Counts[0] != 5 || tab.Counts[7] != 6 || tab.Total() != 11 {
+		t.Errorf("collapsed table %v %v", tab.Vars, tab.Counts)
+	}
+	// Two rows that agree on the selected variables but not elsewhere add up.
+	p2 := writeTableFile(t, "sum.csv", "A,B,C,count\nx,p,1,2\nx,p,2,3\ny,q,1,4\n")
+	t2, err := LoadTableCSV(p2, []string{"A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t2.Counts[0] != 5 || t2.Counts[1] != 4 {
+		t.Errorf("A counts %v, want [5 4]", t2.Counts)
+	}
+	// A full duplicate is refused even when collapsed.
+	p3 := writeTableFile(t, "dup.csv", "A,B,count\nx,p,2\nx,p,3\n")
+	var de *DataError
+	if _, err := LoadTableCSV(p3, []string{"A"}); !errors.As(err, &de) || de.Line != 3 || !strings.Contains(err.Error(), "duplicate cell A=x,B=p") {
+		t.Errorf("duplicate: err = %v", err)
+	}
+	names, err := TableVarNames(p2, nil)
+	if err != nil || strings.Join(names, ",") != "A,B,C" {
+		t.Errorf("TableVarNames = %v, %v", names, err)
 	}
 }

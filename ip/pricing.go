@@ -132,8 +132,16 @@ func checkPricing(p *model.PricingInstance) error {
 			return fmt.Errorf("ip: distance between records %d and %d is %v", k/n, k%n, c)
 		}
 	}
-	if nz := pricingNonzeros(n, p.Eta); nz > MaxPricingNonzeros {
-		return fmt.Errorf("ip: %w: %d records and size %d need %.0f nonzeros (limit %d)", ErrPricingTooLarge, n, p.Eta, nz, MaxPricingNonzeros)
+	return CheckPricingSize(n, p.Eta)
+}
+
+// CheckPricingSize returns an error wrapping ErrPricingTooLarge when the
+// pricing model (14) over n records for group size eta would exceed
+// MaxPricingNonzeros; it depends on the sizes only, so callers can check
+// it before any work (colgen does, for every size it may price exactly).
+func CheckPricingSize(n, eta int) error {
+	if nz := pricingNonzeros(n, eta); nz > MaxPricingNonzeros {
+		return fmt.Errorf("ip: %w: %d records and size %d need %.0f nonzeros (limit %d)", ErrPricingTooLarge, n, eta, nz, MaxPricingNonzeros)
 	}
 	return nil
 }

@@ -69,6 +69,9 @@ type Options struct {
 	// Auto chooses the partition size when Partition is 0: AutoPartition
 	// with Budget (0 = DefaultBudget) and the workers (greedy,
 	// sortgreedy, hungarian and flow; mip keeps one partition).
+	// Budget is also a deadline of the heuristics (with Auto, or when set):
+	// partitions that start after it get the circulant graph of their
+	// lexicographic order (Result.Fallbacks).
 	Auto    bool
 	Budget  time.Duration
 	Workers int    // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
@@ -77,10 +80,14 @@ type Options struct {
 	// AssignDense or AssignSparse (the candidate graph of Candidates
 	// nearest records per record).
 	Assign     string
-	Candidates int           // sparse hungarian: lightest edges per record and per published record (0 = DefaultCandidates(k))
-	Pool       int           // sparse hungarian: the candidates come from the Pool nearest records of each (0 = DefaultPool(k); >= n-1: all records)
-	MIPSolver  string        // engine of the exact MIP ("" = auto)
-	TimeLimit  time.Duration // MIP time limit per partition (0 = none)
+	Candidates int    // sparse hungarian: lightest edges per record and per published record (0 = DefaultCandidates(k))
+	Pool       int    // sparse hungarian: the candidates come from the Pool nearest records of each (0 = DefaultPool(k); >= n-1: all records)
+	MIPSolver  string // engine of the exact MIP ("" = auto)
+	// TimeLimit is the MIP's deadline for the whole run (0 = none): every
+	// partition's engine gets the time left, and a partition whose engine
+	// has not returned shortly after the deadline (or that starts after
+	// it) is solved by the hungarian heuristic instead (Result.Fallbacks).
+	TimeLimit time.Duration
 	// SkipRisk leaves Result.Risk nil: by default Anonymize measures the
 	// re-identification risk of its publication (Risk).
 	SkipRisk bool
@@ -106,8 +113,16 @@ type Result struct {
 	PublishOrder []int
 	MIPBound     float64 // MIP only: lower bound on the optimal GCP (the partition-weighted sum of the partitions' bounds); NaN otherwise
 	MIPOptimal   bool    // MIP only: every partition solved to optimality
-	Solver       string  // MIP only: the engine's registry name
-	Seconds      float64 // wall-clock time of Anonymize, the risk measurement excluded (see Risk.Seconds)
+	// Fallbacks counts the partitions solved by a cheaper method because
+	// of the deadline: MIP partitions solved by the hungarian heuristic
+	// because the engine had not returned by Options.TimeLimit (or
+	// stopped there without a feasible graph; MIPBound is NaN then), and
+	// heuristic partitions started after the budget (Options.Budget, or
+	// DefaultBudget with Auto), given the circulant graph of their
+	// lexicographic order.
+	Fallbacks int
+	Solver    string  // MIP only: the engine's registry name
+	Seconds   float64 // wall-clock time of Anonymize, the risk measurement excluded (see Risk.Seconds)
 	// Risk is the re-identification risk of the published boxes (see
 	// Risk; nil with Options.SkipRisk): its largest probability is
 	// checked to be at most 1/k.
@@ -121,6 +136,9 @@ type partResult struct {
 	optimal bool
 	solver  string // MIP: the engine
 	repairs int    // sparse hungarian: rounds completed by the greedy repair
+	// fellBack: MIP, the engine missed the deadline and the hungarian
+	// heuristic solved the partition.
+	fellBack bool
 }
 
 // sparseHungarian reports whether hungarian solves a partition of n
@@ -245,6 +263,20 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		}
 	}
 	workers = min(workers, len(parts))
+	// The deadline: the MIP's TimeLimit, or the heuristics' budget. A
+	// heuristic partition that starts after it gets the circulant graph
+	// (O(nk), no rounds), so the run ends about one partition's time
+	// after the budget even when the cost model underestimates this
+	// machine.
+	var deadline time.Time
+	switch {
+	case o.Method == MethodMIP && o.TimeLimit > 0:
+		deadline = start.Add(o.TimeLimit)
+	case o.Method != MethodMIP && o.Budget > 0:
+		deadline = start.Add(o.Budget)
+	case o.Method != MethodMIP && o.Auto:
+		deadline = start.Add(DefaultBudget)
+	}
 
 	results := make([]partResult, len(parts))
 	errs := make([]error, len(parts))
@@ -268,7 +300,13 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 					return
 				}
 				sub := subTable(t, parts[p])
-				r, err := solvePartition(sub, k, &o)
+				var r partResult
+				var err error
+				if o.Method != MethodMIP && !deadline.IsZero() && time.Now().After(deadline) {
+					r.matched, r.bound, r.fellBack = circulant(sub, k), math.NaN(), true
+				} else {
+					r, err = solvePartition(sub, k, &o, deadline)
+				}
 				mu.Lock()
 				results[p], errs[p] = r, err
 				mu.Unlock()
@@ -283,7 +321,7 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	}
 
 	g := &model.GenGraph{N: t.N, Matched: make([][]int32, t.N)}
-	bound, optimal, solver, repairs := 0.0, true, "", 0
+	bound, optimal, solver, repairs, fallbacks := 0.0, true, "", 0, 0
 	for p, idx := range parts {
 		for lj, m := range results[p].matched {
 			gm := make([]int32, len(m))
@@ -296,6 +334,9 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		bound += results[p].bound * float64(len(idx))
 		optimal = optimal && results[p].optimal
 		repairs += results[p].repairs
+		if results[p].fellBack {
+			fallbacks++
+		}
 		if results[p].solver != "" {
 			solver = results[p].solver
 		}
@@ -303,7 +344,7 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	if err := g.CheckRegular(k); err != nil {
 		return nil, fmt.Errorf("kanon: internal error: %w", err)
 	}
-	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), Partition: o.Partition, MIPBound: math.NaN(), Repairs: repairs}
+	res := &Result{Graph: g, GCP: t.GCP(g), Partitions: len(parts), Partition: o.Partition, MIPBound: math.NaN(), Repairs: repairs, Fallbacks: fallbacks}
 	if o.Method == MethodMIP {
 		res.MIPBound, res.MIPOptimal, res.Solver = bound/float64(t.N), optimal, solver
 	}
@@ -316,7 +357,7 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	return res, nil
 }
 
-func solvePartition(t *model.QITable, k int, o *Options) (partResult, error) {
+func solvePartition(t *model.QITable, k int, o *Options, deadline time.Time) (partResult, error) {
 	switch o.Method {
 	case MethodGreedy:
 		m, err := runRounds(t, k, roundGreedy)
@@ -344,7 +385,7 @@ func solvePartition(t *model.QITable, k int, o *Options) (partResult, error) {
 		m, err := solveFlow(t, k)
 		return partResult{matched: m, bound: math.NaN()}, err
 	case MethodMIP:
-		return solveMIP(t, k, o)
+		return solveMIP(t, k, o, deadline)
 	}
 	return partResult{}, fmt.Errorf("%w %q", ErrMethod, o.Method)
 }
@@ -437,4 +478,27 @@ func MedianPartitions(t *model.QITable, k, p int) [][]int {
 		}
 	}
 	return parts
+}
+
+// circulant is the fallback of a heuristic partition that starts after
+// the budget's deadline: in the lexicographic order x_0..x_{n-1} of the
+// partition's records, published record x_p is matched with the originals
+// x_p, x_{p+1}, ..., x_{p+k-1} (indices mod n). Every original is matched
+// k times (by x_{p-k+1}..x_p), so the graph is k-regular and contains the
+// identity; consecutive records of the order are close in the first
+// quasi-identifiers, so the boxes stay small. O(n log n + nk): cheaper
+// than any round-based method.
+func circulant(t *model.QITable, k int) [][]int32 {
+	ord := LexOrder(t)
+	n := len(ord)
+	m := make([][]int32, n)
+	for p, j := range ord {
+		row := make([]int32, k)
+		for s := range k {
+			row[s] = int32(ord[(p+s)%n])
+		}
+		slices.Sort(row)
+		m[j] = row
+	}
+	return m
 }

@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/model"
@@ -633,5 +635,111 @@ func TestMIPEngines(t *testing.T) {
 	}
 	if want := sum / float64(tab.N); math.Abs(r.GCP-want) > 1e-6 {
 		t.Fatalf("partitioned MIP GCP %v, brute force per partition %v", r.GCP, want)
+	}
+}
+
+// TestMIPDeadline: Options.TimeLimit is a deadline for the run. A limit
+// that has passed before the first partition starts gives the hungarian
+// fallback in every partition (a valid graph, no bound); on the first 29
+// records of Adult (27 after dropping missing values, k = 3), where HiGHS
+// was measured 30-240 s late on a 4-10 s limit, every engine finishes
+// within the limit plus a generous slack.
+func TestMIPDeadline(t *testing.T) {
+	tab := randTable(860, 12, false)
+	r, err := Anonymize(tab, 2, &Options{Method: MethodMIP, Partition: 6, Split: SplitLex, TimeLimit: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, tab, 2, r)
+	if r.Fallbacks != r.Partitions || r.MIPOptimal || !math.IsNaN(r.MIPBound) {
+		t.Fatalf("expired deadline: %d fallbacks of %d partitions, optimal %v, bound %v", r.Fallbacks, r.Partitions, r.MIPOptimal, r.MIPBound)
+	}
+	if testing.Short() {
+		t.Skip("the Adult deadline runs take seconds each")
+	}
+	path, err := datasets.AdultPath()
+	if err != nil {
+		t.Skip(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.SplitAfterN(string(data), "\n", 31)[:30]
+	d, err := datasets.ReadQI(strings.NewReader(strings.Join(head, "")), "adult29", datasets.AdultQI(), datasets.AdultCategorical(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit, slack = 3 * time.Second, 3 * time.Second
+	for _, eng := range []string{"highs", "cbc"} {
+		start := time.Now()
+		r, err := Anonymize(d.Table, 3, &Options{Method: MethodMIP, MIPSolver: eng, TimeLimit: limit})
+		if errors.Is(err, solvers.ErrUnavailable) && os.Getenv("SDCOPT_REQUIRE_ENGINES") == "" {
+			t.Logf("%s: %v", eng, err)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", eng, err)
+		}
+		if s := time.Since(start); s > limit+slack {
+			t.Errorf("%s: %v for a %v limit", eng, s, limit)
+		}
+		checkResult(t, d.Table, 3, r)
+	}
+}
+
+// TestBudgetDeadline: the heuristics' budget is a deadline too: with a
+// budget that has passed, every partition is solved by greedy (counted in
+// Fallbacks) and the graph is valid; on Adult, hungarian with a 3 s budget
+// ends within the budget plus a generous slack.
+func TestBudgetDeadline(t *testing.T) {
+	tab := randTable(870, 40, false)
+	r, err := Anonymize(tab, 3, &Options{Method: MethodHungarian, Partition: 10, Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, tab, 3, r)
+	if r.Fallbacks != r.Partitions || r.Partitions < 2 {
+		t.Fatalf("passed budget: %d fallbacks of %d partitions", r.Fallbacks, r.Partitions)
+	}
+	if r, err := Anonymize(tab, 3, &Options{Method: MethodHungarian, Partition: 10}); err != nil || r.Fallbacks != 0 {
+		t.Fatalf("no budget: %v, %d fallbacks", err, r.Fallbacks)
+	}
+	if testing.Short() {
+		t.Skip("the Adult budget run takes seconds")
+	}
+	d, err := datasets.LoadAdult(false)
+	if err != nil {
+		t.Skip(err)
+	}
+	const budget, slack = 3 * time.Second, 3 * time.Second
+	start := time.Now()
+	r, err = Anonymize(d.Table, 10, &Options{Method: MethodHungarian, Auto: true, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := time.Since(start); s > budget+slack {
+		t.Errorf("hungarian on Adult: %v for a %v budget (%d of %d partitions fell back)", s, budget, r.Fallbacks, r.Partitions)
+	}
+	t.Logf("%v, partition %d, %d of %d partitions fell back", time.Since(start), r.Partition, r.Fallbacks, r.Partitions)
+}
+
+// TestCirculant: the fallback graph is k-regular with the identity on
+// partitions of every size from k up, and Extract finds an assignment.
+func TestCirculant(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{3, 3}, {7, 3}, {20, 5}, {9, 1}} {
+		tab := randTable(uint64(880+c.n), c.n, false)
+		g := &model.GenGraph{N: c.n, Matched: circulant(tab, c.k)}
+		if err := g.CheckRegular(c.k); err != nil {
+			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
+		}
+		for j, m := range g.Matched {
+			if !slices.Contains(m, int32(j)) {
+				t.Fatalf("n %d k %d: published %d lacks its original", c.n, c.k, j)
+			}
+		}
+		if _, err := Extract(g, c.k, 1); err != nil {
+			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
+		}
 	}
 }

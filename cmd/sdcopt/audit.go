@@ -81,7 +81,7 @@ func newAuditCmd() *cobra.Command {
 	f.BoolVar(&s.create, "create", false, "with --update: create the history file when it does not exist")
 	f.BoolVar(&s.public, "public", false, "print only the public answer (no operator evidence)")
 	f.Float64Var(&s.lockWait, "lock-wait", 60, "with --update: seconds to wait for another run that holds the history's lock")
-	s.ef.registerSolver(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s); what it leaves undecided is denied")
+	s.ef.registerSolver(c, false, "time limit of each decision in seconds, its bounds and simulation together (0 = the default, 60 s); what it leaves undecided is denied")
 	c.AddCommand(newAuditReplayCmd())
 	return c
 }
@@ -110,7 +110,7 @@ func newAuditReplayCmd() *cobra.Command {
 	f.Uint64Var(&s.seed, "seed", 1, "seed of the simulations (request i uses seed + i)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.out, "out", "", "write the decisions to this file (atomically) instead of stdout")
-	s.ef.registerSolver(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s)")
+	s.ef.registerSolver(c, false, "time limit of each decision in seconds, its bounds and simulation together (0 = the default, 60 s)")
 	return c
 }
 

@@ -105,14 +105,23 @@ func loadBoundsInstance(s *boundsSettings) (*boundsInstance, error) {
 		if s.margins == "" {
 			return nil, cli.BadInput("--margins SPEC is required with --table")
 		}
-		t, err := datasets.LoadTableCSVWith(s.table, nil, opt)
-		if err != nil {
-			return nil, cli.BadInput("%v", err)
-		}
+		// --vars collapses the table while it is read (the full table of
+		// a file with many variables may not fit in memory).
+		var names []string
 		if s.vars != "" {
-			if t, err = datasets.CollapseTo(t, s.table, splitVarList(s.vars, t.Vars)); err != nil {
+			all, err := datasets.TableVarNames(s.table, opt)
+			if err != nil {
 				return nil, cli.BadInput("%v", err)
 			}
+			vs := make([]model.Variable, len(all))
+			for i, n := range all {
+				vs[i].Name = n
+			}
+			names = splitVarList(s.vars, vs)
+		}
+		t, err := datasets.LoadTableCSVWith(s.table, names, opt)
+		if err != nil {
+			return nil, cli.BadInput("%v", err)
 		}
 		if inst.ms, err = t.ReleaseSpec(s.margins); err != nil {
 			return nil, cli.BadInput("--margins: %v", err)

@@ -126,7 +126,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.graphOut, "graph-out", "", "write the graph (CSV original,published,own,assigned) to this file")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.solver, "solver", "", "mip: MIP engine (highs|cbc; default auto)")
-	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size (0 = %g); mip: time limit per partition (0 = none)", kanon.DefaultBudget.Seconds()))
+	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size (0 = %g); mip: time limit of the whole run (0 = none)", kanon.DefaultBudget.Seconds()))
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	c.AddCommand(newKanonVerifyCmd())
 	return c
@@ -363,6 +363,14 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	res, err := kanon.Anonymize(t, s.k, opt)
 	if err != nil {
 		return libraryError(d.label, err)
+	}
+	switch {
+	case res.Fallbacks > 0 && s.method == kanon.MethodMIP:
+		fmt.Fprintf(os.Stderr, "sdcopt: warning: the MIP engine had not stopped at --time-limit in %d of %d partition(s); those were solved by the hungarian heuristic (no MIP bound)\n",
+			res.Fallbacks, res.Partitions)
+	case res.Fallbacks > 0:
+		fmt.Fprintf(os.Stderr, "sdcopt: warning: the time budget ran out before %d of %d partition(s) started; those got the circulant graph of their sorted records (each box spans k consecutive records)\n",
+			res.Fallbacks, res.Partitions)
 	}
 	if err := kanon.CheckResult(t, s.k, res); err != nil {
 		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: the result of %s failed verification: %w", s.method, err)}

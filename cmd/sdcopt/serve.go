@@ -64,7 +64,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&s.tokenFile, "admin-token-file", "", "file holding the operator's bearer token (one line; never logged)")
 	f.StringVar(&s.readyFile, "ready-file", "", "write the server's URL to this file once it listens")
 	f.IntVar(&s.maxConcurrent, "max-concurrent", 0, "decisions computed at once (0 = 2 x cores)")
-	f.Float64Var(&s.timeLimit, "decision-time-limit", 30, "time limit of each decision's bounds computation in seconds")
+	f.Float64Var(&s.timeLimit, "decision-time-limit", 30, "time limit of each decision in seconds (its bounds, certified bounds and simulation together)")
 	f.BoolVar(&s.quiet, "quiet", false, "no request log on stderr")
 	f.StringVar(&s.solver, "solver", "", "engine of the auditor (default auto)")
 	c.AddCommand(newServeLoadCmd())
