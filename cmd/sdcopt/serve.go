@@ -305,14 +305,14 @@ func newServeAnalystCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			return runServeAnalyst(c.OutOrStdout(), db, args)
+			return runServeAnalyst(c.OutOrStdout(), c.ErrOrStderr(), db, args)
 		},
 	}
 	c.Flags().StringVar(&db, "db", "", "the SQLite database file")
 	return c
 }
 
-func runServeAnalyst(w io.Writer, db string, args []string) error {
+func runServeAnalyst(w, diag io.Writer, db string, args []string) error {
 	if db == "" {
 		return cli.BadInput("--db FILE is required")
 	}
@@ -337,7 +337,7 @@ func runServeAnalyst(w io.Writer, db string, args []string) error {
 			return libraryError("serve analyst", err)
 		}
 		fmt.Fprintln(w, tok)
-		fmt.Fprintf(os.Stderr, "sdcopt serve analyst: token issued to %s (shown once; the database keeps only its sha256)\n", args[1])
+		fmt.Fprintf(diag, "sdcopt serve analyst: token issued to %s (shown once; the database keeps only its sha256)\n", args[1])
 	case "revoke":
 		if err := store.RevokeAnalyst(ctx, args[1]); err != nil {
 			if errors.Is(err, server.ErrAnalyst) {

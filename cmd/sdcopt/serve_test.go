@@ -561,7 +561,7 @@ func TestServeWebPage(t *testing.T) {
 		t.Fatalf("serve load --labels: exit %d %s", code, msg)
 	}
 	alice, msg, code := run(t, "serve", "analyst", "add", "--db", db, "alice")
-	alice = strings.TrimSpace(alice)
+	alice = strings.SplitN(alice, "\n", 2)[0] // stdout and stderr together: the token is the first line
 	if code != 0 || !strings.HasPrefix(alice, "sdca_") {
 		t.Fatalf("serve analyst add: exit %d %q %s", code, alice, msg)
 	}
@@ -909,5 +909,62 @@ func TestServeCorruptDatabase(t *testing.T) {
 	os.WriteFile(db, data, 0o600)
 	if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--quiet"); code != 2 || !strings.Contains(msg, "corrupt") {
 		t.Errorf("corrupted database: exit %d %q", code, msg)
+	}
+}
+
+// The operator's commands around the page: analysts' tokens issued,
+// listed and revoked; labels files checked (file, line, field named;
+// nothing loaded); a trusted header that is not a plain header name
+// refused. Bad usage exits 2.
+func TestServeAnalystAndLabels(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	// run gives stdout and stderr together: the token is the first line.
+	out, msg, code := run(t, "serve", "analyst", "add", "--db", db, "alice")
+	tok := strings.SplitN(out, "\n", 2)[0]
+	if code != 0 || !strings.HasPrefix(tok, "sdca_") || len(tok) < 40 || !strings.Contains(out, "shown once") {
+		t.Fatalf("analyst add: exit %d %q %q", code, tok, msg)
+	}
+	if _, msg, code := run(t, "serve", "analyst", "add", "--db", db, "alice"); code != 2 || !strings.Contains(msg, "exists") {
+		t.Errorf("second token for alice: exit %d %q", code, msg)
+	}
+	for _, args := range [][]string{{"add"}, {"add", "a b"}, {"frobnicate", "x"}, {"list", "x"}, {}} {
+		if _, msg, code := run(t, append([]string{"serve", "analyst", "--db", db}, args...)...); code != 2 {
+			t.Errorf("analyst %v: exit %d %q", args, code, msg)
+		}
+	}
+	if out, msg, code := run(t, "serve", "analyst", "revoke", "--db", db, "alice"); code != 0 || !strings.Contains(out, "revoked alice") {
+		t.Errorf("revoke: exit %d %q %q", code, out, msg)
+	}
+	if _, msg, code := run(t, "serve", "analyst", "revoke", "--db", db, "alice"); code != 2 {
+		t.Errorf("revoke twice: exit %d %q", code, msg)
+	}
+	if out, _, code := run(t, "serve", "analyst", "list", "--db", db); code != 0 || !strings.Contains(out, "alice") || !strings.Contains(out, "revoked") {
+		t.Errorf("list: exit %d %q", code, out)
+	}
+	for _, c := range []struct{ name, text, msg string }{
+		{"labels.csv", "variable,level,label\nA,no,non-smoker\nA,no,again\n", "labels.csv: line 3"},
+		{"labels2.csv", "variable,level,label\nZ,,unknown\n", `no variable "Z"`},
+		{"labels3.csv", "variable,level,label\nD,<150,below 150\n", `no level "<150"`},
+		{"labels.json", `{"A": {"label": 1}}`, "labels.json"},
+	} {
+		f := writeTemp(t, c.name, c.text)
+		if _, msg, code := run(t, "serve", "load", "--db", db, "--name", "w", "--table", csv, "--labels", f); code != 2 || !strings.Contains(msg, c.msg) {
+			t.Errorf("labels %s: exit %d %q, want %q", c.name, code, msg, c.msg)
+		}
+	}
+	st, err := server.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts, err := st.Tables(context.Background()); err != nil || len(ts) != 0 {
+		t.Errorf("refused labels loaded %d tables (%v)", len(ts), err)
+	}
+	st.Close()
+	for _, h := range []string{"Authorization", "X Remote"} {
+		if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--trust-header", h, "--quiet"); code != 2 || !strings.Contains(msg, "--trust-header") {
+			t.Errorf("--trust-header %q: exit %d %q", h, code, msg)
+		}
 	}
 }
