@@ -322,7 +322,11 @@ type MarginRequest struct {
 	// gets the same decision (also accepted as the Idempotency-Key
 	// header). Required.
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
-	Requester      string `json:"requester,omitempty"`
+	// Requester is the name an anonymous caller gives; it is recorded
+	// as "anonymous (NAME)", a claim nobody checked. The name of an
+	// analyst (token) or of the proxy's user (Config.TrustHeader)
+	// replaces it.
+	Requester string `json:"requester,omitempty"`
 }
 
 // decodeBody decodes one JSON object from a body of at most limit bytes:
