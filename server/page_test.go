@@ -345,3 +345,27 @@ func TestPagesSelfContained(t *testing.T) {
 		}
 	}
 }
+
+// The operator labels a table already loaded over HTTP; bad labels are
+// 400 and change nothing; anonymous callers cannot.
+func TestSetLabelsEndpoint(t *testing.T) {
+	f := newFixture(t, audit.DefaultPolicy())
+	if status, body := f.do(t, "PUT", "/v1/admin/tables/conf/labels", "variable,level,label\nA,,Smoker\nA,y,yes\n", false); status != http.StatusUnauthorized {
+		t.Errorf("anonymous: %d %s", status, body)
+	}
+	if status, body := f.do(t, "PUT", "/v1/admin/tables/conf/labels", "variable,level,label\nA,,Smoker\nA,y,yes\n", true); status != 200 || !strings.Contains(body, `"Smoker"`) {
+		t.Errorf("labels: %d %s", status, body)
+	}
+	for _, bad := range []string{`{"Q": {"label": "x"}}`, "variable,level,label\nA,z,no such level\n", "not,labels\n"} {
+		if status, body := f.do(t, "PUT", "/v1/admin/tables/conf/labels", bad, true); status != http.StatusBadRequest || !strings.Contains(body, "labels") {
+			t.Errorf("%q: %d %s", bad, status, body)
+		}
+	}
+	if status, _ := f.do(t, "PUT", "/v1/admin/tables/nosuch/labels", "{}", true); status != http.StatusNotFound {
+		t.Errorf("unknown table: %d", status)
+	}
+	tabs, err := f.client.Tables(context.Background())
+	if err != nil || tabs[0].Variables[0].Label != "Smoker" || tabs[0].Variables[0].LevelLabels[1] != "yes" {
+		t.Errorf("public description after the bad updates: %+v %v", tabs, err)
+	}
+}

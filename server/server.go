@@ -128,6 +128,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("PUT /v1/admin/tables/{name}", s.admin(s.loadTable))
 	mux.HandleFunc("PUT /v1/admin/tables/{name}/policy", s.admin(s.setPolicy))
 	mux.HandleFunc("GET /v1/admin/tables/{name}/audit", s.admin(s.auditLog))
+	mux.HandleFunc("PUT /v1/admin/tables/{name}/labels", s.admin(s.setLabels))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -675,6 +676,31 @@ func (s *Server) setPolicy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, PolicyAnswer{Policy: p, PolicyVersion: p.Version()})
+}
+
+// setLabels replaces a table's labels with the body (JSON or CSV, as
+// ParseLabels reads) and answers the table.
+func (s *Server) setLabels(w http.ResponseWriter, r *http.Request) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	if err != nil {
+		writeError(w, http.StatusRequestEntityTooLarge, "labels larger than %d bytes", s.cfg.MaxBody)
+		return
+	}
+	l, err := ParseLabels(bytes.NewReader(data), "body")
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	if err := s.store.SetLabels(r.Context(), r.PathValue("name"), l); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	info, err := s.store.Table(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
 }
 
 // adminAnalysts lists the analysts (names and dates, never tokens).

@@ -77,7 +77,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&s.solver, "solver", "", "engine of the auditor (default auto)")
 	f.StringVar(&s.trustHeader, "trust-header", "", "take the requester's name from this header set by a fronting proxy (e.g. X-Remote-User); only when every request comes through that proxy")
 	f.BoolVar(&s.requireID, "require-analyst", false, "refuse margin requests without an analyst token or --trust-header name (401)")
-	c.AddCommand(newServeLoadCmd(), newServeAnalystCmd())
+	c.AddCommand(newServeLoadCmd(), newServeAnalystCmd(), newServeLabelsCmd())
 	return c
 }
 
@@ -360,4 +360,49 @@ func runServeAnalyst(w, diag io.Writer, db string, args []string) error {
 		}
 	}
 	return nil
+}
+
+// newServeLabelsCmd is `sdcopt serve labels`: labels for a table already
+// loaded.
+func newServeLabelsCmd() *cobra.Command {
+	var db, name, labels string
+	c := &cobra.Command{
+		Use:   "labels --db FILE --name NAME --labels FILE",
+		Short: "Set the labels of a loaded table's variables and levels (operator)",
+		Long: "Replace the labels of table NAME (the format of serve load --labels). The\n" +
+			"counts, decisions and releases are unchanged. The server may be running.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if db == "" || name == "" || labels == "" {
+				return cli.BadInput("--db, --name and --labels are required")
+			}
+			f, err := os.Open(labels)
+			if err != nil {
+				return cli.BadInput("--labels: %v", err)
+			}
+			l, err := server.ParseLabels(f, labels)
+			f.Close()
+			if err != nil {
+				return cli.BadInput("--labels: %v", err)
+			}
+			store, err := server.Open(db)
+			if err != nil {
+				return cli.BadInput("--db: %v", err)
+			}
+			defer store.Close()
+			if err := store.SetLabels(context.Background(), name, l); err != nil {
+				if errors.Is(err, server.ErrNotFound) || errors.Is(err, server.ErrLabels) {
+					return cli.BadInput("--labels %s: %v", labels, err)
+				}
+				return libraryError("serve labels", err)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "labelled %s: %d variables\n", name, len(l))
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&db, "db", "", "the SQLite database file")
+	f.StringVar(&name, "name", "", "the table's name in the service")
+	f.StringVar(&labels, "labels", "", "labels of the variables and levels (JSON or CSV variable,level,label)")
+	return c
 }

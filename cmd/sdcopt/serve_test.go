@@ -962,6 +962,23 @@ func TestServeAnalystAndLabels(t *testing.T) {
 		t.Errorf("refused labels loaded %d tables (%v)", len(ts), err)
 	}
 	st.Close()
+	// Labels for a table loaded without them.
+	loadTables(t, db, csv, "plain")
+	good := writeTemp(t, "good.csv", "variable,level,label\nA,,Smoking\n")
+	if out, msg, code := run(t, "serve", "labels", "--db", db, "--name", "plain", "--labels", good); code != 0 || !strings.Contains(out, "labelled plain") {
+		t.Errorf("serve labels: exit %d %q %q", code, out, msg)
+	}
+	if _, msg, code := run(t, "serve", "labels", "--db", db, "--name", "nosuch", "--labels", good); code != 2 || !strings.Contains(msg, "no such table") {
+		t.Errorf("serve labels of an unknown table: exit %d %q", code, msg)
+	}
+	st, err = server.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := st.Table(context.Background(), "plain"); err != nil || info.Variables[0].Label != "Smoking" {
+		t.Errorf("after serve labels: %+v %v", info, err)
+	}
+	st.Close()
 	for _, h := range []string{"Authorization", "X Remote"} {
 		if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--trust-header", h, "--quiet"); code != 2 || !strings.Contains(msg, "--trust-header") {
 			t.Errorf("--trust-header %q: exit %d %q", h, code, msg)
