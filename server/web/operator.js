@@ -104,6 +104,7 @@ async function signIn() {
   }
   $("signin-card").hidden = true;
   $("op-main").hidden = false;
+  $("op-signout").hidden = false;
   $("op-table").replaceChildren(...opTables.map((t) => el("option", { value: t.name }, t.name)));
   await showTable();
   await showAnalysts();
@@ -114,6 +115,7 @@ function init() {
   $("op-table").addEventListener("change", showTable);
   const go = () => { const v = $("op-token").value.trim(); if (v) { sessionStorage.setItem(OP_KEY, v); signIn(); } };
   $("op-signin").addEventListener("click", go);
+  $("op-signout").addEventListener("click", () => { sessionStorage.removeItem(OP_KEY); location.reload(); });
   $("op-token").addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
   if (opToken()) signIn();
 }
