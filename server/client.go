@@ -23,6 +23,9 @@ type Client struct {
 	Base string
 	// Token is the operator's bearer token (admin calls only).
 	Token string
+	// AnalystToken is an analyst's token (Store.AddAnalyst), sent with
+	// the other calls; empty: anonymous.
+	AnalystToken string
 	// HTTP is the transport (nil: a client with a 2-minute timeout).
 	HTTP *http.Client
 }
@@ -53,6 +56,8 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, ct
 	}
 	if admin {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
+	} else if c.AnalystToken != "" {
+		req.Header.Set("Authorization", "Bearer "+c.AnalystToken)
 	}
 	resp, err := c.http().Do(req)
 	if err != nil {
@@ -101,6 +106,22 @@ func (c *Client) Request(ctx context.Context, table string, margin []string, mod
 	body, _ := json.Marshal(MarginRequest{Margin: m, Mode: mode, IdempotencyKey: key, Requester: requester})
 	h, err := c.do(ctx, "POST", "/v1/tables/"+url.PathEscape(table)+"/requests", bytes.NewReader(body), "application/json", false, &d)
 	return d, h != nil && h.Get("Idempotent-Replay") == "true", err
+}
+
+// WhoAmI says who the server takes the caller for.
+func (c *Client) WhoAmI(ctx context.Context) (Identity, error) {
+	var id Identity
+	_, err := c.do(ctx, "GET", "/v1/whoami", nil, "", false, &id)
+	return id, err
+}
+
+// Analysts lists the analysts (operator).
+func (c *Client) Analysts(ctx context.Context) ([]Analyst, error) {
+	var out struct {
+		Analysts []Analyst `json:"analysts"`
+	}
+	_, err := c.do(ctx, "GET", "/v1/admin/analysts", nil, "", true, &out)
+	return out.Analysts, err
 }
 
 // Releases lists a table's public releases.

@@ -38,6 +38,22 @@
 // data. Log lines escape every value taken from a request; the cause of
 // every 500 goes to Config.ErrorLog.
 //
+// Who asks: an analyst sends a token the operator issued
+// (Store.AddAnalyst; only its sha256 is stored), or a fronting proxy sets
+// the header Config.TrustHeader; the decision records that name as its
+// requester. Anonymous requests are recorded as "anonymous" (with the
+// name the body claims in brackets) and refused with
+// Config.RequireIdentity. A bearer token that is neither the operator's
+// nor an active analyst's is 401, never anonymous.
+//
+// Pages (embedded, no external asset, served under a strict content
+// security policy): the analysts' page at / (request form with the
+// variables' labels and levels (Labels), the policy in words
+// (PolicyText), answers with totals and a CSV download, the public
+// releases one row each) and the operator's page at /operator.html,
+// rendered from the operator's endpoints (decisions with their reasons
+// and evidence, activity per requester, analysts).
+//
 // Entry points: Open (the store), New (the HTTP handler over a store),
 // Client (a Go client of the API, used by the tests, the demo and the
 // load benchmark), LoadTest.

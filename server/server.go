@@ -48,8 +48,18 @@ type Config struct {
 	DecisionTimeLimit time.Duration
 	// Solver is the engine of the auditor ("" = auto).
 	Solver string
-	// Log receives one line per request (method, path, status, time);
-	// nil: no log. The path and every value a client supplied are
+	// TrustHeader names a request header set by a fronting proxy that
+	// has authenticated the user ("X-Remote-User"): its value is the
+	// requester. Empty: no header is trusted. Only for a server that
+	// nobody reaches except through that proxy, which must drop the
+	// header from the requests it passes on.
+	TrustHeader string
+	// RequireIdentity refuses margin requests from anonymous callers
+	// (401): only analysts with a token, or users named by TrustHeader,
+	// may request. Reading the tables and the public releases stays open.
+	RequireIdentity bool
+	// Log receives one line per request (method, path, status, time,
+	// then requester=, table=, decision= where they apply); nil: no log. The path and every value a client supplied are
 	// escaped: a log line is never split or forged by a request.
 	Log *log.Logger
 	// ErrorLog receives the cause of every 500 answer (nil: Log; both
@@ -110,11 +120,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/tables/{name}", s.getTable)
 	mux.HandleFunc("POST /v1/tables/{name}/requests", s.request)
 	mux.HandleFunc("GET /v1/tables/{name}/releases", s.releases)
+	mux.HandleFunc("GET /v1/tables/{name}/releases/{seq}/csv", s.releaseCSV)
+	mux.HandleFunc("GET /v1/whoami", s.whoami)
+	mux.HandleFunc("GET /v1/admin/analysts", s.admin(s.adminAnalysts))
 	mux.HandleFunc("GET /v1/admin/tables", s.admin(s.adminTables))
 	mux.HandleFunc("GET /v1/admin/tables/{name}", s.admin(s.adminTable))
 	mux.HandleFunc("PUT /v1/admin/tables/{name}", s.admin(s.loadTable))
 	mux.HandleFunc("PUT /v1/admin/tables/{name}/policy", s.admin(s.setPolicy))
 	mux.HandleFunc("GET /v1/admin/tables/{name}/audit", s.admin(s.auditLog))
+	mux.HandleFunc("PUT /v1/admin/tables/{name}/labels", s.admin(s.setLabels))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -125,7 +139,8 @@ func (s *Server) Handler() http.Handler {
 			writeError(w, http.StatusMethodNotAllowed, "method %s not allowed here", r.Method)
 			return
 		}
-		w.Header().Set("Content-Security-Policy", "default-src 'self'")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		files.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
@@ -149,10 +164,17 @@ func (s *Server) logged(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		h.ServeHTTP(sw, r)
+		f := &logFields{}
+		h.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), logKey{}, f)))
 		if s.cfg.Log != nil {
-			// Method, path and status only: never headers (the token).
-			s.cfg.Log.Printf("%s %s %d %.1f ms", logSafe(r.Method), logSafe(r.URL.EscapedPath()), sw.status, 1000*time.Since(start).Seconds())
+			// Never headers (the tokens): the fields the handlers set,
+			// each value escaped.
+			var b strings.Builder
+			fmt.Fprintf(&b, "%s %s %d %.1f ms", logSafe(r.Method), logSafe(r.URL.EscapedPath()), sw.status, 1000*time.Since(start).Seconds())
+			for i := 0; i+1 < len(f.kv); i += 2 {
+				fmt.Fprintf(&b, " %s=%s", f.kv[i], logSafe(f.kv[i+1]))
+			}
+			s.cfg.Log.Print(b.String())
 		}
 	})
 }
@@ -181,7 +203,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, http.StatusNotFound, "%v", err)
 	case errors.Is(err, ErrExists):
 		writeError(w, http.StatusConflict, "%v", err)
-	case errors.Is(err, ErrName), errors.Is(err, audit.ErrPolicy), errors.Is(err, audit.ErrRequest):
+	case errors.Is(err, ErrName), errors.Is(err, ErrLabels), errors.Is(err, ErrAnalyst), errors.Is(err, audit.ErrPolicy), errors.Is(err, audit.ErrRequest):
 		writeError(w, http.StatusBadRequest, "%v", err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		writeError(w, http.StatusServiceUnavailable, "the request was cancelled")
@@ -238,6 +260,7 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
+	setLog(r, "table", r.PathValue("name"))
 	t, err := s.store.Table(r.Context(), r.PathValue("name"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -275,6 +298,7 @@ type ReleaseList struct {
 }
 
 func (s *Server) releases(w http.ResponseWriter, r *http.Request) {
+	setLog(r, "table", r.PathValue("name"))
 	rel, err := s.store.Releases(r.Context(), r.PathValue("name"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -299,7 +323,11 @@ type MarginRequest struct {
 	// gets the same decision (also accepted as the Idempotency-Key
 	// header). Required.
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
-	Requester      string `json:"requester,omitempty"`
+	// Requester is the name an anonymous caller gives; it is recorded
+	// as "anonymous (NAME)", a claim nobody checked. The name of an
+	// analyst (token) or of the proxy's user (Config.TrustHeader)
+	// replaces it.
+	Requester string `json:"requester,omitempty"`
 }
 
 // decodeBody decodes one JSON object from a body of at most limit bytes:
@@ -354,6 +382,7 @@ type Answer struct {
 }
 
 func (s *Server) request(w http.ResponseWriter, r *http.Request) {
+	setLog(r, "table", r.PathValue("name"))
 	var req MarginRequest
 	if err := decodeBody(w, r, s.cfg.MaxBody, &req); err != nil {
 		return
@@ -375,6 +404,17 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `"margin" is required`)
 		return
 	}
+	id, err := s.identify(r.Context(), r, req.Requester)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	setLog(r, "requester", id.Requester)
+	if id.Kind == KindAnonymous && s.cfg.RequireIdentity {
+		writeError(w, http.StatusUnauthorized, "anonymous requests are not accepted here: send your analyst token (Authorization: Bearer TOKEN) issued by the operator")
+		return
+	}
+	req.Requester = id.Requester
 	margin, err := parseMargin(req.Margin)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -403,8 +443,10 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	setLog(r, "decision", a.Outcome)
 	if replay {
 		w.Header().Set("Idempotent-Replay", "true")
+		setLog(r, "replay", "true")
 	}
 	writeJSON(w, http.StatusOK, a)
 }
@@ -565,9 +607,15 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.AdminToken)) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sdcopt"`)
-			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token")
+			msg := "missing or wrong bearer token"
+			if strings.HasPrefix(tok, analystTokenPrefix) {
+				msg += " (this is an analyst's token, not the operator's)"
+			}
+			writeError(w, http.StatusUnauthorized, "%s", msg)
 			return
 		}
+		setLog(r, "requester", KindOperator)
+		setLog(r, "table", r.PathValue("name"))
 		h(w, r)
 	}
 }
@@ -628,6 +676,41 @@ func (s *Server) setPolicy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, PolicyAnswer{Policy: p, PolicyVersion: p.Version()})
+}
+
+// setLabels replaces a table's labels with the body (JSON or CSV, as
+// ParseLabels reads) and answers the table.
+func (s *Server) setLabels(w http.ResponseWriter, r *http.Request) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	if err != nil {
+		writeError(w, http.StatusRequestEntityTooLarge, "labels larger than %d bytes", s.cfg.MaxBody)
+		return
+	}
+	l, err := ParseLabels(bytes.NewReader(data), "body")
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	if err := s.store.SetLabels(r.Context(), r.PathValue("name"), l); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	info, err := s.store.Table(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+// adminAnalysts lists the analysts (names and dates, never tokens).
+func (s *Server) adminAnalysts(w http.ResponseWriter, r *http.Request) {
+	as, err := s.store.Analysts(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"analysts": as})
 }
 
 func (s *Server) auditLog(w http.ResponseWriter, r *http.Request) {

@@ -306,7 +306,9 @@ func TestLogLinesEscaped(t *testing.T) {
 	}
 	// One line per request, of the form "METHOD PATH STATUS TIME ms" with
 	// no space or control character inside the path.
-	line := regexp.MustCompile(`^GET [!-~]+ [0-9]{3} [0-9.]+ ms$`)
+	// The fields after it are key=value, a value with a space or quote
+	// Go-quoted.
+	line := regexp.MustCompile(`^GET [!-~]+ [0-9]{3} [0-9.]+ ms( [a-z]+=([!-~]+|"([^"\\]|\\.)*"))*$`)
 	for i, l := range lines {
 		if !line.MatchString(l) {
 			t.Errorf("line %d: %q", i, l)

@@ -70,6 +70,15 @@ var migrations = []string{
 		policy_version TEXT NOT NULL,
 		UNIQUE (table_id, seq)
 	);`,
+	// 2: analysts (tokens stored as sha256), labels of the variables.
+	`CREATE TABLE analysts (
+		id INTEGER PRIMARY KEY,
+		name TEXT NOT NULL UNIQUE,
+		token_sha256 TEXT NOT NULL UNIQUE,
+		created_at TEXT NOT NULL,
+		revoked_at TEXT
+	);
+	ALTER TABLE conf_tables ADD COLUMN labels_json TEXT NOT NULL DEFAULT '{}';`,
 }
 
 // Store is the service's database.
@@ -295,6 +304,7 @@ type TableInfo struct {
 	LoadedAt          string           `json:"loaded_at,omitempty"`
 	Policy            audit.Policy     `json:"policy"`
 	PolicyVersion     string           `json:"policy_version"`
+	PolicyText        string           `json:"policy_text"`
 	Releases          int              `json:"releases"`
 	SimulatedReleases int              `json:"simulated_releases"`
 	Notice            string           `json:"notice,omitempty"`
@@ -304,13 +314,15 @@ type TableInfo struct {
 // policy and how many releases (and simulated ones) it has; no file name,
 // hash or time of the confidential file.
 type PublicTable struct {
-	Name              string         `json:"name"`
-	Variables         []VariableInfo `json:"variables"`
-	Cells             int            `json:"cells"`
-	Policy            audit.Policy   `json:"policy"`
-	PolicyVersion     string         `json:"policy_version"`
-	Releases          int            `json:"releases"`
-	SimulatedReleases int            `json:"simulated_releases"`
+	Name          string         `json:"name"`
+	Variables     []VariableInfo `json:"variables"`
+	Cells         int            `json:"cells"`
+	Policy        audit.Policy   `json:"policy"`
+	PolicyVersion string         `json:"policy_version"`
+	// PolicyText is the policy in words (PolicyText).
+	PolicyText        string `json:"policy_text"`
+	Releases          int    `json:"releases"`
+	SimulatedReleases int    `json:"simulated_releases"`
 	// Notice says in words that the table's public releases include
 	// simulated ones (empty otherwise).
 	Notice string `json:"notice,omitempty"`
@@ -318,7 +330,7 @@ type PublicTable struct {
 
 // Public is what anyone may see of the table.
 func (t *TableInfo) Public() *PublicTable {
-	return &PublicTable{Name: t.Name, Variables: t.Variables, Cells: t.Cells, Policy: t.Policy, PolicyVersion: t.PolicyVersion,
+	return &PublicTable{Name: t.Name, Variables: t.Variables, Cells: t.Cells, Policy: t.Policy, PolicyVersion: t.PolicyVersion, PolicyText: t.PolicyText,
 		Releases: t.Releases, SimulatedReleases: t.SimulatedReleases, Notice: t.Notice}
 }
 
@@ -336,10 +348,15 @@ func simulatedTableNotice(simulated, releases int) string {
 		"They stay public: every later answer they imply is simulated too, and a true margin that contradicts them is denied", simulated, releases)
 }
 
-// VariableInfo is a variable and its levels.
+// VariableInfo is a variable and its levels, with the labels the
+// operator gave them (Labels; empty when none).
 type VariableInfo struct {
 	Name   string   `json:"name"`
 	Levels []string `json:"levels"`
+	// Label says what the variable is ("Smoker"); LevelLabels what each
+	// level means, in the order of Levels ("" where none was given).
+	Label       string   `json:"label,omitempty"`
+	LevelLabels []string `json:"level_labels,omitempty"`
 }
 
 // LoadTable stores a confidential table under name with its policy; source
@@ -347,9 +364,23 @@ type VariableInfo struct {
 // recorded). A name in use is ErrExists: a table with a release history
 // cannot be replaced.
 func (s *Store) LoadTable(ctx context.Context, name string, t *model.Table, p audit.Policy, source string, data []byte) error {
+	return s.LoadLabeledTable(ctx, name, t, p, nil, source, data)
+}
+
+// LoadLabeledTable is LoadTable with the labels of the variables and
+// their levels (nil: none), checked against t (Labels.Check) and stored
+// in the same transaction.
+func (s *Store) LoadLabeledTable(ctx context.Context, name string, t *model.Table, p audit.Policy, labels Labels, source string, data []byte) error {
 	if err := CheckName(name); err != nil {
 		return err
 	}
+	if err := labels.Check(t.Vars); err != nil {
+		return err
+	}
+	if labels == nil {
+		labels = Labels{}
+	}
+	lj, _ := json.Marshal(labels)
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -362,8 +393,8 @@ func (s *Store) LoadTable(ctx context.Context, name string, t *model.Table, p au
 		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO conf_tables (name, vars_json, counts_json, source, sha256, loaded_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		name, string(vars), string(counts), source, hex.EncodeToString(sum[:]), now())
+	res, err := tx.ExecContext(ctx, `INSERT INTO conf_tables (name, vars_json, labels_json, counts_json, source, sha256, loaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		name, string(vars), string(lj), string(counts), source, hex.EncodeToString(sum[:]), now())
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			return fmt.Errorf("%w: %q", ErrExists, name)
@@ -466,12 +497,12 @@ func (s *Store) Tables(ctx context.Context) ([]*TableInfo, error) {
 // Table describes one table (ErrNotFound when unknown).
 func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 	var info TableInfo
-	var vars, pj string
-	err := s.db.QueryRowContext(ctx, `SELECT t.id, t.name, t.vars_json, t.source, t.sha256, t.loaded_at,
+	var vars, pj, lj string
+	err := s.db.QueryRowContext(ctx, `SELECT t.id, t.name, t.vars_json, t.labels_json, t.source, t.sha256, t.loaded_at,
 			(SELECT policy_json FROM policies p WHERE p.table_id = t.id ORDER BY p.id DESC LIMIT 1),
 			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id),
 			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id AND r.simulated != 0)
-		FROM conf_tables t WHERE t.name = ?`, name).Scan(&info.ID, &info.Name, &vars, &info.Source, &info.SHA256, &info.LoadedAt, &pj,
+		FROM conf_tables t WHERE t.name = ?`, name).Scan(&info.ID, &info.Name, &vars, &lj, &info.Source, &info.SHA256, &info.LoadedAt, &pj,
 		&info.Releases, &info.SimulatedReleases)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
@@ -486,10 +517,25 @@ func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 		return nil, err
 	}
 	info.PolicyVersion = info.Policy.Version()
+	info.PolicyText = PolicyText(info.Policy)
 	info.Notice = simulatedTableNotice(info.SimulatedReleases, info.Releases)
+	var labels Labels
+	if err := json.Unmarshal([]byte(lj), &labels); err != nil {
+		return nil, err
+	}
 	info.Cells = 1
 	for _, v := range info.Vars {
-		info.Variables = append(info.Variables, VariableInfo{Name: v.Name, Levels: v.Levels})
+		vi := VariableInfo{Name: v.Name, Levels: v.Levels}
+		if l, ok := labels[v.Name]; ok {
+			vi.Label = l.Label
+			if len(l.Levels) > 0 {
+				vi.LevelLabels = make([]string, len(v.Levels))
+				for i, lev := range v.Levels {
+					vi.LevelLabels[i] = l.Levels[lev]
+				}
+			}
+		}
+		info.Variables = append(info.Variables, vi)
 		info.Cells *= len(v.Levels)
 	}
 	return &info, nil

@@ -31,6 +31,8 @@ type serveSettings struct {
 	timeLimit     float64
 	quiet         bool
 	solver        string
+	trustHeader   string
+	requireID     bool
 }
 
 func newServeCmd() *cobra.Command {
@@ -52,7 +54,13 @@ func newServeCmd() *cobra.Command {
 			"(simulate=true); simulated answers say that they are not data. One server per\n" +
 			"database: it holds an exclusive lock on --db, and a second one exits 2 naming\n" +
 			"the holder. A database that is not sdcopt's, or fails SQLite's integrity\n" +
-			"check, is refused (exit 2). A token file writable by every user is refused.",
+			"check, is refused (exit 2). A token file writable by every user is refused.\n\n" +
+			"Analysts identify themselves with a token the operator issues (sdcopt serve\n" +
+			"analyst add --db FILE NAME), sent as \"Authorization: Bearer TOKEN\" (the page\n" +
+			"has a sign-in field), or through a fronting proxy that authenticates them and\n" +
+			"sets a header named by --trust-header. Decisions record the analyst's name;\n" +
+			"anonymous requests are recorded as \"anonymous\" and refused with\n" +
+			"--require-analyst. The operator's page is at /operator.html.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runServe(&s)
@@ -67,7 +75,9 @@ func newServeCmd() *cobra.Command {
 	f.Float64Var(&s.timeLimit, "decision-time-limit", 30, "time limit of each decision in seconds (its bounds, certified bounds and simulation together)")
 	f.BoolVar(&s.quiet, "quiet", false, "no request log on stderr")
 	f.StringVar(&s.solver, "solver", "", "engine of the auditor (default auto)")
-	c.AddCommand(newServeLoadCmd())
+	f.StringVar(&s.trustHeader, "trust-header", "", "take the requester's name from this header set by a fronting proxy (e.g. X-Remote-User); only when every request comes through that proxy")
+	f.BoolVar(&s.requireID, "require-analyst", false, "refuse margin requests without an analyst token or --trust-header name (401)")
+	c.AddCommand(newServeLoadCmd(), newServeAnalystCmd(), newServeLabelsCmd())
 	return c
 }
 
@@ -141,7 +151,13 @@ func runServe(s *serveSettings) error {
 	if err != nil {
 		return cli.BadInput("--addr: %v", err)
 	}
+	if s.trustHeader != "" {
+		if strings.EqualFold(s.trustHeader, "Authorization") || strings.ContainsAny(s.trustHeader, " :\t\r\n") {
+			return cli.BadInput("--trust-header %q: want a header name such as X-Remote-User", s.trustHeader)
+		}
+	}
 	cfg := server.Config{AdminToken: tok, MaxConcurrent: s.maxConcurrent, DecisionTimeLimit: limit, Solver: s.solver,
+		TrustHeader: s.trustHeader, RequireIdentity: s.requireID,
 		ErrorLog: log.New(os.Stderr, "sdcopt serve: error: ", log.LstdFlags|log.Lmicroseconds)}
 	if !s.quiet {
 		cfg.Log = log.New(os.Stderr, "sdcopt serve: ", log.LstdFlags|log.Lmicroseconds)
@@ -182,17 +198,21 @@ func runServe(s *serveSettings) error {
 // serveLoadSettings are the flags of `sdcopt serve load`.
 type serveLoadSettings struct {
 	tableFlags
-	db, name, table, policy string
+	db, name, table, policy, labels string
 }
 
 func newServeLoadCmd() *cobra.Command {
 	var s serveLoadSettings
 	c := &cobra.Command{
-		Use:   "load --db FILE --name NAME --table FILE.csv [--policy small=3,min_width=3,...]",
+		Use:   "load --db FILE --name NAME --table FILE.csv [--policy small=3,min_width=3,...] [--labels FILE]",
 		Short: "Load a confidential table into the service's database (operator)",
 		Long: "Store a table (long CSV: variables + count) under NAME with its policy, the\n" +
 			"file's name and sha256. A name in use is refused: a table with a release\n" +
-			"history cannot be replaced. The server may be running.",
+			"history cannot be replaced. The server may be running.\n\n" +
+			"--labels FILE says what the variables and their levels mean, shown on the\n" +
+			"analysts' page: JSON {\"A\": {\"label\": \"Smoker\", \"levels\": {\"1\": \"yes\"}}}\n" +
+			"or CSV with the header variable,level,label (an empty level labels the\n" +
+			"variable). Unknown variables or levels are refused.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runServeLoad(c.OutOrStdout(), &s)
@@ -203,6 +223,7 @@ func newServeLoadCmd() *cobra.Command {
 	f.StringVar(&s.name, "name", "", "the table's name in the service")
 	f.StringVar(&s.table, "table", "", "the table, long CSV")
 	addTableFlags(f, &s.tableFlags)
+	f.StringVar(&s.labels, "labels", "", "labels of the variables and levels (JSON or CSV variable,level,label)")
 	f.StringVar(&s.policy, "policy", "", "policy over the defaults small=3,min_width=3,min_rel_width=0,simulate=false (simulate=true lets requesters ask for simulated answers)")
 	return c
 }
@@ -230,17 +251,164 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
+	var labels server.Labels
+	if s.labels != "" {
+		f, err := os.Open(s.labels)
+		if err != nil {
+			return cli.BadInput("--labels: %v", err)
+		}
+		labels, err = server.ParseLabels(f, s.labels)
+		f.Close()
+		if err != nil {
+			return cli.BadInput("--labels: %v", err)
+		}
+		if err := labels.Check(t.Vars); err != nil {
+			return cli.BadInput("--labels %s: %v", s.labels, err)
+		}
+	}
 	store, err := server.Open(s.db)
 	if err != nil {
 		return cli.BadInput("--db: %v", err)
 	}
 	defer store.Close()
-	if err := store.LoadTable(context.Background(), s.name, t, pol, s.table, data); err != nil {
-		if errors.Is(err, server.ErrExists) || errors.Is(err, server.ErrName) || errors.Is(err, audit.ErrPolicy) {
+	if err := store.LoadLabeledTable(context.Background(), s.name, t, pol, labels, s.table, data); err != nil {
+		if errors.Is(err, server.ErrExists) || errors.Is(err, server.ErrName) || errors.Is(err, audit.ErrPolicy) || errors.Is(err, server.ErrLabels) {
 			return cli.BadInput("%v", err)
 		}
 		return libraryError("serve load", err)
 	}
 	fmt.Fprintf(w, "loaded %s: %d variables, %d cells, total %d, policy %s\n", s.name, len(t.Vars), len(t.Counts), t.Total(), pol.Version())
 	return nil
+}
+
+// newServeAnalystCmd is `sdcopt serve analyst add|revoke|list`.
+func newServeAnalystCmd() *cobra.Command {
+	var db string
+	c := &cobra.Command{
+		Use:   "analyst add|revoke|list --db FILE [NAME]",
+		Short: "Issue, revoke and list analysts' tokens (operator)",
+		Long: "add NAME prints a new token for the analyst NAME, once: the database keeps\n" +
+			"only its sha256. The analyst sends it as \"Authorization: Bearer TOKEN\" (or\n" +
+			"pastes it in the page's sign-in field); decisions record NAME as the\n" +
+			"requester. revoke NAME makes the token stop working (its decisions keep the\n" +
+			"name); list shows the analysts. The server may be running.",
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cli.BadInput("serve analyst: want add NAME, revoke NAME or list")
+			}
+			switch args[0] {
+			case "add", "revoke":
+				if len(args) != 2 {
+					return cli.BadInput("serve analyst %s: want exactly one NAME", args[0])
+				}
+			case "list":
+				if len(args) != 1 {
+					return cli.BadInput("serve analyst list takes no NAME")
+				}
+			default:
+				return cli.BadInput("serve analyst: unknown action %q (add, revoke, list)", args[0])
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runServeAnalyst(c.OutOrStdout(), c.ErrOrStderr(), db, args)
+		},
+	}
+	c.Flags().StringVar(&db, "db", "", "the SQLite database file")
+	return c
+}
+
+func runServeAnalyst(w, diag io.Writer, db string, args []string) error {
+	if db == "" {
+		return cli.BadInput("--db FILE is required")
+	}
+	if args[0] != "list" {
+		if err := server.CheckAnalystName(args[1]); err != nil {
+			return cli.BadInput("%v", err)
+		}
+	}
+	store, err := server.Open(db)
+	if err != nil {
+		return cli.BadInput("--db: %v", err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	switch args[0] {
+	case "add":
+		tok, err := store.AddAnalyst(ctx, args[1])
+		if err != nil {
+			if errors.Is(err, server.ErrAnalyst) {
+				return cli.BadInput("%v", err)
+			}
+			return libraryError("serve analyst", err)
+		}
+		fmt.Fprintln(w, tok)
+		fmt.Fprintf(diag, "sdcopt serve analyst: token issued to %s (shown once; the database keeps only its sha256)\n", args[1])
+	case "revoke":
+		if err := store.RevokeAnalyst(ctx, args[1]); err != nil {
+			if errors.Is(err, server.ErrAnalyst) {
+				return cli.BadInput("%v", err)
+			}
+			return libraryError("serve analyst", err)
+		}
+		fmt.Fprintf(w, "revoked %s\n", args[1])
+	case "list":
+		as, err := store.Analysts(ctx)
+		if err != nil {
+			return libraryError("serve analyst", err)
+		}
+		for _, a := range as {
+			state := "active"
+			if a.RevokedAt != "" {
+				state = "revoked " + a.RevokedAt
+			}
+			fmt.Fprintf(w, "%s\tissued %s\t%s\n", a.Name, a.CreatedAt, state)
+		}
+	}
+	return nil
+}
+
+// newServeLabelsCmd is `sdcopt serve labels`: labels for a table already
+// loaded.
+func newServeLabelsCmd() *cobra.Command {
+	var db, name, labels string
+	c := &cobra.Command{
+		Use:   "labels --db FILE --name NAME --labels FILE",
+		Short: "Set the labels of a loaded table's variables and levels (operator)",
+		Long: "Replace the labels of table NAME (the format of serve load --labels). The\n" +
+			"counts, decisions and releases are unchanged. The server may be running.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if db == "" || name == "" || labels == "" {
+				return cli.BadInput("--db, --name and --labels are required")
+			}
+			f, err := os.Open(labels)
+			if err != nil {
+				return cli.BadInput("--labels: %v", err)
+			}
+			l, err := server.ParseLabels(f, labels)
+			f.Close()
+			if err != nil {
+				return cli.BadInput("--labels: %v", err)
+			}
+			store, err := server.Open(db)
+			if err != nil {
+				return cli.BadInput("--db: %v", err)
+			}
+			defer store.Close()
+			if err := store.SetLabels(context.Background(), name, l); err != nil {
+				if errors.Is(err, server.ErrNotFound) || errors.Is(err, server.ErrLabels) {
+					return cli.BadInput("--labels %s: %v", labels, err)
+				}
+				return libraryError("serve labels", err)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "labelled %s: %d variables\n", name, len(l))
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&db, "db", "", "the SQLite database file")
+	f.StringVar(&name, "name", "", "the table's name in the service")
+	f.StringVar(&labels, "labels", "", "labels of the variables and levels (JSON or CSV variable,level,label)")
+	return c
 }

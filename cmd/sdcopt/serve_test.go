@@ -493,9 +493,11 @@ func TestServeLoad(t *testing.T) {
 	}
 }
 
-// The web page in headless Chromium: pick a table, tick variables,
-// request the margin, read the answer from the page.
-func TestServeWebPage(t *testing.T) {
+// browser starts headless Chromium (skipping when it is not installed
+// unless SDCOPT_REQUIRE_BROWSER is set) and returns a context for a page
+// of 1280 x 900 CSS pixels.
+func browser(t *testing.T) context.Context {
+	t.Helper()
 	exe, err := exec.LookPath("chromium")
 	if err != nil {
 		if os.Getenv("SDCOPT_REQUIRE_BROWSER") != "" {
@@ -503,34 +505,70 @@ func TestServeWebPage(t *testing.T) {
 		}
 		t.Skip("chromium not installed")
 	}
-	csv := autoworkersCSV(t)
-	db := filepath.Join(t.TempDir(), "sdc.db")
-	loadTables(t, db, csv, "autoworkers")
-	s := startServer(t, db)
 	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]), chromedp.ExecPath(exe), chromedp.NoSandbox,
 		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer acancel()
+	t.Cleanup(acancel)
 	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
+	t.Cleanup(bcancel)
 	if err := chromedp.Do(bctx); err != nil { // start the browser, no timeout
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
-	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
-	err = chromedp.Do(ctx,
-		chromedp.Navigate(s.client.Base+"/"),
-		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
-		chromedp.Click(css(`#var-B`)),
-		chromedp.Click(css(`#var-F`)),
-		chromedp.Click(css(`#request`)),
-		chromedp.WaitVisible(css(`#outcome`)),
-		chromedp.WaitVisible(css(`#history details`)),
-	)
+	ctx, cancel := context.WithTimeout(bctx, 2*time.Minute)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// screenshot takes a PNG of the whole page and checks it is one; with
+// SDCOPT_WRITE_SCREENSHOTS set it is written to docs/service/NAME (the
+// pictures of the README), else to the test's directory.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 10000 {
+		t.Fatalf("screenshot %s: %d bytes, not a PNG of a page", name, len(png))
+	}
+	dir := t.TempDir()
+	if os.Getenv("SDCOPT_WRITE_SCREENSHOTS") != "" {
+		dir = filepath.Join("..", "..", "docs", "service")
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The pages in headless Chromium. The analysts' page: sign in with an
+// analyst's token, labels of the variables and levels shown, request a
+// margin, read the answer with its totals from the page, download it as
+// CSV, a denial, the compact history; the decision records the analyst.
+// Simulation: not offered until the operator allows it, then a simulated
+// answer says plainly that it is not data. The operator's page: sign in
+// with the operator's token, the policy in words, the activity per
+// requester and the evidence of a denial.
+func TestServeWebPage(t *testing.T) {
+	ctx := browser(t)
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	labels := filepath.Join("..", "..", "docs", "service", "autoworkers-labels.csv")
+	if _, msg, code := run(t, "serve", "load", "--db", db, "--name", "autoworkers", "--table", csv, "--labels", labels); code != 0 {
+		t.Fatalf("serve load --labels: exit %d %s", code, msg)
+	}
+	alice, msg, code := run(t, "serve", "analyst", "add", "--db", db, "alice")
+	alice = strings.SplitN(alice, "\n", 2)[0] // stdout and stderr together: the token is the first line
+	if code != 0 || !strings.HasPrefix(alice, "sdca_") {
+		t.Fatalf("serve analyst add: exit %d %q %s", code, alice, msg)
+	}
+	s := startServer(t, db)
+	bg := context.Background()
+	t0 := time.Now()
+	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
 	text := func(sel string) string {
 		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
 		if err != nil {
@@ -538,21 +576,131 @@ func TestServeWebPage(t *testing.T) {
 		}
 		return v
 	}
-	outcome, cells, history := text(`#outcome`), text(`#result table.margin`), text(`#history`)
-	rel, err := s.client.Releases(context.Background(), "autoworkers")
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(s.client.Base+"/"),
+		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
+		chromedp.SendKeys(css(`#token`), alice),
+		chromedp.Click(css(`#signin`)),
+		chromedp.WaitVisible(css(`#who-name`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if who := text(`#who-name`); !strings.Contains(who, "alice") {
+		t.Errorf("signed in as %q", who)
+	}
+	vars, policy := text(`#vars`), text(`#policy`)
+	for _, want := range []string{"Smoking", "non-smoker", "Systolic blood pressure", ">=140 = 140 mmHg or more", "Family history"} {
+		if !strings.Contains(vars, want) {
+			t.Errorf("variables on the page lack %q:\n%s", want, vars)
+		}
+	}
+	if !strings.Contains(policy, "from 1 to 2 must stay within a range at least 3 wide") || !strings.Contains(policy, "not offered") {
+		t.Errorf("policy in words: %q", policy)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(css(`#var-A`)),
+		chromedp.Click(css(`#var-D`)),
+		chromedp.Click(css(`#request`)),
+		chromedp.WaitVisible(css(`#download`)),
+		chromedp.WaitVisible(css(`#history tr#release-1`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%.1f s: answered", time.Since(t0).Seconds())
+	outcome, cells := strings.ToLower(text(`#outcome`)), text(`#result table.margin`)
+	rel, err := s.client.Releases(bg, "autoworkers")
 	if err != nil || len(rel) != 1 {
 		t.Fatalf("releases after the page's request: %+v %v", rel, err)
 	}
-	if !strings.Contains(outcome, "released") || !strings.Contains(outcome, "[B:F]") {
+	if !strings.Contains(outcome, "released") || !strings.Contains(outcome, "smoking × systolic blood pressure") {
 		t.Errorf("page outcome %q", outcome)
 	}
+	// A x D as a cross-table: the levels' labels, every count, the row,
+	// column and grand totals (1841 men, the table's total).
+	var total int64
 	for _, c := range rel[0].Counts {
-		if !strings.Contains(cells, fmt.Sprint(c)) {
-			t.Errorf("page table %q lacks the count %d", cells, c)
+		total += c
+	}
+	rowTotal := fmt.Sprint(rel[0].Counts[0] + rel[0].Counts[1])
+	for _, want := range []string{"non-smoker", "140 mmHg or more", "Total", "1,841", rowTotal} {
+		if !strings.Contains(cells, want) {
+			t.Errorf("answer table lacks %q:\n%s", want, cells)
 		}
 	}
-	if !strings.Contains(history, "#1 [B:F]") {
-		t.Errorf("page history %q", history)
+	if total != 1841 {
+		t.Errorf("released A x D totals %d, want 1841 (datasets README: 1841 men)", total)
+	}
+	// The download is the release as CSV.
+	href, err := chromedp.Run(ctx, chromedp.AttributeValue(css(`#download`), "href"))
+	if err != nil || !href.Exists {
+		t.Fatalf("download link: %v", err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.getElementById("download").href).then(r => r.text())`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "A,D,count\n" + fmt.Sprintf("no,<140,%d\nno,>=140,%d\nyes,<140,%d\nyes,>=140,%d\n", rel[0].Counts[0], rel[0].Counts[1], rel[0].Counts[2], rel[0].Counts[3])
+	if got != want {
+		t.Errorf("downloaded CSV (%s):\n%s\nwant\n%s", href.Value, got, want)
+	}
+	// A denial says so without a reason; the history stays one row per
+	// release, the margin shown on demand.
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(s.client.Base+"/"),
+		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
+		chromedp.Click(css(`#var-A`)), chromedp.Click(css(`#var-B`)), chromedp.Click(css(`#var-C`)),
+		chromedp.Click(css(`#var-D`)), chromedp.Click(css(`#var-E`)), chromedp.Click(css(`#var-F`)),
+		chromedp.Click(css(`#request`)),
+		chromedp.WaitVisible(css(`#denied`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := strings.ToLower(text(`#outcome`)); !strings.Contains(o, "denied") {
+		t.Errorf("whole table: outcome %q", o)
+	}
+	for _, m := range [][]string{{"B", "F"}, {"A", "B", "C", "E"}} {
+		bc := *s.client
+		bc.AnalystToken = alice
+		if _, _, err := bc.Request(bg, "autoworkers", m, "", strings.Join(m, ""), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(s.client.Base+"/"),
+		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
+		chromedp.Click(css(`#var-B`)), chromedp.Click(css(`#var-C`)),
+		chromedp.Click(css(`#request`)),
+		chromedp.WaitVisible(css(`#download`)),
+		chromedp.Click(css(`#release-3 button.show`)),
+		chromedp.WaitVisible(css(`#history tr.detail button.show-all`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#history tr.detail tbody tr").length`))
+	if err != nil || rows > 14 {
+		t.Errorf("a 16-cell release shows %d rows before 'show all' (%v)", rows, err)
+	}
+	t.Logf("%.1f s: history", time.Since(t0).Seconds())
+	screenshot(t, ctx, "analyst-page.png")
+	logs, err := s.client.AuditLog(bg, "autoworkers")
+	if err != nil || len(logs) != 5 {
+		t.Fatalf("audit log: %d entries %v", len(logs), err)
+	}
+	for _, e := range logs {
+		if e.Requester != "alice" {
+			t.Errorf("decision %d recorded as %q, want alice", e.ID, e.Requester)
+		}
+	}
+	// An anonymous request is recorded as such, with the name it gave.
+	if _, _, err := s.client.Request(bg, "autoworkers", []string{"C", "E"}, "", "anon-1", "carol"); err != nil {
+		t.Fatal(err)
+	}
+	if logs, _ := s.client.AuditLog(bg, "autoworkers"); len(logs) != 6 || logs[5].Requester != "anonymous (carol)" {
+		t.Errorf("anonymous request recorded as %+v", logs[len(logs)-1])
 	}
 	// No file metadata on the page; simulation not offered.
 	html, err := chromedp.Run(ctx, chromedp.OuterHTML(css("html")))
@@ -563,7 +711,7 @@ func TestServeWebPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	admin, err := s.client.AdminTables(context.Background())
+	admin, err := s.client.AdminTables(bg)
 	if err != nil || len(admin) != 1 {
 		t.Fatalf("operator's tables: %v", err)
 	}
@@ -573,10 +721,55 @@ func TestServeWebPage(t *testing.T) {
 	if !simDisabled {
 		t.Error("simulate mode offered although the policy does not allow it")
 	}
+
+	// The operator's page: the policy, the decisions with their reasons
+	// and evidence, the activity per requester.
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(s.client.Base+"/operator.html"),
+		chromedp.SendKeys(css(`#op-token`), "wrong-token-0123456789"),
+		chromedp.Click(css(`#op-signin`)),
+		chromedp.WaitVisible(css(`#op-error:not(:empty)`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := text(`#op-error`); !strings.Contains(e, "Wrong token") {
+		t.Errorf("wrong operator token: %q", e)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SetValue(css(`#op-token`), testToken),
+		chromedp.Click(css(`#op-signin`)),
+		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%.1f s: operator signed in", time.Since(t0).Seconds())
+	err = chromedp.Do(ctx,
+		chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll("tr.decision")].find((r) => r.textContent.includes("denied")).querySelector("button.evidence").click()`),
+		chromedp.WaitVisible(css(`#op-decisions tr.detail`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, act, dec, an := text(`#op-info`), text(`#op-activity`), text(`#op-decisions`), text(`#op-analysts`)
+	if !strings.Contains(info, admin[0].SHA256) || !strings.Contains(text(`#op-policy`), "Simulated answers are not offered") {
+		t.Errorf("operator's table view: %q", info)
+	}
+	if !strings.Contains(act, "alice\t5\t4\t0\t1") || !strings.Contains(act, "anonymous (carol)\t1\t1") {
+		t.Errorf("activity per requester: %q", act)
+	}
+	if !strings.Contains(strings.ToLower(dec), "denied") || !strings.Contains(dec, "Required width") || !strings.Contains(dec, "alice") {
+		t.Errorf("decisions with evidence: %q", dec)
+	}
+	if !strings.Contains(an, "alice") {
+		t.Errorf("analysts: %q", an)
+	}
+	screenshot(t, ctx, "operator-page.png")
+
 	// The operator allows simulation; a simulated answer and the page
 	// after it say plainly that it is not data.
 	allow := true
-	if _, err := s.client.UpdatePolicy(context.Background(), "autoworkers", audit.PolicyUpdate{AllowSimulate: &allow}); err != nil {
+	if _, err := s.client.UpdatePolicy(bg, "autoworkers", audit.PolicyUpdate{AllowSimulate: &allow}); err != nil {
 		t.Fatal(err)
 	}
 	err = chromedp.Do(ctx,
@@ -592,8 +785,9 @@ func TestServeWebPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outcome, answer, banner := text(`#outcome`), text(`#answer-notice`), text(`#notice`)
-	if !strings.Contains(outcome, "simulated") || !strings.Contains(answer, "NOT DATA") || !strings.Contains(banner, "SIMULATED, NOT DATA") {
+	outcome, answer, banner := strings.ToLower(text(`#outcome`)), text(`#answer-notice`), text(`#notice`)
+	if !strings.Contains(outcome, "simulated") || !strings.Contains(answer, "This answer is simulated") || !strings.Contains(answer, "NOT DATA") ||
+		!strings.Contains(banner, "SIMULATED, NOT DATA") {
 		t.Errorf("simulated answer on the page: outcome %q, notice %q, banner %q", outcome, answer, banner)
 	}
 }
@@ -715,5 +909,79 @@ func TestServeCorruptDatabase(t *testing.T) {
 	os.WriteFile(db, data, 0o600)
 	if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--quiet"); code != 2 || !strings.Contains(msg, "corrupt") {
 		t.Errorf("corrupted database: exit %d %q", code, msg)
+	}
+}
+
+// The operator's commands around the page: analysts' tokens issued,
+// listed and revoked; labels files checked (file, line, field named;
+// nothing loaded); a trusted header that is not a plain header name
+// refused. Bad usage exits 2.
+func TestServeAnalystAndLabels(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	// run gives stdout and stderr together: the token is the first line.
+	out, msg, code := run(t, "serve", "analyst", "add", "--db", db, "alice")
+	tok := strings.SplitN(out, "\n", 2)[0]
+	if code != 0 || !strings.HasPrefix(tok, "sdca_") || len(tok) < 40 || !strings.Contains(out, "shown once") {
+		t.Fatalf("analyst add: exit %d %q %q", code, tok, msg)
+	}
+	if _, msg, code := run(t, "serve", "analyst", "add", "--db", db, "alice"); code != 2 || !strings.Contains(msg, "exists") {
+		t.Errorf("second token for alice: exit %d %q", code, msg)
+	}
+	for _, args := range [][]string{{"add"}, {"add", "a b"}, {"frobnicate", "x"}, {"list", "x"}, {}} {
+		if _, msg, code := run(t, append([]string{"serve", "analyst", "--db", db}, args...)...); code != 2 {
+			t.Errorf("analyst %v: exit %d %q", args, code, msg)
+		}
+	}
+	if out, msg, code := run(t, "serve", "analyst", "revoke", "--db", db, "alice"); code != 0 || !strings.Contains(out, "revoked alice") {
+		t.Errorf("revoke: exit %d %q %q", code, out, msg)
+	}
+	if _, msg, code := run(t, "serve", "analyst", "revoke", "--db", db, "alice"); code != 2 {
+		t.Errorf("revoke twice: exit %d %q", code, msg)
+	}
+	if out, _, code := run(t, "serve", "analyst", "list", "--db", db); code != 0 || !strings.Contains(out, "alice") || !strings.Contains(out, "revoked") {
+		t.Errorf("list: exit %d %q", code, out)
+	}
+	for _, c := range []struct{ name, text, msg string }{
+		{"labels.csv", "variable,level,label\nA,no,non-smoker\nA,no,again\n", "labels.csv: line 3"},
+		{"labels2.csv", "variable,level,label\nZ,,unknown\n", `no variable "Z"`},
+		{"labels3.csv", "variable,level,label\nD,<150,below 150\n", `no level "<150"`},
+		{"labels.json", `{"A": {"label": 1}}`, "labels.json"},
+	} {
+		f := writeTemp(t, c.name, c.text)
+		if _, msg, code := run(t, "serve", "load", "--db", db, "--name", "w", "--table", csv, "--labels", f); code != 2 || !strings.Contains(msg, c.msg) {
+			t.Errorf("labels %s: exit %d %q, want %q", c.name, code, msg, c.msg)
+		}
+	}
+	st, err := server.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts, err := st.Tables(context.Background()); err != nil || len(ts) != 0 {
+		t.Errorf("refused labels loaded %d tables (%v)", len(ts), err)
+	}
+	st.Close()
+	// Labels for a table loaded without them.
+	loadTables(t, db, csv, "plain")
+	good := writeTemp(t, "good.csv", "variable,level,label\nA,,Smoking\n")
+	if out, msg, code := run(t, "serve", "labels", "--db", db, "--name", "plain", "--labels", good); code != 0 || !strings.Contains(out, "labelled plain") {
+		t.Errorf("serve labels: exit %d %q %q", code, out, msg)
+	}
+	if _, msg, code := run(t, "serve", "labels", "--db", db, "--name", "nosuch", "--labels", good); code != 2 || !strings.Contains(msg, "no such table") {
+		t.Errorf("serve labels of an unknown table: exit %d %q", code, msg)
+	}
+	st, err = server.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := st.Table(context.Background(), "plain"); err != nil || info.Variables[0].Label != "Smoking" {
+		t.Errorf("after serve labels: %+v %v", info, err)
+	}
+	st.Close()
+	for _, h := range []string{"Authorization", "X Remote"} {
+		if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--trust-header", h, "--quiet"); code != 2 || !strings.Contains(msg, "--trust-header") {
+			t.Errorf("--trust-header %q: exit %d %q", h, code, msg)
+		}
 	}
 }
