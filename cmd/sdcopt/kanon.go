@@ -354,7 +354,21 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	prog := cli.NewProgress(s.quiet)
 	defer prog.Finish()
 	prog.Printf("%s on %d records x %d quasi-identifiers, k = %d", s.method, t.N, t.D(), s.k)
-	opt := &kanon.Options{Method: s.method, Partition: s.partition, Workers: s.workers, Seed: s.seed, MIPSolver: s.solver, Auto: auto}
+	part := s.partition
+	if changed("partition") && part == 0 {
+		part = kanon.OnePartition // --partition 0: one partition
+	}
+	opt := &kanon.Options{Method: s.method, Partition: part, Workers: s.workers, Seed: s.seed, MIPSolver: s.solver}
+	if prog != nil {
+		current := ""
+		opt.Progress = func(phase string, done, total int) {
+			if phase != current {
+				current = phase
+				prog.Start("kanon "+s.method+": "+phase, total)
+			}
+			prog.Set(done)
+		}
+	}
 	if s.method == kanon.MethodMIP {
 		opt.TimeLimit = secondsDuration(s.timeLimit)
 	} else {
@@ -364,6 +378,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if err != nil {
 		return libraryError(d.label, err)
 	}
+	prog.Finish()
 	switch {
 	case res.Fallbacks > 0 && s.method == kanon.MethodMIP:
 		fmt.Fprintf(os.Stderr, "sdcopt: warning: the MIP engine had not stopped at --time-limit in %d of %d partition(s); those were solved by the hungarian heuristic (no MIP bound)\n",
