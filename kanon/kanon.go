@@ -63,7 +63,7 @@ const (
 // Options configure Anonymize. A nil *Options means the zero value; an
 // empty Method means MethodSortGreedy.
 type Options struct {
-	Method    string // one of Methods() ("" = MethodSortGreedy)
+	Method string // one of Methods() ("" = MethodSortGreedy)
 	// Partition is the number of records per partition; see Split. 0 (the
 	// default): chosen from Budget by AutoPartition for greedy,
 	// sortgreedy, hungarian and flow (one partition for mip and
