@@ -69,9 +69,12 @@ type Options struct {
 	// Auto chooses the partition size when Partition is 0: AutoPartition
 	// with Budget (0 = DefaultBudget) and the workers (greedy,
 	// sortgreedy, hungarian and flow; mip keeps one partition).
-	// Budget is also a deadline of the heuristics (with Auto, or when set):
+	// A Budget that is set (> 0) is also a deadline of the heuristics:
 	// partitions that start after it get the circulant graph of their
-	// lexicographic order (Result.Fallbacks).
+	// lexicographic order (Result.Fallbacks). Budget 0 sets no deadline
+	// (DefaultBudget only sizes the partitions), so that the result
+	// depends on the data, k, the options and the seed alone, never on
+	// the machine's speed or load.
 	Auto    bool
 	Budget  time.Duration
 	Workers int    // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
@@ -117,8 +120,8 @@ type Result struct {
 	// of the deadline: MIP partitions solved by the hungarian heuristic
 	// because the engine had not returned by Options.TimeLimit (or
 	// stopped there without a feasible graph; MIPBound is NaN then), and
-	// heuristic partitions started after the budget (Options.Budget, or
-	// DefaultBudget with Auto), given the circulant graph of their
+	// heuristic partitions started after the budget (Options.Budget,
+	// when set), given the circulant graph of their
 	// lexicographic order.
 	Fallbacks int
 	Solver    string  // MIP only: the engine's registry name
@@ -274,8 +277,6 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		deadline = start.Add(o.TimeLimit)
 	case o.Method != MethodMIP && o.Budget > 0:
 		deadline = start.Add(o.Budget)
-	case o.Method != MethodMIP && o.Auto:
-		deadline = start.Add(DefaultBudget)
 	}
 
 	results := make([]partResult, len(parts))
