@@ -160,6 +160,11 @@ type Auditor struct {
 	mu    sync.Mutex
 	cache map[[32]byte]*intervals
 	order [][32]byte
+
+	// micro is set for an auditor of microdata (NewMicrodata; table is
+	// nil); refine for the auditor of a collapsed table inside it.
+	micro  *microState
+	refine *refinement
 }
 
 // New returns an Auditor of table t under policy p.
@@ -182,8 +187,17 @@ func New(t *model.Table, p Policy, opt Options) (*Auditor, error) {
 	return &Auditor{table: t, policy: p, opt: opt, cache: map[[32]byte]*intervals{}}, nil
 }
 
-// Table returns the confidential table.
+// Table returns the confidential table (nil for an auditor of microdata,
+// whose full table is never built; see Vars).
 func (a *Auditor) Table() *model.Table { return a.table }
+
+// Vars returns the variables of the confidential table, with their levels.
+func (a *Auditor) Vars() []model.Variable {
+	if a.micro != nil {
+		return a.micro.md.Vars
+	}
+	return a.table.Vars
+}
 
 // Policy returns the policy.
 func (a *Auditor) Policy() Policy { return a.policy }
@@ -191,7 +205,7 @@ func (a *Auditor) Policy() Policy { return a.policy }
 // ParseMargin reads a margin spec ("A:C", "AC" with one-letter names) into
 // variable names in table order.
 func (a *Auditor) ParseMargin(spec string) ([]string, error) {
-	subs, err := model.ParseMarginSpec(a.table.Vars, spec)
+	subs, err := model.ParseMarginSpec(a.Vars(), spec)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRequest, err)
 	}
@@ -204,7 +218,7 @@ func (a *Auditor) ParseMargin(spec string) ([]string, error) {
 func (a *Auditor) names(sub []int) []string {
 	out := make([]string, len(sub))
 	for i, j := range sub {
-		out[i] = a.table.Vars[j].Name
+		out[i] = a.Vars()[j].Name
 	}
 	return out
 }
@@ -212,6 +226,9 @@ func (a *Auditor) names(sub []int) []string {
 // Decide answers req given history h (which it does not change; see
 // History.Append).
 func (a *Auditor) Decide(h *History, req Request) (*Decision, error) {
+	if a.micro != nil {
+		return a.decideMicro(h, req)
+	}
 	start := time.Now()
 	if err := h.Check(a.table); err != nil {
 		return nil, err
@@ -458,6 +475,10 @@ func (a *Auditor) viewIsTrue(ms *model.MarginSet) bool {
 
 // check applies the policy to every cell.
 func (a *Auditor) check(iv *intervals, op *OperatorReport) {
+	if a.refine != nil {
+		a.checkRefined(iv, op)
+		return
+	}
 	op.Cells = len(iv.lo)
 	for c, count := range a.table.Counts {
 		req := a.policy.RequiredWidth(count)
