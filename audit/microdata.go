@@ -146,14 +146,8 @@ func (a *Auditor) NewHistory() *History {
 func (a *Auditor) decideMicro(h *History, req Request) (*Decision, error) {
 	start := time.Now()
 	md := a.micro.md
-	if len(h.Vars) != len(md.Vars) {
-		return nil, fmt.Errorf("%w: %d variables, the microdata declare %d", ErrHistory, len(h.Vars), len(md.Vars))
-	}
-	for i, v := range md.Vars {
-		if h.Vars[i].Name != v.Name || !slices.Equal(h.Vars[i].Levels, v.Levels) {
-			return nil, fmt.Errorf("%w: variable %d is %s with levels %v, the microdata's is %s with levels %v",
-				ErrHistory, i+1, h.Vars[i].Name, h.Vars[i].Levels, v.Name, v.Levels)
-		}
+	if err := a.CheckHistory(h); err != nil {
+		return nil, err
 	}
 	inW := make([]bool, len(md.Vars))
 	for i, r := range h.Releases {
@@ -310,4 +304,46 @@ func (a *Auditor) checkRefined(iv *intervals, op *OperatorReport) {
 			}
 		}
 	}
+}
+
+// CheckHistory verifies that h belongs to the auditor's table (see
+// History.Check); for microdata, the releases marked true are compared
+// with the margins counted from the records.
+func (a *Auditor) CheckHistory(h *History) error {
+	if a.micro == nil {
+		return h.Check(a.table)
+	}
+	md := a.micro.md
+	if len(h.Vars) != len(md.Vars) {
+		return fmt.Errorf("%w: %d variables, the microdata declare %d", ErrHistory, len(h.Vars), len(md.Vars))
+	}
+	for i, v := range md.Vars {
+		if h.Vars[i].Name != v.Name || !slices.Equal(h.Vars[i].Levels, v.Levels) {
+			return fmt.Errorf("%w: variable %d is %s with levels %v, the microdata's is %s with levels %v",
+				ErrHistory, i+1, h.Vars[i].Name, h.Vars[i].Levels, v.Name, v.Levels)
+		}
+	}
+	for i, r := range h.Releases {
+		sub, err := subsetOf(md.Vars, r.Margin)
+		if err != nil {
+			return fmt.Errorf("%w: release %d: %v", ErrHistory, i+1, err)
+		}
+		t, err := md.Collapse(sub, 8*int64(a.micro.mopt.MaxCells))
+		if err != nil {
+			return fmt.Errorf("%w: release %d (%s): %v", ErrHistory, i+1, marginName(r.Margin), err)
+		}
+		if len(r.Counts) != len(t.Counts) {
+			return fmt.Errorf("%w: release %d (%s): %d counts, the margin has %d cells", ErrHistory, i+1, marginName(r.Margin), len(r.Counts), len(t.Counts))
+		}
+		for j, c := range r.Counts {
+			switch {
+			case c < 0:
+				return fmt.Errorf("%w: release %d (%s): cell %d has the negative count %d", ErrHistory, i+1, marginName(r.Margin), j, c)
+			case !r.Simulated && c != t.Counts[j]:
+				return fmt.Errorf("%w: release %d (%s) is marked true but differs from the records at margin cell %d (%d, the records give %d)",
+					ErrHistory, i+1, marginName(r.Margin), j, c, t.Counts[j])
+			}
+		}
+	}
+	return nil
 }

@@ -35,6 +35,7 @@ type auditSettings struct {
 	create   bool
 	public   bool
 	ef       engineFlags
+	micro    microdataFlags
 }
 
 func newAuditCmd() *cobra.Command {
@@ -71,6 +72,7 @@ func newAuditCmd() *cobra.Command {
 	f.BoolVar(&s.create, "create", false, "with --update: create the history file when it does not exist")
 	f.BoolVar(&s.public, "public", false, "print only the public answer (no operator evidence)")
 	s.ef.register(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s); what it leaves undecided is denied")
+	s.micro.register(c)
 	c.AddCommand(newAuditReplayCmd())
 	return c
 }
@@ -99,13 +101,14 @@ func newAuditReplayCmd() *cobra.Command {
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.out, "out", "", "write the decisions to this file (atomically) instead of stdout")
 	s.ef.register(c, false, "time limit of each bounds computation and simulation in seconds (0 = the default, 60 s)")
+	s.micro.register(c)
 	return c
 }
 
 // newAuditor loads the table and the policy.
 func newAuditor(s *auditSettings) (*audit.Auditor, error) {
-	if s.table == "" {
-		return nil, cli.BadInput("--table FILE is required")
+	if err := s.micro.check(s.table); err != nil {
+		return nil, err
 	}
 	if err := cli.CheckFormat(s.format, "text", "json"); err != nil {
 		return nil, err
@@ -121,6 +124,9 @@ func newAuditor(s *auditSettings) (*audit.Auditor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.micro.file != "" {
+		return s.micro.auditor(pol, audit.Options{Solver: s.ef.solver, TimeLimit: prm.TimeLimit})
+	}
 	t, err := datasets.LoadTableCSV(s.table, nil)
 	if err != nil {
 		return nil, cli.BadInput("%v", err)
@@ -133,10 +139,10 @@ func newAuditor(s *auditSettings) (*audit.Auditor, error) {
 }
 
 // readHistory reads a history file and checks it against the table.
-func readHistory(path string, t *model.Table, create bool) (*audit.History, error) {
+func readHistory(path string, a *audit.Auditor, create bool) (*audit.History, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) && create {
-		return audit.NewHistory(t), nil
+		return a.NewHistory(), nil
 	}
 	if err != nil {
 		return nil, cli.BadInput("--history: %v", err)
@@ -146,7 +152,7 @@ func readHistory(path string, t *model.Table, create bool) (*audit.History, erro
 	if err != nil {
 		return nil, cli.BadInput("--history %s: %v", path, err)
 	}
-	if err := h.Check(t); err != nil {
+	if err := a.CheckHistory(h); err != nil {
 		return nil, cli.BadInput("--history %s: %v", path, err)
 	}
 	return h, nil
@@ -164,14 +170,14 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	}
 	// The history is read and, with --update, replaced atomically; the
 	// decision output must be neither the table nor the history.
-	if err := checkFiles([]string{"--table", s.table, "--history", s.history}, []string{"--out", s.out}); err != nil {
+	if err := checkFiles([]string{"--table", s.table, "--microdata", s.micro.file, "--levels", s.micro.levels, "--history", s.history}, []string{"--out", s.out}); err != nil {
 		return err
 	}
 	a, err := newAuditor(s)
 	if err != nil {
 		return err
 	}
-	h, err := readHistory(s.history, a.Table(), s.create)
+	h, err := readHistory(s.history, a, s.create)
 	if err != nil {
 		return err
 	}
@@ -192,7 +198,7 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 			}
 			return enc.Encode(d)
 		}
-		return writeDecisionText(w, a.Table(), d, s.public)
+		return writeDecisionText(w, &model.Table{Vars: a.Vars()}, d, s.public)
 	})
 	if err != nil {
 		return err
@@ -279,20 +285,20 @@ func runAuditReplay(w io.Writer, s *auditSettings) error {
 	if s.requests == "" {
 		return cli.BadInput("--requests SPEC1,SPEC2,... is required")
 	}
-	if err := checkFiles([]string{"--table", s.table, "--history", s.history}, []string{"--out", s.out}); err != nil {
+	if err := checkFiles([]string{"--table", s.table, "--microdata", s.micro.file, "--levels", s.micro.levels, "--history", s.history}, []string{"--out", s.out}); err != nil {
 		return err
 	}
 	a, err := newAuditor(s)
 	if err != nil {
 		return err
 	}
-	h := audit.NewHistory(a.Table())
+	h := a.NewHistory()
 	if s.history != "" {
-		if h, err = readHistory(s.history, a.Table(), false); err != nil {
+		if h, err = readHistory(s.history, a, false); err != nil {
 			return err
 		}
 	}
-	subs, err := model.ParseMarginSpec(a.Table().Vars, s.requests)
+	subs, err := model.ParseMarginSpec(a.Vars(), s.requests)
 	if err != nil {
 		return cli.BadInput("--requests: %v", err)
 	}
@@ -300,7 +306,7 @@ func runAuditReplay(w io.Writer, s *auditSettings) error {
 	for i, sub := range subs {
 		names := make([]string, len(sub))
 		for k, j := range sub {
-			names[k] = a.Table().Vars[j].Name
+			names[k] = a.Vars()[j].Name
 		}
 		d, err := a.Decide(h, audit.Request{Margin: names, Mode: s.mode, Seed: s.seed + uint64(i), RequestID: fmt.Sprint(i + 1)})
 		if err != nil {
