@@ -115,6 +115,9 @@ type OperatorReport struct {
 	// SimulationSeed and SimulationMethod describe a simulated answer.
 	SimulationSeed   uint64 `json:"simulation_seed,omitempty"`
 	SimulationMethod string `json:"simulation_method,omitempty"`
+	// Evidence counts the checked cells by what decided them (see
+	// Evidence in evidence.go).
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // CellRisk is one cell the release would put at risk.
@@ -378,6 +381,11 @@ type intervals struct {
 	sharp      bool
 	method     string
 	bounds     *model.CellBounds
+	// truth: the confidential table has every margin of the view (it is
+	// a witness, the start of the local moves); margins are the view's
+	// variable sets.
+	truth   bool
+	margins [][]int
 }
 
 // bounds computes (or takes from the cache) the intervals of ms; prev,
@@ -445,7 +453,11 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			iv.inLo[c], iv.inHi[c] = iv.hi[c]+1, iv.lo[c]-1 // empty until a table is known
 		}
 		tables := cr.Certificates.Witnesses
-		if a.viewIsTrue(ms) {
+		iv.truth = a.viewIsTrue(ms)
+		for _, m := range ms.Margins {
+			iv.margins = append(iv.margins, m.Vars)
+		}
+		if iv.truth {
 			tables = append(tables, a.table.Counts) // the confidential table has every true margin
 		}
 		for _, w := range tables {
@@ -487,12 +499,7 @@ func (a *Auditor) check(iv *intervals, op *OperatorReport) {
 		}
 		risk := CellRisk{Cell: c, Label: model.CellLabel(a.table.Vars, nil, c), Count: count, Lower: iv.lo[c], Upper: iv.hi[c],
 			AttainedLower: iv.inLo[c], AttainedUpper: iv.inHi[c], Required: req}
-		switch {
-		case iv.hi[c]-iv.lo[c] < req:
-			op.Disclosed = append(op.Disclosed, risk)
-		case iv.inHi[c]-iv.inLo[c] < req:
-			op.Undecided = append(op.Undecided, risk)
-		}
+		a.classify(iv, risk, false, op)
 	}
 }
 

@@ -273,34 +273,20 @@ func (s *microState) refinement(w []int, t *model.Table, p Policy) *refinement {
 func (a *Auditor) checkRefined(iv *intervals, op *OperatorReport) {
 	r := a.refine
 	op.Cells = len(iv.lo)
-	classify := func(risk CellRisk) {
-		switch {
-		case risk.Upper-risk.Lower < risk.Required:
-			op.Disclosed = append(op.Disclosed, risk)
-		case risk.AttainedUpper < risk.AttainedLower || risk.AttainedUpper-risk.AttainedLower < risk.Required:
-			op.Undecided = append(op.Undecided, risk)
-		}
-	}
 	for y := range iv.lo {
-		label := model.CellLabel(a.table.Vars, nil, y)
+		label := func() string { return model.CellLabel(a.table.Vars, nil, y) }
 		if q := r.req[y]; q > 0 {
-			risk := CellRisk{Cell: y, Label: label, Count: r.count[y], Lower: iv.lo[y], Upper: iv.hi[y],
+			risk := CellRisk{Cell: y, Label: label(), Count: r.count[y], Lower: iv.lo[y], Upper: iv.hi[y],
 				AttainedLower: iv.inLo[y], AttainedUpper: iv.inHi[y], Required: q}
 			if r.pad {
-				// A full cell inside y: [0, U(y)], attained [0, attained U(y)]
-				// when some table is known.
 				risk.Label += " (a full cell inside; the other variables free)"
-				risk.Lower = 0
-				if risk.AttainedUpper >= risk.AttainedLower {
-					risk.AttainedLower = 0
-				}
 			}
-			classify(risk)
+			a.classify(iv, risk, r.pad, op)
 		}
 		if r.collapsed {
 			if q := a.policy.RequiredWidth(a.table.Counts[y]); q > 0 {
-				classify(CellRisk{Cell: y, Label: label + " (collapsed cell)", Count: a.table.Counts[y], Lower: iv.lo[y], Upper: iv.hi[y],
-					AttainedLower: iv.inLo[y], AttainedUpper: iv.inHi[y], Required: q})
+				a.classify(iv, CellRisk{Cell: y, Label: label() + " (collapsed cell)", Count: a.table.Counts[y], Lower: iv.lo[y], Upper: iv.hi[y],
+					AttainedLower: iv.inLo[y], AttainedUpper: iv.inHi[y], Required: q}, false, op)
 			}
 		}
 	}
