@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -258,4 +259,65 @@ func (m *Microdata) Cells() (levels [][]int32, counts []int64) {
 		counts = append(counts, 1)
 	}
 	return levels, counts
+}
+
+// AdultVars are the nine categorical variables of the UCI Adult file.
+var AdultVars = []string{"workclass", "education", "marital-status", "occupation", "relationship", "race", "sex", "native-country", "income"}
+
+// LoadAdultMicrodata reads adult.csv (the training file, 32561 records) of
+// the shared data directory as microdata over AdultVars, "?" kept as a
+// level.
+func LoadAdultMicrodata() (*Microdata, error) {
+	dir, err := SharedDir()
+	if err != nil {
+		return nil, err
+	}
+	return LoadMicrodata(dir+"/adult.csv", AdultVars, "")
+}
+
+// SyntheticMicrodata draws n seeded records over len(levels) variables
+// V1, V2, ... with levels[j] levels each ("0", "1", ...), dependent
+// through a latent class: each record draws a class z in 0..3, and each
+// variable takes, with probability 0.6, the level z*(j+1) mod levels[j],
+// otherwise a level drawn from a skewed distribution (level l with
+// weight 1/(l+1)). Not a model of any population: a test bed with
+// sparse, dependent cells.
+func SyntheticMicrodata(n int, levels []int, seed uint64) (*Microdata, error) {
+	if n < 1 || len(levels) == 0 {
+		return nil, fmt.Errorf("%w: need records and variables (have %d, %d)", ErrMicrodata, n, len(levels))
+	}
+	if sz := sizeProduct(n, len(levels), 4); sz < 0 || sz > MemoryLimit() {
+		return nil, fmt.Errorf("%w: %d records of %d variables", ErrTooLarge, n, len(levels))
+	}
+	md := &Microdata{Source: fmt.Sprintf("synthetic(n=%d,seed=%d)", n, seed), Vars: make([]model.Variable, len(levels)), N: n}
+	cum := make([][]float64, len(levels))
+	for j, l := range levels {
+		if l < 1 {
+			return nil, fmt.Errorf("%w: variable %d has %d levels", ErrMicrodata, j+1, l)
+		}
+		md.Vars[j].Name = fmt.Sprintf("V%d", j+1)
+		s := 0.0
+		for x := range l {
+			md.Vars[j].Levels = append(md.Vars[j].Levels, fmt.Sprint(x))
+			s += 1 / float64(x+1)
+			cum[j] = append(cum[j], s)
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6d6963726f))
+	md.codes = make([]int32, 0, n*len(levels))
+	for range n {
+		z := r.IntN(4)
+		for j, l := range levels {
+			x := z * (j + 1) % l
+			if r.Float64() >= 0.6 {
+				u := r.Float64() * cum[j][l-1]
+				x = 0
+				for x < l-1 && cum[j][x] < u {
+					x++
+				}
+			}
+			md.codes = append(md.codes, int32(x))
+		}
+	}
+	return md, nil
 }
