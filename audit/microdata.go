@@ -150,11 +150,13 @@ func (a *Auditor) decideMicro(h *History, req Request) (*Decision, error) {
 		return nil, err
 	}
 	inW := make([]bool, len(md.Vars))
+	var relSubs [][]int
 	for i, r := range h.Releases {
 		sub, err := subsetOf(md.Vars, r.Margin)
 		if err != nil {
 			return nil, fmt.Errorf("%w: release %d: %v", ErrHistory, i+1, err)
 		}
+		relSubs = append(relSubs, sub)
 		for _, j := range sub {
 			inW[j] = true
 		}
@@ -184,7 +186,20 @@ func (a *Auditor) decideMicro(h *History, req Request) (*Decision, error) {
 			w = append(w, j)
 		}
 	}
-	inner, err := a.micro.auditor(w, a)
+	var inner *Auditor
+	var err error
+	if !a.micro.mopt.ProtectCollapsed {
+		if comps := components(len(md.Vars), append(relSubs, sub)); len(comps) > 1 {
+			var d *Decision
+			d, err = a.decideSplit(h, req, sub, comps, start)
+			if err == nil {
+				return d, nil
+			}
+		}
+	}
+	if err == nil {
+		inner, err = a.micro.auditor(w, a)
+	}
 	if errors.Is(err, datasets.ErrTooLarge) {
 		mode := req.Mode
 		if mode == "" {

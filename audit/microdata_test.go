@@ -28,14 +28,15 @@ func randomMarginOf(r *rand.Rand, names []string) []string {
 // variables, collapsed from the records) decides every request as the
 // full-table auditor does on the cross-classification of the same
 // records: 200 seeded sequences of 4 requests on small tables whose
-// requests leave one or more variables out, under three policies.
+// requests leave one or more variables out (or not), half of them after a
+// release made without the auditor, under three policies.
 func TestMicrodataAgreesWithTable(t *testing.T) {
 	seqs := 200
 	if testing.Short() {
 		seqs = 40
 	}
 	policies := []audit.Policy{audit.DefaultPolicy(), {Small: 2, MinWidth: 2, MinRelWidth: 0.5}, {Small: 0, MinWidth: 0}}
-	var released, denied int
+	var released, denied, split, joint int
 	for s := 0; s < seqs; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 25))
 		k := 4 + r.IntN(2)
@@ -65,13 +66,25 @@ func TestMicrodataAgreesWithTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Requests over the first k-2 variables (or k-1): the others are
-		// extra variables of the full table.
+		// Requests over the first k-2 or k-1 variables (the others are
+		// extra variables of the full table), or over all of them.
 		var names []string
-		for _, v := range vars[:k-1-r.IntN(2)] {
+		for _, v := range vars[:[]int{k - 2, k - 1, k}[r.IntN(3)]] {
 			names = append(names, v.Name)
 		}
 		h := audit.NewHistory(tab)
+		if r.IntN(2) == 0 {
+			// A release made without the auditor (the history need not be
+			// safe): the decisions must still agree.
+			sub := positions(tab, randomMarginOf(r, names))
+			slices.Sort(sub)
+			m, _ := tab.Collapse(sub)
+			var mn []string
+			for _, j := range sub {
+				mn = append(mn, vars[j].Name)
+			}
+			h.Releases = append(h.Releases, audit.Release{Margin: mn, Counts: m.Counts})
+		}
 		for q := 0; q < 4; q++ {
 			req := audit.Request{Margin: randomMarginOf(r, names)}
 			df, err := full.Decide(h, req)
@@ -94,11 +107,17 @@ func TestMicrodataAgreesWithTable(t *testing.T) {
 			} else {
 				denied++
 			}
+			if strings.Contains(dm.Operator.Explanation, "independent components") {
+				split++
+			}
+			if strings.Contains(dm.Operator.Explanation, "joint check") {
+				joint++
+			}
 			h.Append(df)
 		}
 	}
-	t.Logf("%d released, %d denied", released, denied)
-	if released == 0 || denied == 0 {
+	t.Logf("%d released, %d denied; %d decided on components, %d denied by their joint check", released, denied, split, joint)
+	if released == 0 || denied == 0 || split == 0 {
 		t.Errorf("the sequences do not exercise both outcomes: %d released, %d denied", released, denied)
 	}
 }
