@@ -29,7 +29,11 @@ func TestMoves(t *testing.T) {
 		t.Errorf("odd-parity cell 001 moved up to %d, want 1 (its sharp upper bound)", v)
 	}
 	moved := 0
-	for s := 0; s < 30; s++ {
+	cases := 15
+	if testing.Short() {
+		cases = 5
+	}
+	for s := 0; s < cases; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 9))
 		k := 3 + r.IntN(2)
 		vars := make([]model.Variable, k)
