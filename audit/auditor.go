@@ -386,6 +386,10 @@ type intervals struct {
 	// variable sets.
 	truth   bool
 	margins [][]int
+	// moveSets are the variable sets of the local moves (evidence.go),
+	// computed once.
+	movesOnce sync.Once
+	moveSets  [][]int
 }
 
 // bounds computes (or takes from the cache) the intervals of ms; prev,

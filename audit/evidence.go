@@ -66,13 +66,14 @@ func (a *Auditor) classify(iv *intervals, risk CellRisk, pad bool, op *OperatorR
 		// Search only as far as the decision needs: down to truth - req
 		// (not below the proven lower bound), then up to down + req.
 		c := risk.Cell
+		iv.movesOnce.Do(func() { iv.moveSets = uncoveredSets(model.Dims(a.table.Vars), iv.margins) })
 		down := a.table.Counts[c]
 		if !pad {
-			down = moveInterval(a.table, iv.margins, c, -1, max(risk.Lower, down-risk.Required), uint64(c))
+			down = moveInterval(a.table, iv.moveSets, c, -1, max(risk.Lower, down-risk.Required), uint64(c))
 		} else {
 			down = 0
 		}
-		up := moveInterval(a.table, iv.margins, c, +1, min(risk.Upper, down+risk.Required), uint64(c))
+		up := moveInterval(a.table, iv.moveSets, c, +1, min(risk.Upper, down+risk.Required), uint64(c))
 		if !known {
 			risk.AttainedLower, risk.AttainedUpper = down, up
 			if pad {
@@ -114,27 +115,37 @@ const (
 )
 
 // moveInterval moves cell c of a copy of t in direction dir (-1 down, +1
-// up) by local moves that keep every margin over the variable sets
-// margins and every count non-negative, greedily (a step applies the first
+// up) by the local moves over the variable sets sets (uncoveredSets of
+// the margins: they keep every margin) that keep every count non-negative, greedily (a step applies the first
 // move found that changes c by dir), until no move is found or the cell
 // reaches goal; it returns the value reached, which an integer table with
 // the margins attains. Seeded: the same input gives the same value.
-func moveInterval(t *model.Table, margins [][]int, c int, dir int64, goal int64, seed uint64) int64 {
-	v, _ := moveTable(t, margins, c, dir, goal, seed)
+func moveInterval(t *model.Table, sets [][]int, c int, dir int64, goal int64, seed uint64) int64 {
+	v, _ := moveDelta(t, sets, c, dir, goal, seed)
 	return v
 }
 
 // moveTable is moveInterval returning also the table reached.
-func moveTable(t *model.Table, margins [][]int, c int, dir int64, goal int64, seed uint64) (int64, []int64) {
+func moveTable(t *model.Table, sets [][]int, c int, dir int64, goal int64, seed uint64) (int64, []int64) {
+	v, delta := moveDelta(t, sets, c, dir, goal, seed)
+	tab := slices.Clone(t.Counts)
+	for idx, x := range delta {
+		tab[idx] += x
+	}
+	return v, tab
+}
+
+// moveDelta is moveInterval returning the changes to t (sparse: a search
+// touches few cells of a large table).
+func moveDelta(t *model.Table, sets [][]int, c int, dir int64, goal int64, seed uint64) (int64, map[int]int64) {
 	dims := model.Dims(t.Vars)
-	sets := uncoveredSets(dims, margins)
 	cur := t.Counts[c]
 	limit := goal
+	delta := map[int]int64{}
 	if len(sets) == 0 || (cur-limit)*dir >= 0 {
-		return cur, t.Counts
+		return cur, delta
 	}
 	x := model.CellLevels(dims, c, nil)
-	tab := slices.Clone(t.Counts)
 	r := rand.New(rand.NewPCG(seed, uint64(dir+2)))
 	lv := make([]int, len(dims))
 	cells := make([]int, 0, 1<<maxMoveSize)
@@ -165,7 +176,7 @@ func moveTable(t *model.Table, margins [][]int, c int, dir int64, goal int64, se
 					}
 					idx := model.CellIndex(dims, lv)
 					// The table becomes tab + dir*sign on idx.
-					if tab[idx]+dir*sign < 0 {
+					if t.Counts[idx]+delta[idx]+dir*sign < 0 {
 						ok = false
 						break
 					}
@@ -173,9 +184,9 @@ func moveTable(t *model.Table, margins [][]int, c int, dir int64, goal int64, se
 				}
 				if ok {
 					for k, idx := range cells {
-						tab[idx] += dir * signs[k]
+						delta[idx] += dir * signs[k]
 					}
-					cur = tab[c]
+					cur = t.Counts[c] + delta[c]
 					moved = true
 				}
 			}
@@ -187,7 +198,7 @@ func moveTable(t *model.Table, margins [][]int, c int, dir int64, goal int64, se
 			break
 		}
 	}
-	return cur, tab
+	return cur, delta
 }
 
 // uncoveredSets returns the minimal variable sets (at most maxMoveSize

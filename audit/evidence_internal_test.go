@@ -21,7 +21,7 @@ func TestMoves(t *testing.T) {
 	}
 	even := []int64{1, 0, 0, 1, 0, 1, 1, 0} // 000, 011, 101, 110
 	tab, _ := model.NewTable(vars, even)
-	all2 := [][]int{{0, 1}, {0, 2}, {1, 2}}
+	all2 := uncoveredSets(model.Dims(vars), [][]int{{0, 1}, {0, 2}, {1, 2}})
 	if v := moveInterval(tab, all2, 0, -1, 0, 1); v != 0 {
 		t.Errorf("even-parity cell 000 moved down to %d, want 0", v)
 	}
@@ -70,7 +70,7 @@ func TestMoves(t *testing.T) {
 		for c := range counts {
 			for _, dir := range []int64{-1, 1} {
 				goal := int64(1000) * dir
-				v, w := moveTable(tab, subs, c, dir, goal, uint64(c))
+				v, w := moveTable(tab, uncoveredSets(model.Dims(vars), subs), c, dir, goal, uint64(c))
 				if float64(v) < ip.Bounds.Lower[c]-1e-6 || float64(v) > ip.Bounds.Upper[c]+1e-6 {
 					t.Fatalf("case %d cell %d: moved to %d outside the IP bounds [%g, %g]", s, c, v, ip.Bounds.Lower[c], ip.Bounds.Upper[c])
 				}
