@@ -53,7 +53,10 @@ func newAuditCmd() *cobra.Command {
 			"from the public releases (seeded by --seed). The output is the operator's:\n" +
 			"it names the cells a denied release would disclose; --public prints only\n" +
 			"what a requester may see. --update appends the release to HISTORY.json\n" +
-			"(atomically; --create starts a new history file).",
+			"(atomically; --create starts a new history file). With --microdata FILE\n" +
+			"--vars V1,V2,... the confidential table is the cross-classification of the\n" +
+			"records over those variables, never built: each decision collapses the\n" +
+			"records to the table over the variables of the history and the request.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runAudit(c.OutOrStdout(), os.Stderr, &s)
