@@ -306,6 +306,7 @@ func (r *run) masterLoop() error {
 			break
 		}
 	}
+	r.plan.ended(PhaseMaster)
 	r.res.Columns = len(r.cs.cols)
 	r.res.LPBound = max(r.res.LowerBound, 0)
 	r.res.HeuristicSSE = r.best.sse

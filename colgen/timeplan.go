@@ -95,7 +95,7 @@ func (p *timePlan) ended(phase string) {
 // end (0 = none without a limit; at least a millisecond). It is negative
 // when no time is left, with a note saying the polish is skipped and
 // which phase overran its share; the note also says when the box is
-// shorter than the reserved share.
+// shorter than the reserved share (by more than 1 %).
 func (p *timePlan) polishBox() (time.Duration, string) {
 	if p.end.IsZero() {
 		return 0, ""
@@ -108,7 +108,7 @@ func (p *timePlan) polishBox() (time.Duration, string) {
 	switch {
 	case left <= 0:
 		return -1, fmt.Sprintf("skipped: no time left of its reserved %.3f s%s", p.polishReserve.Seconds(), why)
-	case left < p.polishReserve:
+	case left < p.polishReserve-p.polishReserve/100:
 		return max(left, time.Millisecond), fmt.Sprintf("cut short: %.3f s of its reserved %.3f s%s", left.Seconds(), p.polishReserve.Seconds(), why)
 	}
 	return max(left, time.Millisecond), ""
