@@ -117,6 +117,9 @@ type OperatorReport struct {
 	// SimulationSeed and SimulationMethod describe a simulated answer.
 	SimulationSeed   uint64 `json:"simulation_seed,omitempty"`
 	SimulationMethod string `json:"simulation_method,omitempty"`
+	// Evidence counts the checked cells by what decided them (see
+	// Evidence in evidence.go).
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // CellRisk is one cell the release would put at risk.
@@ -162,6 +165,11 @@ type Auditor struct {
 	mu    sync.Mutex
 	cache map[[32]byte]*intervals
 	order [][32]byte
+
+	// micro is set for an auditor of microdata (NewMicrodata; table is
+	// nil); refine for the auditor of a collapsed table inside it.
+	micro  *microState
+	refine *refinement
 }
 
 // New returns an Auditor of table t under policy p.
@@ -184,8 +192,17 @@ func New(t *model.Table, p Policy, opt Options) (*Auditor, error) {
 	return &Auditor{table: t, policy: p, opt: opt, cache: map[[32]byte]*intervals{}}, nil
 }
 
-// Table returns the confidential table.
+// Table returns the confidential table (nil for an auditor of microdata,
+// whose full table is never built; see Vars).
 func (a *Auditor) Table() *model.Table { return a.table }
+
+// Vars returns the variables of the confidential table, with their levels.
+func (a *Auditor) Vars() []model.Variable {
+	if a.micro != nil {
+		return a.micro.md.Vars
+	}
+	return a.table.Vars
+}
 
 // Policy returns the policy.
 func (a *Auditor) Policy() Policy { return a.policy }
@@ -193,7 +210,7 @@ func (a *Auditor) Policy() Policy { return a.policy }
 // ParseMargin reads a margin spec ("A:C", "AC" with one-letter names) into
 // variable names in table order.
 func (a *Auditor) ParseMargin(spec string) ([]string, error) {
-	subs, err := model.ParseMarginSpec(a.table.Vars, spec)
+	subs, err := model.ParseMarginSpec(a.Vars(), spec)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRequest, err)
 	}
@@ -206,7 +223,7 @@ func (a *Auditor) ParseMargin(spec string) ([]string, error) {
 func (a *Auditor) names(sub []int) []string {
 	out := make([]string, len(sub))
 	for i, j := range sub {
-		out[i] = a.table.Vars[j].Name
+		out[i] = a.Vars()[j].Name
 	}
 	return out
 }
@@ -214,8 +231,16 @@ func (a *Auditor) names(sub []int) []string {
 // Decide answers req given history h (which it does not change; see
 // History.Append).
 func (a *Auditor) Decide(h *History, req Request) (*Decision, error) {
+	return a.decideBy(h, req, time.Now().Add(a.opt.TimeLimit))
+}
+
+// decideBy is Decide with the decision's deadline (one for everything the
+// decision computes, also across the auditors of collapsed tables).
+func (a *Auditor) decideBy(h *History, req Request, deadline time.Time) (*Decision, error) {
+	if a.micro != nil {
+		return a.decideMicro(h, req, deadline)
+	}
 	start := time.Now()
-	deadline := start.Add(a.opt.TimeLimit)
 	if err := h.Check(a.table); err != nil {
 		return nil, err
 	}
@@ -376,6 +401,15 @@ type intervals struct {
 	stopped    bool // a computation stopped at the decision's deadline
 	method     string
 	bounds     *model.CellBounds
+	// truth: the confidential table has every margin of the view (it is
+	// a witness, the start of the local moves); margins are the view's
+	// variable sets.
+	truth   bool
+	margins [][]int
+	// moveSets are the variable sets of the local moves (evidence.go),
+	// computed once.
+	movesOnce sync.Once
+	moveSets  [][]int
 }
 
 // bounds computes (or takes from the cache) the intervals of ms by
@@ -449,7 +483,11 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			iv.inLo[c], iv.inHi[c] = iv.hi[c]+1, iv.lo[c]-1 // empty until a table is known
 		}
 		tables := cr.Certificates.Witnesses
-		if a.viewIsTrue(ms) {
+		iv.truth = a.viewIsTrue(ms)
+		for _, m := range ms.Margins {
+			iv.margins = append(iv.margins, m.Vars)
+		}
+		if iv.truth {
 			tables = append(tables, a.table.Counts) // the confidential table has every true margin
 		}
 		for _, w := range tables {
@@ -486,6 +524,10 @@ func (a *Auditor) viewIsTrue(ms *model.MarginSet) bool {
 
 // check applies the policy to every cell.
 func (a *Auditor) check(iv *intervals, op *OperatorReport) {
+	if a.refine != nil {
+		a.checkRefined(iv, op)
+		return
+	}
 	op.Cells = len(iv.lo)
 	for c, count := range a.table.Counts {
 		req := a.policy.RequiredWidth(count)
@@ -494,12 +536,7 @@ func (a *Auditor) check(iv *intervals, op *OperatorReport) {
 		}
 		risk := CellRisk{Cell: c, Label: model.CellLabel(a.table.Vars, nil, c), Count: count, Lower: iv.lo[c], Upper: iv.hi[c],
 			AttainedLower: iv.inLo[c], AttainedUpper: iv.inHi[c], Required: req}
-		switch {
-		case iv.hi[c]-iv.lo[c] < req:
-			op.Disclosed = append(op.Disclosed, risk)
-		case iv.inHi[c]-iv.inLo[c] < req:
-			op.Undecided = append(op.Undecided, risk)
-		}
+		a.classify(iv, risk, false, op)
 	}
 }
 

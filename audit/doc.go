@@ -28,6 +28,15 @@
 // ReadHistory and WriteHistory (the JSON of `sdcopt audit --history`)
 // store the record; Simulate draws a table consistent with a public view.
 //
+// Microdata: NewMicrodata builds an Auditor over categorical records
+// (datasets.Microdata) whose full cross-classification is never built:
+// each decision collapses the records to the table over the variables of
+// the history and the request, split into the connected components of the
+// margins, and maps the policy of the full cells onto the collapsed cells
+// (microdata.go and components.go derive why this is exact). Evidence
+// (evidence.go) counts the cells of a decision by what decided them,
+// including local moves in the kernel of the margin system.
+//
 // Incremental work: a request whose margin is implied by a true release
 // (e.g. [AB] after [ABC]) is answered from that release without any
 // computation; the bounds of every public view are cached, and the bounds

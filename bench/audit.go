@@ -13,14 +13,19 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/model"
 )
 
 // AuditOptions configure Audit; nil means DefaultAuditOptions().
 type AuditOptions struct {
 	// Cases are tables with the largest margin requested: "autoworkers:3"
-	// (the autoworkers table, margins of 1-3 variables) or "2^10:3" (a
-	// seeded table as in Bounds, counts 0..9).
+	// (the autoworkers table, margins of 1-3 variables), "2^10:3" (a
+	// seeded table as in Bounds, counts 0..9), or microdata audited
+	// without the full table (audit.NewMicrodata): "adult:3" (the Adult
+	// training file over its 9 categorical variables) and
+	// "synthetic20:3" (100,000 seeded records of 20 variables with 2-6
+	// levels, datasets.SyntheticMicrodata).
 	Cases []string
 	// Requests is the length of every request sequence; Sequences the
 	// number of sequences per case (seeds 1..Sequences).
@@ -62,6 +67,14 @@ type AuditRow struct {
 	Speedup *float64 `json:"speedup"`
 	// Agree: the incremental and scratch runs made the same decisions.
 	Agree *bool `json:"agree"`
+	// Undecided counts the decisions with cells left undecided (denied
+	// for want of evidence); Evidence sums the cells of every decision by
+	// what decided them (audit.Evidence).
+	Undecided int            `json:"undecided"`
+	Evidence  audit.Evidence `json:"evidence"`
+	// TooLarge counts the undecided decisions whose table was over the
+	// cell limit (no bounds computed).
+	TooLarge int `json:"too_large"`
 }
 
 // AuditReport is the outcome of Audit.
@@ -75,11 +88,46 @@ type AuditReport struct {
 type auditCase struct {
 	name string
 	tab  *model.Table
+	md   *datasets.Microdata
 	way  int
+}
+
+func (c auditCase) vars() []model.Variable {
+	if c.md != nil {
+		return c.md.Vars
+	}
+	return c.tab.Vars
+}
+
+// syntheticLevels are the levels of the 20 variables of synthetic20.
+func syntheticLevels() []int {
+	r := rand.New(rand.NewPCG(20, 6))
+	out := make([]int, 20)
+	for i := range out {
+		out[i] = 2 + r.IntN(5)
+	}
+	return out
 }
 
 func parseAuditCase(s string) (auditCase, error) {
 	c := auditCase{name: s}
+	for _, kind := range []string{"adult:", "synthetic20:"} {
+		rest, ok := strings.CutPrefix(s, kind)
+		if !ok {
+			continue
+		}
+		w, err := strconv.Atoi(rest)
+		if err != nil || w < 1 || w > 4 {
+			return c, settingsErr("cases", "%q: want %sWAY with WAY in 1..4", s, kind)
+		}
+		c.way = w
+		if kind == "adult:" {
+			c.md, err = datasets.LoadAdultMicrodata()
+		} else {
+			c.md, err = datasets.SyntheticMicrodata(100000, syntheticLevels(), 20)
+		}
+		return c, err
+	}
 	if rest, ok := strings.CutPrefix(s, "autoworkers:"); ok {
 		w, err := strconv.Atoi(rest)
 		if err != nil || w < 1 || w > 5 {
@@ -112,7 +160,7 @@ func parseAuditCase(s string) (auditCase, error) {
 // margins of 1..way variables (larger ones likelier), and one request in
 // three goes back to an earlier one, repeated (a retry after a denial) or
 // with one variable dropped.
-func auditSequence(t *model.Table, way, n int, seed uint64) [][]string {
+func auditSequence(vars []model.Variable, way, n int, seed uint64) [][]string {
 	r := rand.New(rand.NewPCG(seed, 0x6175646974))
 	out := make([][]string, n)
 	for i := range out {
@@ -126,10 +174,10 @@ func auditSequence(t *model.Table, way, n int, seed uint64) [][]string {
 			continue
 		}
 		size := way - r.IntN(r.IntN(way)+1)
-		perm := r.Perm(len(t.Vars))[:size]
+		perm := r.Perm(len(vars))[:size]
 		slices.Sort(perm)
 		for _, j := range perm {
-			out[i] = append(out[i], t.Vars[j].Name)
+			out[i] = append(out[i], vars[j].Name)
 		}
 	}
 	return out
@@ -164,8 +212,18 @@ func Audit(opt *AuditOptions) (*AuditReport, error) {
 	for _, c := range cases {
 		var rows [2]AuditRow
 		var outcomes [2][]string
-		for m, scratch := range []bool{false, true} {
-			row := AuditRow{Case: c.name, Cells: len(c.tab.Counts), Mode: "incremental"}
+		modes := []bool{false, true}
+		if c.md != nil {
+			modes = modes[:1] // microdata: the incremental run only
+		}
+		for m, scratch := range modes {
+			row := AuditRow{Case: c.name, Mode: "incremental"}
+			if c.tab != nil {
+				row.Cells = len(c.tab.Counts)
+			} else {
+				row.Mode = "microdata"
+				row.Cells = -1 // never built
+			}
 			if scratch {
 				row.Mode = "scratch"
 			}
@@ -173,12 +231,19 @@ func Audit(opt *AuditOptions) (*AuditReport, error) {
 			var lat []float64
 			t0 := time.Now()
 			for seq := 1; seq <= opt.Sequences; seq++ {
-				a, err := audit.New(c.tab, pol, audit.Options{Solver: opt.Solver, TimeLimit: opt.TimeLimit, FromScratch: scratch})
+				aopt := audit.Options{Solver: opt.Solver, TimeLimit: opt.TimeLimit, FromScratch: scratch}
+				var a *audit.Auditor
+				var err error
+				if c.md != nil {
+					a, err = audit.NewMicrodata(c.md, pol, aopt, audit.MicrodataOptions{})
+				} else {
+					a, err = audit.New(c.tab, pol, aopt)
+				}
 				if err != nil {
 					return nil, err
 				}
-				h := audit.NewHistory(c.tab)
-				for _, margin := range auditSequence(c.tab, c.way, opt.Requests, uint64(seq)) {
+				h := a.NewHistory()
+				for _, margin := range auditSequence(c.vars(), c.way, opt.Requests, uint64(seq)) {
 					d0 := time.Now()
 					d, err := a.Decide(h, audit.Request{Margin: margin})
 					if err != nil {
@@ -203,12 +268,29 @@ func Audit(opt *AuditOptions) (*AuditReport, error) {
 					if d.Operator.Warm {
 						row.Warm++
 					}
+					if len(d.Operator.Undecided) > 0 {
+						row.Undecided++
+						if d.Operator.Evidence == nil {
+							row.TooLarge++
+						}
+					}
+					if e := d.Operator.Evidence; e != nil {
+						row.Evidence.Sharp += e.Sharp
+						row.Evidence.Proven += e.Proven
+						row.Evidence.Witness += e.Witness
+						row.Evidence.Moves += e.Moves
+						row.Evidence.Undecided += e.Undecided
+					}
 				}
 			}
 			row.Seconds = time.Since(t0).Seconds()
 			slices.Sort(lat)
 			row.MedianMs, row.P95Ms, row.MaxMs = quantile(lat, 0.5), quantile(lat, 0.95), lat[len(lat)-1]
 			rows[m] = row
+		}
+		if len(modes) == 1 {
+			rep.Rows = append(rep.Rows, rows[0])
+			continue
 		}
 		sp := rows[1].Seconds / max(rows[0].Seconds, 1e-9)
 		agree := slices.Equal(outcomes[0], outcomes[1])
@@ -231,10 +313,12 @@ func quantile(sorted []float64, q float64) float64 {
 // Tables returns the rows.
 func (r *AuditReport) Tables() []*Table {
 	t := &Table{Name: "audit", Columns: []string{"case", "cells", "mode", "decisions", "released", "denied", "implied", "cached", "warm",
-		"median_ms", "p95_ms", "max_ms", "seconds", "speedup", "agree"}}
+		"median_ms", "p95_ms", "max_ms", "seconds", "speedup", "agree", "undecided_decisions", "too_large",
+		"cells_sharp", "cells_proven", "cells_witness", "cells_moves", "cells_undecided"}}
 	for _, x := range r.Rows {
 		t.add(x.Case, x.Cells, x.Mode, x.Decisions, x.Released, x.Denied, x.Implied, x.Cached, x.Warm, x.MedianMs, x.P95Ms, x.MaxMs,
-			x.Seconds, x.Speedup, x.Agree)
+			x.Seconds, x.Speedup, x.Agree, x.Undecided, x.TooLarge, x.Evidence.Sharp, x.Evidence.Proven, x.Evidence.Witness, x.Evidence.Moves,
+			x.Evidence.Undecided)
 	}
 	return []*Table{t}
 }
@@ -243,15 +327,21 @@ func (r *AuditReport) Tables() []*Table {
 func (r *AuditReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Release auditor: decision latency over seeded request sequences (policy %s)\n", r.Policy)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CASE\tCELLS\tMODE\tDECISIONS\tREL/DENIED\tIMPLIED/CACHED/WARM\tMEDIAN MS\tP95 MS\tMAX MS\tSECONDS\tSPEEDUP\tSAME DECISIONS")
+	fmt.Fprintln(tw, "CASE\tCELLS\tMODE\tDECISIONS\tREL/DENIED\tIMPLIED/CACHED/WARM\tMEDIAN MS\tP95 MS\tMAX MS\tSECONDS\tSPEEDUP\tSAME DECISIONS\tUNDECIDED (TOO LARGE)\tCELLS SHARP/PROVEN/WITNESS/MOVES/UNDECIDED")
 	for _, x := range r.Rows {
 		sp, agree := "-", "-"
 		if x.Speedup != nil {
 			sp = fmt.Sprintf("%.2f", *x.Speedup)
 			agree = strconv.FormatBool(*x.Agree)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d/%d\t%d/%d/%d\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t%s\n", x.Case, x.Cells, x.Mode, x.Decisions,
-			x.Released, x.Denied, x.Implied, x.Cached, x.Warm, x.MedianMs, x.P95Ms, x.MaxMs, x.Seconds, sp, agree)
+		cells := strconv.Itoa(x.Cells)
+		if x.Cells < 0 {
+			cells = "(microdata)"
+		}
+		e := x.Evidence
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d\t%d/%d/%d\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t%s\t%d (%.0f%%, %d)\t%d/%d/%d/%d/%d\n", x.Case, cells, x.Mode, x.Decisions,
+			x.Released, x.Denied, x.Implied, x.Cached, x.Warm, x.MedianMs, x.P95Ms, x.MaxMs, x.Seconds, sp, agree,
+			x.Undecided, 100*float64(x.Undecided)/float64(max(x.Decisions, 1)), x.TooLarge, e.Sharp, e.Proven, e.Witness, e.Moves, e.Undecided)
 	}
 	return tw.Flush()
 }

@@ -8,11 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sdcopt/sdcopt/internal/sysmem"
-	"github.com/sdcopt/sdcopt/lp"
-	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
-	"github.com/sdcopt/sdcopt/native/enumerate"
 	"github.com/sdcopt/sdcopt/solvers"
 )
 
@@ -93,7 +89,10 @@ type Options struct {
 	MaxIterations int
 	// Workers is the number of goroutines of complete enumeration (0 = all).
 	Workers int
-	// Progress, when set, is called after every iteration.
+	// Progress, when set, is called when a phase starts and ends, after
+	// every master iteration and at every branch-and-price node report,
+	// on the goroutine of Run. It only observes: nothing it does changes
+	// the computation (the time shares are fixed when Run starts).
 	Progress func(Progress)
 }
 
@@ -107,7 +106,9 @@ func (o *Options) maxCEColumns() int {
 // DefaultCEColumns is the default of Options.CEColumns.
 const DefaultCEColumns = 20
 
-// Progress is reported after every iteration.
+// Progress is the state of a run reported to Options.Progress. LowerBound
+// is always the best valid lower bound proven so far (the master's value
+// is one only once pricing proves convergence).
 type Progress struct {
 	Iteration  int
 	Columns    int
@@ -117,6 +118,13 @@ type Progress struct {
 	Elapsed    time.Duration
 	// Nodes and OpenNodes: the branch-and-price tree so far (0 before it).
 	Nodes, OpenNodes int
+	// Phase is the phase under way (PhaseStart, PhaseMaster, PhaseClose,
+	// PhaseBranch, PhasePolish).
+	Phase string
+	// BoundKind says which bound LowerBound is (BoundNearest, ...).
+	BoundKind string
+	// GapPercent is formula (15) of BestSSE against LowerBound.
+	GapPercent float64
 }
 
 // Stats tell where the time went.
@@ -207,6 +215,10 @@ type Result struct {
 	// ICSM is the SSE of the ICSM start and Polish that of the ICSM polish
 	// (+Inf when not run).
 	ICSM, Polish float64
+	// PolishNote says why the ICSM polish was not run or was cut short of
+	// its reserved share of the time limit ("" when it ran in full or
+	// NoICSM left it out).
+	PolishNote string
 	// ICSMTimeBoxed: the ICSM start stopped on its time box before it
 	// converged (the result may then be worse than an unboxed ICSM run).
 	ICSMTimeBoxed bool
@@ -309,414 +321,6 @@ func GapPercent(sse, bound float64) float64 {
 
 // ErrInput reports unusable input (k out of range, too few records).
 var ErrInput = errors.New("colgen: bad input")
-
-// Run microaggregates z (records already standardized) into groups of at
-// least k records by the column generation of Gentile,
-// Spagnolo-Arrizabalaga & Castro (MicroaggregationHeuristicMP, Section
-// 5.2), and returns the best clustering with a lower bound on the optimal
-// SSE.
-func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
-	if opt == nil {
-		opt = &Options{}
-	}
-	start := time.Now()
-	n := z.N
-	if k < 2 {
-		return nil, fmt.Errorf("%w: k = %d, column generation needs k ≥ 2", ErrInput, k)
-	}
-	if n < k {
-		return nil, fmt.Errorf("%w: k = %d is larger than the %d records", ErrInput, k, n)
-	}
-	switch {
-	case opt.CloseColumns < 0:
-		return nil, fmt.Errorf("%w: CloseColumns %d", ErrInput, opt.CloseColumns)
-	case opt.TimeLimit < 0:
-		return nil, fmt.Errorf("%w: TimeLimit %v", ErrInput, opt.TimeLimit)
-	case opt.ICSMTimeLimit < 0:
-		return nil, fmt.Errorf("%w: ICSMTimeLimit %v", ErrInput, opt.ICSMTimeLimit)
-	case opt.ICSMRestarts < 0:
-		return nil, fmt.Errorf("%w: ICSMRestarts %d", ErrInput, opt.ICSMRestarts)
-	case opt.MaxIterations < 0:
-		return nil, fmt.Errorf("%w: MaxIterations %d", ErrInput, opt.MaxIterations)
-	case opt.CEColumns < 0:
-		return nil, fmt.Errorf("%w: CEColumns %d", ErrInput, opt.CEColumns)
-	case opt.Workers < 0:
-		return nil, fmt.Errorf("%w: Workers %d", ErrInput, opt.Workers)
-	}
-	if opt.Exact != "" && !slices.Contains(ExactMethods(), opt.Exact) {
-		return nil, fmt.Errorf("%w: unknown exact pricing %q (want one of %v)", ErrInput, opt.Exact, ExactMethods())
-	}
-	// The exact pricing ILP's size is known from n and the group size:
-	// refuse up front rather than after the column generation has run.
-	if err := checkExactPricingSize(n, k, opt.Exact); err != nil {
-		return nil, err
-	}
-	for i, c := range opt.Initial {
-		if c == nil || len(c.Group) != n {
-			return nil, fmt.Errorf("%w: initial clustering %d does not cover the %d records", ErrInput, i, n)
-		}
-		if _, err := c.CheckK(n, k); err != nil {
-			return nil, fmt.Errorf("%w: initial clustering %d: %v", ErrInput, i, err)
-		}
-	}
-	// The n x n squared-distance matrix dominates the memory.
-	if need, limit := float64(n)*float64(n)*8, sysmem.DefaultLimit(); need > float64(limit) {
-		return nil, fmt.Errorf("%w: %d records need a %d x %d distance matrix of %s, more than the memory limit of %s (%s)",
-			ErrInput, n, n, n, sysmem.Human(need), sysmem.Human(float64(limit)), sysmem.DefaultSource())
-	}
-	// deadline ends the run; the column generation and the gap-closing
-	// stage stop at loopDeadline, which keeps a tenth of the time for the
-	// ICSM polish, and everything stops a little before deadline
-	// (deadlineMargin) to leave time for the final checks.
-	var deadline, loopDeadline time.Time
-	if opt.TimeLimit > 0 {
-		deadline = start.Add(opt.TimeLimit - time.Duration(deadlineMargin*float64(opt.TimeLimit)))
-		loopDeadline = deadline
-		if !opt.NoICSM {
-			loopDeadline = deadline.Add(-opt.TimeLimit / 10)
-		}
-	}
-	timeUp := func(t time.Time) bool { return !t.IsZero() && time.Now().After(t) }
-	d := model.NewSqDist(z)
-	res := &Result{MDAV: math.Inf(1), VMDAV: math.Inf(1), SRH: math.Inf(1), MSTH: math.Inf(1), ICSM: math.Inf(1), Polish: math.Inf(1),
-		LowerBound: math.Inf(-1)}
-	raise := func(b float64, kind string) {
-		if b > res.LowerBound {
-			res.LowerBound, res.BoundKind = b, kind
-		}
-	}
-	stop := func(reason, phase string) { res.Stopped, res.StoppedPhase = reason, phase }
-	prep, err := enumerate.Prepare(d, min(2*k-1, n))
-	if err != nil {
-		return nil, err
-	}
-	// The combinatorial bound holds before any master solve.
-	raise(nearestBound(prep, d, k), BoundNearest)
-	raise(recordBound(d, prep, make([]float64, n), nil, k, opt.Workers, loopDeadline), BoundNearest)
-
-	// Initial columns: MDAV, V-MDAV, ICSM and the user's clusterings.
-	cs := newColumnSet(n)
-	best := &incumbent{sse: math.Inf(1)}
-	// bestMaster is the best clustering of the master's own phases
-	// (integral solutions, roundings, the gap-closing program): the ICSM
-	// polish starts from it.
-	bestMaster := &incumbent{sse: math.Inf(1)}
-	consider := func(groups [][]int, source string) float64 {
-		groups, split := splitLarge(d, groups, k)
-		res.Split += split
-		s := d.PartitionCost(groups)
-		if s < best.sse-1e-12*math.Max(1, s) {
-			best.sse, best.groups, best.source = s, groups, source
-		}
-		switch source {
-		case "master", "srh", "msth", "close", "branch":
-			if s < bestMaster.sse-1e-12*math.Max(1, s) {
-				bestMaster.sse, bestMaster.groups, bestMaster.source = s, groups, source
-			}
-		}
-		return s
-	}
-	mdav, err := microagg.MDAV(z, k)
-	if err != nil {
-		return nil, err
-	}
-	gamma := opt.Gamma
-	if gamma == 0 {
-		gamma = microagg.DefaultGamma
-	}
-	vmdav, err := microagg.VMDAV(z, k, gamma)
-	if err != nil {
-		return nil, err
-	}
-	res.MDAV = consider(mdav.Groups(), "mdav")
-	res.VMDAV = consider(vmdav.Groups(), "vmdav")
-	var initCols [][]int
-	initCols = cs.addNew(initCols, keepSizes(best.groups, k))
-	initCols = cs.addNew(initCols, mdav.Groups())
-	initCols = cs.addNew(initCols, keepSizes(vmdav.Groups(), k))
-	for _, c := range opt.Initial {
-		consider(c.Groups(), "initial")
-		initCols = cs.addNew(initCols, keepSizes(c.Groups(), k))
-	}
-	if !opt.NoICSM && !timeUp(loopDeadline) {
-		box := opt.ICSMTimeLimit
-		if box == 0 && opt.TimeLimit > 0 {
-			box = opt.TimeLimit / 4
-		}
-		if !loopDeadline.IsZero() {
-			if left := time.Until(loopDeadline); box == 0 || left < box {
-				box = left
-			}
-		}
-		t0 := time.Now()
-		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed})
-		res.Stats.ICSMSeconds += time.Since(t0).Seconds()
-		if err != nil {
-			return nil, fmt.Errorf("colgen: ICSM start: %w", err)
-		}
-		res.ICSM = consider(ir.Clustering.Groups(), "icsm")
-		// Restarts start only after the unperturbed run finished.
-		res.ICSMTimeBoxed = ir.Stats.StoppedByTime && ir.Stats.Runs <= 1
-		initCols = cs.addNew(initCols, keepSizes(ir.Clustering.Groups(), k))
-	}
-
-	prob, err := lp.MasterProblem(d, initCols)
-	if err != nil {
-		return nil, err
-	}
-	lpName := opt.LPSolver
-	if lpName == "" {
-		lpName = "auto"
-	}
-	eng, err := solvers.New(lpName, false)
-	if err != nil {
-		return nil, err
-	}
-	res.LPSolver = eng.Name()
-	// The session reads its Params at every Solve (the engines keep the
-	// pointer they are given), so the time limit is re-armed before each
-	// master solve with the time left.
-	masterPrm := &solvers.Params{}
-	sess, err := eng.NewSession(prob, masterPrm)
-	if err != nil {
-		return nil, err
-	}
-	defer sess.Close()
-
-	rd := newRounder(z, d, k)
-	pr := &pricer{d: d, k: k, opt: opt, prep: prep, stats: &res.Stats, deadline: loopDeadline}
-	var x []float64
-	lastSumLambda := 0.0
-	for {
-		if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
-			stop(StopIterLimit, PhaseMaster)
-			break
-		}
-		if timeUp(loopDeadline) {
-			stop(StopTimeLimit, PhaseMaster)
-			if res.Iterations == 0 {
-				stop(StopTimeLimit, PhaseStart)
-			}
-			break
-		}
-		if !loopDeadline.IsZero() {
-			masterPrm.TimeLimit = time.Until(loopDeadline)
-		}
-		t0 := time.Now()
-		mr, err := sess.Solve()
-		res.Stats.MasterSeconds += time.Since(t0).Seconds()
-		res.Stats.MasterSolves++
-		if err != nil {
-			return nil, fmt.Errorf("colgen: master LP: %w", err)
-		}
-		if mr.Status == solvers.TimeLimit || (mr.Status != solvers.Optimal && timeUp(loopDeadline)) {
-			stop(StopTimeLimit, PhaseMaster)
-			break
-		}
-		if mr.Status != solvers.Optimal || !mr.HasDuals {
-			return nil, fmt.Errorf("colgen: master LP ended %v without optimal duals (engine %s)", mr.Status, eng.Name())
-		}
-		res.Iterations++
-		res.Master = mr.Objective
-		res.Duals = mr.Duals
-		x = mr.X
-
-		// Master phase: integral solution or rounding.
-		t0 = time.Now()
-		var rounded [][][]int
-		if g, ok := integralGroups(x, cs.cols); ok {
-			consider(g, "master")
-			res.Integral = true
-		} else {
-			res.Integral = false
-			srh := rd.simpleRounding(x, mr.ReducedCosts, cs.cols)
-			res.SRH = min(res.SRH, consider(srh, "srh"))
-			msth := rd.mstRounding(x, cs.cols)
-			res.MSTH = min(res.MSTH, consider(msth, "msth"))
-			rounded = [][][]int{srh, msth}
-		}
-		res.Stats.RoundingSeconds += time.Since(t0).Seconds()
-
-		// Pricing phase.
-		out, err := pr.price(mr.Duals)
-		if err != nil {
-			return nil, err
-		}
-		// The Lagrangian bound Σ_v λ_v + min Σ_C rc_C·x_C holds for any λ,
-		// so it stays rigorous whatever the LP's tolerances; at
-		// convergence it is the master LP value up to them.
-		sumLambda := 0.0
-		for _, v := range mr.Duals {
-			sumLambda += v
-		}
-		kind := BoundLagrangian
-		if out.complete {
-			kind = BoundMasterLP
-		}
-		raise(sumLambda+lagrangianTerm(n, k, out.lb), kind)
-		// The per-record bound costs O(n²·k): it runs while its share of
-		// the elapsed time stays under recordBoundShare.
-		if !out.complete && res.Stats.BoundSeconds <= recordBoundShare*time.Since(start).Seconds() {
-			t0 := time.Now()
-			raise(recordBound(d, prep, mr.Duals, out.lb, k, opt.Workers, loopDeadline), BoundLagrangian)
-			res.Stats.BoundSeconds += time.Since(t0).Seconds()
-		}
-		lastSumLambda = sumLambda
-		var newCols [][]int
-		for _, c := range out.cols {
-			newCols = cs.addNew(newCols, [][]int{c.Members})
-		}
-		priced := len(newCols)
-		if !opt.NoRoundedColumns && priced > 0 {
-			for _, g := range rounded {
-				before := len(newCols)
-				newCols = cs.addNew(newCols, keepSizes(g, k))
-				res.Stats.RoundedColumns += len(newCols) - before
-			}
-		}
-		if opt.Progress != nil {
-			opt.Progress(Progress{Iteration: res.Iterations, Columns: len(cs.cols), Master: mr.Objective,
-				LowerBound: res.LowerBound, BestSSE: best.sse, Elapsed: time.Since(start)})
-		}
-		if out.complete {
-			res.Converged = true
-			stop(StopConverged, "")
-			break
-		}
-		if out.timedOut && priced == 0 {
-			stop(StopTimeLimit, PhasePricing)
-			break
-		}
-		if priced == 0 {
-			// Pricing found only columns the master already holds: the
-			// LP's tolerances and ours disagree, the master cannot improve
-			// further. Stop as converged, with the exact minimum reduced
-			// cost of every size in the bound.
-			lb, complete, err := pr.exactBounds(mr.Duals)
-			if err != nil {
-				return nil, err
-			}
-			if !complete {
-				raise(sumLambda+lagrangianTerm(n, k, lb), BoundLagrangian)
-				stop(StopTimeLimit, PhasePricing)
-				break
-			}
-			raise(sumLambda+lagrangianTerm(n, k, lb), BoundMasterLP)
-			res.Converged, res.NumericalStop = true, true
-			stop(StopConverged, "")
-			break
-		}
-		obj, lo, up, st, rows, vals, err := lp.MasterColumns(d, newCols)
-		if err != nil {
-			return nil, err
-		}
-		if err := sess.AddCols(obj, lo, up, nil, st, rows, vals); err != nil {
-			return nil, fmt.Errorf("colgen: adding columns: %w", err)
-		}
-	}
-	res.Columns = len(cs.cols)
-	res.LPBound = max(res.LowerBound, 0)
-	res.HeuristicSSE = best.sse
-	if res.Converged && !opt.NoClose && best.sse-res.LowerBound > exactTol*math.Max(1, best.sse) && !timeUp(loopDeadline) {
-		t0 := time.Now()
-		maxCols := opt.CloseColumns
-		if maxCols <= 0 {
-			maxCols = DefaultCloseColumns
-		}
-		closeLimit := opt.CloseTimeLimit
-		if closeLimit <= 0 {
-			closeLimit = DefaultCloseTimeLimit
-		}
-		closeDeadline := time.Now().Add(closeLimit)
-		if !loopDeadline.IsZero() && loopDeadline.Before(closeDeadline) {
-			closeDeadline = loopDeadline
-		}
-		co, err := closeGap(d, prep, k, res.Duals, lastSumLambda, best.sse, cs.cols, maxCols, opt.Workers,
-			pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline)
-		res.Stats.CloseSeconds = time.Since(t0).Seconds()
-		if err != nil {
-			return nil, err
-		}
-		res.CloseColumns, res.CloseStatus = co.columns, co.status
-		if co.groups != nil {
-			consider(co.groups, "close")
-		}
-		if !math.IsNaN(co.bound) {
-			raise(co.bound, BoundIntegerProgram)
-		}
-		res.Closed = co.optimal
-		if !co.optimal && timeUp(closeDeadline) && closeDeadline.Equal(loopDeadline) {
-			stop(StopTimeLimit, PhaseClose)
-		}
-	}
-	proven := func() bool { return best.sse-res.LowerBound <= exactTol*math.Max(1, best.sse) }
-	if res.Converged && !opt.NoBranch && !proven() && !timeUp(loopDeadline) {
-		if sess.NumCols() != len(cs.cols) {
-			return nil, fmt.Errorf("colgen: the master holds %d columns, the pool %d", sess.NumCols(), len(cs.cols))
-		}
-		t0 := time.Now()
-		br := &brancher{d: d, n: n, k: k, sess: sess, prm: masterPrm, cs: cs, pr: pr, rd: rd, consider: consider, best: best,
-			deadline: loopDeadline}
-		if opt.Progress != nil {
-			br.progress = func(nodes, open int, bound float64) {
-				opt.Progress(Progress{Iteration: res.Iterations, Columns: len(cs.cols), Master: res.Master, LowerBound: max(res.LowerBound, bound),
-					BestSSE: best.sse, Elapsed: time.Since(start), Nodes: nodes, OpenNodes: open})
-			}
-		}
-		bo, err := br.run(res.LowerBound)
-		res.Stats.BranchSeconds = time.Since(t0).Seconds()
-		if err != nil {
-			return nil, err
-		}
-		res.Nodes, res.OpenNodes = bo.nodes, bo.open
-		raise(bo.bound, BoundBranchAndPrice)
-		res.Columns = len(cs.cols)
-		if bo.timedOut {
-			stop(StopTimeLimit, PhaseBranch)
-		}
-	}
-	// The ICSM polish: local search from the master's best clustering,
-	// unless it is proven optimal already.
-	if !opt.NoICSM && bestMaster.groups != nil && !proven() && !timeUp(deadline) {
-		t0 := time.Now()
-		cl, err := model.NewClustering(n, bestMaster.groups)
-		if err != nil {
-			return nil, fmt.Errorf("colgen: master clustering: %w", err)
-		}
-		var box time.Duration
-		if !deadline.IsZero() {
-			box = max(time.Until(deadline), time.Millisecond)
-		}
-		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{Initial: cl, TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed + 1})
-		res.Stats.PolishSeconds = time.Since(t0).Seconds()
-		if err != nil {
-			return nil, fmt.Errorf("colgen: ICSM polish: %w", err)
-		}
-		res.Polish = consider(ir.Clustering.Groups(), "polish")
-		if ir.Stats.StoppedByTime && ir.Stats.Runs <= 1 && res.Stopped != StopTimeLimit {
-			stop(StopTimeLimit, PhasePolish)
-		}
-	}
-	cl, err := model.NewClustering(n, best.groups)
-	if err != nil {
-		return nil, fmt.Errorf("colgen: best clustering: %w", err)
-	}
-	res.Clustering = cl
-	res.SSE = best.sse
-	res.Source = best.source
-	if res.LowerBound < 0 {
-		res.LowerBound, res.BoundKind = 0, BoundNone
-	}
-	// The engine's LP value carries its tolerances: a bound a hair above
-	// the incumbent is the incumbent.
-	if res.LowerBound > res.SSE {
-		res.LowerBound = res.SSE
-	}
-	res.Exact = proven()
-	res.GapPercent = res.Gap(res.SSE)
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
-}
 
 // icsmRestarts is the number of ICSM restarts of the start and the polish
 // (see Options.ICSMRestarts): with a time limit and no explicit number,

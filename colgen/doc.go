@@ -65,7 +65,11 @@
 // time limit stops the run before convergence; every phase (ICSM start,
 // master solves, pricing, closing stage, branch-and-price, ICSM polish)
 // works against the one deadline, and Result.StoppedPhase names the phase
-// a limit stopped.
+// a limit stopped. The deadline is shared once, when the run starts
+// (timePlan): the ICSM polish keeps a tenth of the limit, and
+// Result.PolishNote says when an earlier phase overran into it.
+// Options.Progress observes every phase (name, best valid bound,
+// incumbent, gap) without influencing any of them.
 //
 // # Rounding (Section 5.2)
 //

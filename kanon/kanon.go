@@ -72,10 +72,13 @@ type Options struct {
 	Partition int
 	Split     string // how partitions are cut: SplitMedian ("", MedianPartitions) or SplitLex (Partitions)
 	// Budget is the time budget of the heuristics (0 = DefaultBudget):
-	// the automatic partition size is chosen from it, and it is their
-	// deadline (when set, or with the automatic partition size):
-	// partitions that start after it get the circulant graph of their
-	// lexicographic order (Result.Fallbacks).
+	// the automatic partition size is chosen from it. A Budget that is
+	// set (> 0) is also their deadline: partitions that start after it
+	// get the circulant graph of their lexicographic order
+	// (Result.Fallbacks). Budget 0 sets no deadline (DefaultBudget only
+	// sizes the partitions), so that the result depends on the data, k,
+	// the options and the seed alone, never on the machine's speed or
+	// load.
 	Budget  time.Duration
 	Workers int    // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
 	Seed    uint64 // randomized assignment extraction and publish order; same seed => same output
@@ -131,8 +134,8 @@ type Result struct {
 	// of the deadline: MIP partitions solved by the hungarian heuristic
 	// because the engine had not returned by Options.TimeLimit (or
 	// stopped there without a feasible graph; MIPBound is NaN then), and
-	// heuristic partitions started after the budget (Options.Budget, or
-	// DefaultBudget with Auto), given the circulant graph of their
+	// heuristic partitions started after the budget (Options.Budget,
+	// when set), given the circulant graph of their
 	// lexicographic order.
 	Fallbacks int
 	Solver    string  // MIP only: the engine's registry name
@@ -301,8 +304,6 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		deadline = start.Add(o.TimeLimit)
 	case o.Method != MethodMIP && o.Budget > 0:
 		deadline = start.Add(o.Budget)
-	case auto:
-		deadline = start.Add(DefaultBudget)
 	}
 
 	results := make([]partResult, len(parts))

@@ -40,6 +40,7 @@ type auditSettings struct {
 	public   bool
 	lockWait float64
 	ef       engineFlags
+	micro    auditMicroFlags
 }
 
 func newAuditCmd() *cobra.Command {
@@ -61,7 +62,12 @@ func newAuditCmd() *cobra.Command {
 			"HISTORY.json.lock, held from reading the history to writing it, so that two\n" +
 			"runs on one history never lose a release; a second run waits up to\n" +
 			"--lock-wait seconds. A HISTORY.json that is a symbolic link is updated\n" +
-			"through the link (the file it points to is replaced, the link stays).",
+			"through the link (the file it points to is replaced, the link stays).\n" +
+
+			"With --microdata FILE --vars V1,V2,... the confidential table is the\n" +
+			"cross-classification of the records over those variables, never built: each\n" +
+			"decision collapses the records to the table over the variables of the\n" +
+			"history and the request.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runAudit(c.OutOrStdout(), os.Stderr, &s)
@@ -82,6 +88,7 @@ func newAuditCmd() *cobra.Command {
 	f.BoolVar(&s.public, "public", false, "print only the public answer (no operator evidence)")
 	f.Float64Var(&s.lockWait, "lock-wait", 60, "with --update: seconds to wait for another run that holds the history's lock")
 	s.ef.registerSolver(c, false, "time limit of each decision in seconds, its bounds and simulation together (0 = the default, 60 s); what it leaves undecided is denied")
+	s.micro.register(c)
 	c.AddCommand(newAuditReplayCmd())
 	return c
 }
@@ -111,13 +118,14 @@ func newAuditReplayCmd() *cobra.Command {
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.out, "out", "", "write the decisions to this file (atomically) instead of stdout")
 	s.ef.registerSolver(c, false, "time limit of each decision in seconds, its bounds and simulation together (0 = the default, 60 s)")
+	s.micro.register(c)
 	return c
 }
 
 // newAuditor loads the table and the policy.
 func newAuditor(s *auditSettings) (*audit.Auditor, error) {
-	if s.table == "" {
-		return nil, cli.BadInput("--table FILE is required")
+	if err := s.micro.check(s.table); err != nil {
+		return nil, err
 	}
 	if err := cli.CheckFormat(s.format, "text", "json"); err != nil {
 		return nil, err
@@ -138,6 +146,9 @@ func newAuditor(s *auditSettings) (*audit.Auditor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.micro.file != "" {
+		return s.micro.auditor(pol, audit.Options{Solver: s.ef.solver, TimeLimit: prm.TimeLimit})
+	}
 	t, err := datasets.LoadTableCSVWith(s.table, nil, opt)
 	if err != nil {
 		return nil, cli.BadInput("%v", err)
@@ -150,10 +161,10 @@ func newAuditor(s *auditSettings) (*audit.Auditor, error) {
 }
 
 // readHistory reads a history file and checks it against the table.
-func readHistory(path string, t *model.Table, create bool) (*audit.History, error) {
+func readHistory(path string, a *audit.Auditor, create bool) (*audit.History, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) && create {
-		return audit.NewHistory(t), nil
+		return a.NewHistory(), nil
 	}
 	if err != nil {
 		return nil, cli.BadInput("--history: %v", err)
@@ -163,7 +174,7 @@ func readHistory(path string, t *model.Table, create bool) (*audit.History, erro
 	if err != nil {
 		return nil, cli.BadInput("--history %s: %v", path, err)
 	}
-	if err := h.Check(t); err != nil {
+	if err := a.CheckHistory(h); err != nil {
 		return nil, cli.BadInput("--history %s: %v", path, err)
 	}
 	return h, nil
@@ -186,6 +197,8 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	histFile := s.history
 	var files cli.Files
 	files.Input("--table", s.table)
+	files.Input("--microdata", s.micro.file)
+	files.Input("--levels", s.micro.levels)
 	if s.update {
 		var err error
 		if histFile, err = historyTarget(s.history); err != nil {
@@ -220,7 +233,7 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 		}
 		defer lock.Release()
 	}
-	h, err := readHistory(histFile, a.Table(), s.create)
+	h, err := readHistory(histFile, a, s.create)
 	if err != nil {
 		return err
 	}
@@ -240,7 +253,7 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 			enc.SetIndent("", "  ")
 			return enc.Encode(newAuditResult(s, d, secs))
 		}
-		return writeDecisionText(w, a.Table(), d, s.public)
+		return writeDecisionText(w, &model.Table{Vars: a.Vars()}, d, s.public)
 	}
 	appended := s.update && d.Outcome != audit.Denied
 	if !appended {
@@ -363,20 +376,20 @@ func runAuditReplay(w io.Writer, s *auditSettings) error {
 	if s.requests == "" {
 		return cli.BadInput("--requests SPEC1,SPEC2,... is required")
 	}
-	if err := checkFiles([]string{"--table", s.table, "--history", s.history}, []string{"--out", s.out}); err != nil {
+	if err := checkFiles([]string{"--table", s.table, "--microdata", s.micro.file, "--levels", s.micro.levels, "--history", s.history}, []string{"--out", s.out}); err != nil {
 		return err
 	}
 	a, err := newAuditor(s)
 	if err != nil {
 		return err
 	}
-	h := audit.NewHistory(a.Table())
+	h := a.NewHistory()
 	if s.history != "" {
-		if h, err = readHistory(s.history, a.Table(), false); err != nil {
+		if h, err = readHistory(s.history, a, false); err != nil {
 			return err
 		}
 	}
-	subs, err := model.ParseMarginSpec(a.Table().Vars, s.requests)
+	subs, err := model.ParseMarginSpec(a.Vars(), s.requests)
 	if err != nil {
 		return cli.BadInput("--requests: %v", err)
 	}
@@ -385,7 +398,7 @@ func runAuditReplay(w io.Writer, s *auditSettings) error {
 	for i, sub := range subs {
 		names := make([]string, len(sub))
 		for k, j := range sub {
-			names[k] = a.Table().Vars[j].Name
+			names[k] = a.Vars()[j].Name
 		}
 		d, err := a.Decide(h, audit.Request{Margin: names, Mode: s.mode, Seed: s.seed + uint64(i), RequestID: fmt.Sprint(i + 1)})
 		if err != nil {

@@ -551,9 +551,13 @@ func newBenchAuditCmd() *cobra.Command {
 			"warm-started from the history's bounds) and once from scratch, and report the\n"+
 			"latency of a decision (median, p95, max), the outcomes, and whether both runs\n"+
 			"decided alike. Cases: autoworkers:WAY (margins of 1..WAY variables) or\n"+
-			"DIMS:WAY as in bench bounds (2^10:2: ten binary variables, 1-2-way requests).",
+			"DIMS:WAY as in bench bounds (2^10:2: ten binary variables, 1-2-way requests);\n"+
+			"microdata audited without building the full table (incremental run only, with\n"+
+			"the share of decisions left undecided and the cells by evidence): adult:WAY (the\n"+
+			"Adult training file over its 9 categorical variables) and synthetic20:WAY\n"+
+			"(100,000 seeded records of 20 variables with 2-6 levels).",
 		func(f *pflag.FlagSet) {
-			f.StringSliceVar(&o.Cases, "cases", o.Cases, "tables: autoworkers:WAY or DIMS:WAY")
+			f.StringSliceVar(&o.Cases, "cases", o.Cases, "tables: autoworkers:WAY, DIMS:WAY, adult:WAY or synthetic20:WAY")
 			f.IntVar(&o.Requests, "requests", o.Requests, "requests per sequence")
 			f.IntVar(&o.Sequences, "sequences", o.Sequences, "sequences per case (seeds 1..N)")
 			f.StringVar(&policy, "policy", "", "policy parameters (see sdcopt audit)")

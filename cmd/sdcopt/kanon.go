@@ -126,7 +126,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.graphOut, "graph-out", "", "write the graph (CSV original,published,own,assigned) to this file")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.solver, "solver", "", "mip: MIP engine (highs|cbc; default auto)")
-	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size (0 = %g); mip: time limit of the whole run (0 = none)", kanon.DefaultBudget.Seconds()))
+	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size and is a deadline (partitions started after it get a quick fallback graph; default: %g s to size the partitions, no deadline, so the result never depends on the machine's speed); mip: time limit of the whole run (0 = none)", kanon.DefaultBudget.Seconds()))
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	c.AddCommand(newKanonVerifyCmd())
 	return c

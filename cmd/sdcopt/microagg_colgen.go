@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -117,23 +118,56 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 func runColgen(z *model.Dataset, s *microaggSettings, prog *cli.Progress) (*colgen.Result, error) {
 	opt := colgenOptions(&s.colgen, s.icsm.timeLimit, s.icsm.maxIter)
 	opt.Seed, opt.ICSMRestarts = s.icsm.seed, s.icsm.restarts
-	if !opt.NoICSM {
-		prog.Printf("colgen: ICSM start")
-	}
-	opt.Progress = func(p colgen.Progress) {
-		if p.Nodes > 0 {
-			prog.Printf("colgen: branch-and-price, %d nodes, %d open, bound %.6g, best SSE %.6g, %.1fs",
-				p.Nodes, p.OpenNodes, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
-			return
-		}
-		prog.Printf("colgen: iteration %d, %d columns, master %.6g, bound %.6g, best SSE %.6g, %.1fs",
-			p.Iteration, p.Columns, p.Master, p.LowerBound, p.BestSSE, p.Elapsed.Seconds())
-	}
+	opt.Progress = colgenProgress(prog, opt.TimeLimit)
 	res, err := colgen.Run(z, s.k, opt)
+	prog.Finish()
 	if err != nil {
 		return nil, libraryError("", err)
 	}
 	return res, nil
+}
+
+// colgenProgress shows a run's reports on prog: every report a status
+// line (rate-limited by prog; a change of phase always shown) with the
+// phase, the best valid bound, the incumbent and their gap; with a time
+// limit, a bar (on a terminal) counting its seconds. It only observes: the
+// library's time shares do not depend on it.
+func colgenProgress(prog *cli.Progress, timeLimit time.Duration) func(colgen.Progress) {
+	phase := ""
+	return func(p colgen.Progress) {
+		if timeLimit > 0 {
+			if phase == "" {
+				prog.Start("colgen (seconds of the time limit)", int(math.Ceil(timeLimit.Seconds())))
+			}
+			prog.Set(min(int(p.Elapsed.Seconds()), int(math.Ceil(timeLimit.Seconds()))))
+		}
+		if p.Phase != phase {
+			prog.Describe("colgen " + colgenPhaseNames[p.Phase])
+		}
+		var line string
+		switch p.Phase {
+		case colgen.PhaseMaster:
+			line = fmt.Sprintf("iteration %d, %d columns, master LP %.6g, ", p.Iteration, p.Columns, p.Master)
+		case colgen.PhaseBranch:
+			line = fmt.Sprintf("%d nodes, %d open, ", p.Nodes, p.OpenNodes)
+		}
+		gap := "gap -"
+		if !math.IsNaN(p.GapPercent) {
+			gap = fmt.Sprintf("gap %.4g %%", p.GapPercent)
+		}
+		prog.Printf("colgen: %s: %sbound %.6g (%s), best SSE %.6g, %s, %.1fs",
+			colgenPhaseNames[p.Phase], line, p.LowerBound, p.BoundKind, p.BestSSE, gap, p.Elapsed.Seconds())
+		if p.Phase != phase {
+			prog.Flush()
+			phase = p.Phase
+		}
+	}
+}
+
+// colgenPhaseNames are the phases in the progress lines.
+var colgenPhaseNames = map[string]string{
+	colgen.PhaseStart: "start (MDAV, V-MDAV, ICSM)", colgen.PhaseMaster: "master", colgen.PhaseClose: "gap closing",
+	colgen.PhaseBranch: "branch-and-price", colgen.PhasePolish: "ICSM polish",
 }
 
 // colgenReport is what `sdcopt microagg --method colgen` adds to the JSON.
@@ -147,6 +181,7 @@ type colgenReport struct {
 	Closed        bool               `json:"closed"`
 	CloseColumns  int                `json:"close_columns"`
 	CloseStatus   string             `json:"close_status,omitempty"`
+	PolishNote    string             `json:"polish_note,omitempty"`
 	LowerBoundIL  float64            `json:"lower_bound_il"`
 	GapPercent    float64            `json:"gap_percent"`
 	Exact         bool               `json:"exact"`
@@ -183,7 +218,7 @@ type colgenMicroaggResult struct {
 func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgenReport {
 	rep := &colgenReport{
 		Solver: r.LPSolver, PricingSolver: s.colgen.pricingSolver, ExactPricing: s.colgen.exact,
-		LowerBound: r.LowerBound, BoundKind: r.BoundKind, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus,
+		LowerBound: r.LowerBound, BoundKind: r.BoundKind, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, PolishNote: r.PolishNote,
 		GapPercent: r.GapPercent, Exact: r.Exact, Converged: r.Converged,
 		Integral: r.Integral, Source: r.Source, Iterations: r.Iterations, Columns: r.Columns, Stopped: r.Stopped,
 		TimeLimit: s.icsm.timeLimit, Heuristics: map[string]float64{}, HeuristicGaps: map[string]float64{},
@@ -216,6 +251,9 @@ func writeColgenText(w io.Writer, r *colgenReport) {
 		r.Iterations, r.Columns, stopped, r.Source, r.Integral, r.Split)
 	if r.CloseStatus != "" {
 		fmt.Fprintf(w, "close     %d groups within the gap (LP bound %.6g), integer program: %s\n", r.CloseColumns, r.LPBound, r.CloseStatus)
+	}
+	if r.PolishNote != "" {
+		fmt.Fprintf(w, "polish    %s\n", r.PolishNote)
 	}
 	if r.Nodes > 0 {
 		fmt.Fprintf(w, "branch    %d nodes solved, %d open\n", r.Nodes, r.OpenNodes)

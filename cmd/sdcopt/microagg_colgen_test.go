@@ -200,3 +200,19 @@ func TestBenchMicroaggFull(t *testing.T) {
 		}
 	}
 }
+
+// TestColgenProgressNamesPhases: piped, the progress lines name every
+// phase the run went through with the bound, its kind, the incumbent and
+// the gap (a change of phase is never held back by the rate limit).
+func TestColgenProgressNamesPhases(t *testing.T) {
+	p := runSdcopt(t, t.TempDir(), "microagg", "--format", "json", "--method", "colgen", "--data", "synthetic:gauss-60-3-4:7", "--k", "3", "--no-branch")
+	msg := p.stderr
+	if p.code != 0 {
+		t.Fatalf("exit %d: %s", p.code, msg)
+	}
+	for _, want := range []string{"colgen: start (MDAV, V-MDAV, ICSM): bound ", "colgen: master: iteration 1, ", "(nearest_neighbour), best SSE ", ", gap ", "colgen: gap closing: bound "} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, msg)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+)
+
+// auditMicroFlags select microdata instead of a table: --microdata FILE
+// --vars V1,V2,... [--levels FILE] [--max-cells N] [--protect-collapsed].
+type auditMicroFlags struct {
+	file     string
+	vars     string
+	levels   string
+	maxCells int
+	protect  bool
+}
+
+func (m *auditMicroFlags) register(c *cobra.Command) {
+	f := c.Flags()
+	f.StringVar(&m.file, "microdata", "", "the confidential microdata instead of --table: CSV, one row per respondent (the table is the cross-classification of --vars, never built)")
+	f.StringVar(&m.vars, "vars", "", "with --microdata: the categorical variables (header names, comma-separated)")
+	f.StringVar(&m.levels, "levels", "", "with --microdata: a levels file (CSV variable,level, one row per level in order); default: the labels in the data, in order of first appearance")
+	f.IntVar(&m.maxCells, "max-cells", 0, "with --microdata: most cells of the table over the variables of one decision (0 = 4194304); a larger one is denied as undecided")
+	f.BoolVar(&m.protect, "protect-collapsed", false, "with --microdata: apply the policy also to the cells of the table over the decision's variables, not only to the full cells")
+}
+
+// check accepts exactly one of --table and --microdata.
+func (m *auditMicroFlags) check(table string) error {
+	switch {
+	case table == "" && m.file == "":
+		return cli.BadInput("--table FILE or --microdata FILE --vars V1,V2,... is required")
+	case table != "" && m.file != "":
+		return cli.BadInput("--table and --microdata exclude each other")
+	case m.file == "" && (m.vars != "" || m.levels != "" || m.protect || m.maxCells != 0):
+		return cli.BadInput("--vars, --levels, --max-cells and --protect-collapsed need --microdata")
+	case m.file != "" && strings.TrimSpace(m.vars) == "":
+		return cli.BadInput("--microdata needs --vars V1,V2,...")
+	case m.maxCells < 0:
+		return cli.BadInput("--max-cells %d is negative", m.maxCells)
+	}
+	return nil
+}
+
+// auditor loads the microdata and returns its auditor.
+func (m *auditMicroFlags) auditor(p audit.Policy, opt audit.Options) (*audit.Auditor, error) {
+	md, err := datasets.LoadMicrodata(m.file, strings.Split(m.vars, ","), m.levels)
+	if err != nil {
+		return nil, cli.BadInput("%v", err)
+	}
+	a, err := audit.NewMicrodata(md, p, opt, audit.MicrodataOptions{MaxCells: m.maxCells, ProtectCollapsed: m.protect})
+	if err != nil {
+		return nil, libraryError("", err)
+	}
+	return a, nil
+}

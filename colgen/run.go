@@ -1,0 +1,603 @@
+package colgen
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/sdcopt/sdcopt/internal/sysmem"
+	"github.com/sdcopt/sdcopt/lp"
+	"github.com/sdcopt/sdcopt/microagg"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+	"github.com/sdcopt/sdcopt/solvers"
+)
+
+// Run microaggregates z (records already standardized) into groups of at
+// least k records by the column generation of Gentile,
+// Spagnolo-Arrizabalaga & Castro (MicroaggregationHeuristicMP, Section
+// 5.2), and returns the best clustering with a lower bound on the optimal
+// SSE.
+//
+// The phases, in order (each a method of run below):
+//   - start: the combinatorial lower bound and the initial columns (MDAV,
+//     V-MDAV, the user's clusterings, the ICSM start);
+//   - master loop: solve the restricted master LP, round its solution
+//     (integral solution, SRH, MSTH), price new columns and raise the
+//     Lagrangian bound, until pricing proves no negative reduced cost;
+//   - gap closing: the set-partitioning integer program over every group
+//     within the gap;
+//   - branch-and-price, when the gap is still open;
+//   - polish: ICSM from the master's best clustering.
+func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	start := time.Now()
+	if err := validate(z, k, opt); err != nil {
+		return nil, err
+	}
+	r := newRun(z, k, opt, newTimePlan(start, opt, time.Now))
+	if err := r.startBound(); err != nil {
+		return nil, err
+	}
+	initCols, err := r.initialColumns()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.openMaster(initCols); err != nil {
+		return nil, err
+	}
+	defer r.sess.Close()
+	if err := r.masterLoop(); err != nil {
+		return nil, err
+	}
+	if err := r.closeGapPhase(); err != nil {
+		return nil, err
+	}
+	if err := r.branchAndPrice(); err != nil {
+		return nil, err
+	}
+	if err := r.polish(); err != nil {
+		return nil, err
+	}
+	return r.finish()
+}
+
+// validate checks k, the options and the memory the distance matrix needs,
+// before any work; failures wrap ErrInput.
+func validate(z *model.Dataset, k int, opt *Options) error {
+	n := z.N
+	if k < 2 {
+		return fmt.Errorf("%w: k = %d, column generation needs k ≥ 2", ErrInput, k)
+	}
+	if n < k {
+		return fmt.Errorf("%w: k = %d is larger than the %d records", ErrInput, k, n)
+	}
+	switch {
+	case opt.CloseColumns < 0:
+		return fmt.Errorf("%w: CloseColumns %d", ErrInput, opt.CloseColumns)
+	case opt.TimeLimit < 0:
+		return fmt.Errorf("%w: TimeLimit %v", ErrInput, opt.TimeLimit)
+	case opt.ICSMTimeLimit < 0:
+		return fmt.Errorf("%w: ICSMTimeLimit %v", ErrInput, opt.ICSMTimeLimit)
+	case opt.ICSMRestarts < 0:
+		return fmt.Errorf("%w: ICSMRestarts %d", ErrInput, opt.ICSMRestarts)
+	case opt.MaxIterations < 0:
+		return fmt.Errorf("%w: MaxIterations %d", ErrInput, opt.MaxIterations)
+	case opt.CEColumns < 0:
+		return fmt.Errorf("%w: CEColumns %d", ErrInput, opt.CEColumns)
+	case opt.Workers < 0:
+		return fmt.Errorf("%w: Workers %d", ErrInput, opt.Workers)
+	}
+	if opt.Exact != "" && !slices.Contains(ExactMethods(), opt.Exact) {
+		return fmt.Errorf("%w: unknown exact pricing %q (want one of %v)", ErrInput, opt.Exact, ExactMethods())
+	}
+	// The exact pricing ILP's size is known from n and the group size:
+	// refuse up front rather than after the column generation has run.
+	if err := checkExactPricingSize(n, k, opt.Exact); err != nil {
+		return err
+	}
+	for i, c := range opt.Initial {
+		if c == nil || len(c.Group) != n {
+			return fmt.Errorf("%w: initial clustering %d does not cover the %d records", ErrInput, i, n)
+		}
+		if _, err := c.CheckK(n, k); err != nil {
+			return fmt.Errorf("%w: initial clustering %d: %v", ErrInput, i, err)
+		}
+	}
+	// The n x n squared-distance matrix dominates the memory.
+	if need, limit := float64(n)*float64(n)*8, sysmem.DefaultLimit(); need > float64(limit) {
+		return fmt.Errorf("%w: %d records need a %d x %d distance matrix of %s, more than the memory limit of %s (%s)",
+			ErrInput, n, n, n, sysmem.Human(need), sysmem.Human(float64(limit)), sysmem.DefaultSource())
+	}
+	return nil
+}
+
+// run is the state the phases of Run share.
+type run struct {
+	z    *model.Dataset
+	k, n int
+	opt  *Options
+	plan timePlan
+	d    *model.SqDist
+	prep *enumerate.Prepared
+	res  *Result
+	cs   *columnSet
+	// best is the incumbent π*; bestMaster the best clustering of the
+	// master's own phases (integral solutions, roundings, the gap-closing
+	// program, branch-and-price): the ICSM polish starts from it.
+	best, bestMaster *incumbent
+
+	eng       solvers.Solver
+	sess      solvers.Session
+	masterPrm *solvers.Params
+	rd        *rounder
+	pr        *pricer
+	// lastSumLambda is Σ_v λ_v of the last master solve.
+	lastSumLambda float64
+}
+
+func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
+	return &run{z: z, k: k, n: z.N, opt: opt, plan: plan, d: model.NewSqDist(z),
+		res: &Result{MDAV: math.Inf(1), VMDAV: math.Inf(1), SRH: math.Inf(1), MSTH: math.Inf(1), ICSM: math.Inf(1), Polish: math.Inf(1),
+			LowerBound: math.Inf(-1)},
+		cs: newColumnSet(z.N), best: &incumbent{sse: math.Inf(1)}, bestMaster: &incumbent{sse: math.Inf(1)}}
+}
+
+// raise keeps b as the lower bound when it is the best so far.
+func (r *run) raise(b float64, kind string) {
+	if b > r.res.LowerBound {
+		r.res.LowerBound, r.res.BoundKind = b, kind
+	}
+}
+
+// stop records why and in which phase the run stopped.
+func (r *run) stop(reason, phase string) { r.res.Stopped, r.res.StoppedPhase = reason, phase }
+
+// proven: the incumbent's SSE meets the lower bound (within exactTol).
+func (r *run) proven() bool {
+	return r.best.sse-r.res.LowerBound <= exactTol*math.Max(1, r.best.sse)
+}
+
+// consider offers a clustering (its groups of 2k or more records split
+// first) to the incumbent and, for the master's own sources, to
+// bestMaster; it returns its SSE.
+func (r *run) consider(groups [][]int, source string) float64 {
+	groups, split := splitLarge(r.d, groups, r.k)
+	r.res.Split += split
+	s := r.d.PartitionCost(groups)
+	if s < r.best.sse-1e-12*math.Max(1, s) {
+		r.best.sse, r.best.groups, r.best.source = s, groups, source
+	}
+	switch source {
+	case "master", "srh", "msth", "close", "branch":
+		if s < r.bestMaster.sse-1e-12*math.Max(1, s) {
+			r.bestMaster.sse, r.bestMaster.groups, r.bestMaster.source = s, groups, source
+		}
+	}
+	return s
+}
+
+// report sends the state of the run to Options.Progress: the phase, the
+// best valid lower bound so far (never the master's value before it is
+// proven), the incumbent and their gap.
+func (r *run) report(phase string, p Progress) {
+	if r.opt.Progress == nil {
+		return
+	}
+	p.Phase = phase
+	p.Iteration, p.Columns = r.res.Iterations, len(r.cs.cols)
+	if p.Master == 0 {
+		p.Master = r.res.Master
+	}
+	p.LowerBound = max(p.LowerBound, r.res.LowerBound, 0)
+	p.BoundKind = r.res.BoundKind
+	if p.LowerBound > r.res.LowerBound {
+		p.BoundKind = BoundBranchAndPrice
+	}
+	p.BestSSE = r.best.sse
+	p.GapPercent = GapPercent(r.best.sse, p.LowerBound)
+	p.Elapsed = r.plan.clock().Sub(r.plan.start)
+	r.opt.Progress(p)
+}
+
+// startBound raises the lower bound to the combinatorial bounds that hold
+// before any master solve: the nearest-neighbour bound (nearestBound) and
+// the per-record Lagrangian bound with λ = 0 (recordBound).
+func (r *run) startBound() error {
+	prep, err := enumerate.Prepare(r.d, min(2*r.k-1, r.n))
+	if err != nil {
+		return err
+	}
+	r.prep = prep
+	r.raise(nearestBound(prep, r.d, r.k), BoundNearest)
+	r.raise(recordBound(r.d, prep, make([]float64, r.n), nil, r.k, r.opt.Workers, r.plan.loopEnd), BoundNearest)
+	return nil
+}
+
+// initialColumns runs the start heuristics — MDAV, V-MDAV (γ =
+// Options.Gamma), the user's clusterings and, unless NoICSM, the ICSM
+// start in its time box — offers their clusterings to the incumbent, and
+// returns their groups of k..2k-1 records as the master's first columns.
+func (r *run) initialColumns() ([][]int, error) {
+	z, k, opt, res, cs := r.z, r.k, r.opt, r.res, r.cs
+	mdav, err := microagg.MDAV(z, k)
+	if err != nil {
+		return nil, err
+	}
+	gamma := opt.Gamma
+	if gamma == 0 {
+		gamma = microagg.DefaultGamma
+	}
+	vmdav, err := microagg.VMDAV(z, k, gamma)
+	if err != nil {
+		return nil, err
+	}
+	res.MDAV = r.consider(mdav.Groups(), "mdav")
+	res.VMDAV = r.consider(vmdav.Groups(), "vmdav")
+	var initCols [][]int
+	initCols = cs.addNew(initCols, keepSizes(r.best.groups, k))
+	initCols = cs.addNew(initCols, mdav.Groups())
+	initCols = cs.addNew(initCols, keepSizes(vmdav.Groups(), k))
+	for _, c := range opt.Initial {
+		r.consider(c.Groups(), "initial")
+		initCols = cs.addNew(initCols, keepSizes(c.Groups(), k))
+	}
+	r.report(PhaseStart, Progress{})
+	if !opt.NoICSM && !r.plan.passed(r.plan.loopEnd) {
+		box := r.plan.icsmStartBox()
+		t0 := time.Now()
+		ir, err := microagg.ICSM(z, k, microagg.ICSMOptions{TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed})
+		res.Stats.ICSMSeconds += time.Since(t0).Seconds()
+		if err != nil {
+			return nil, fmt.Errorf("colgen: ICSM start: %w", err)
+		}
+		res.ICSM = r.consider(ir.Clustering.Groups(), "icsm")
+		// Restarts start only after the unperturbed run finished.
+		res.ICSMTimeBoxed = ir.Stats.StoppedByTime && ir.Stats.Runs <= 1
+		initCols = cs.addNew(initCols, keepSizes(ir.Clustering.Groups(), k))
+		r.report(PhaseStart, Progress{})
+	}
+	return initCols, nil
+}
+
+// openMaster builds the restricted master LP over the initial columns in
+// an incremental session of the LP engine, and the rounder and pricer of
+// the master loop.
+func (r *run) openMaster(initCols [][]int) error {
+	prob, err := lp.MasterProblem(r.d, initCols)
+	if err != nil {
+		return err
+	}
+	lpName := r.opt.LPSolver
+	if lpName == "" {
+		lpName = "auto"
+	}
+	r.eng, err = solvers.New(lpName, false)
+	if err != nil {
+		return err
+	}
+	r.res.LPSolver = r.eng.Name()
+	// The session reads its Params at every Solve (the engines keep the
+	// pointer they are given), so the time limit is re-armed before each
+	// master solve with the time left.
+	r.masterPrm = &solvers.Params{}
+	r.sess, err = r.eng.NewSession(prob, r.masterPrm)
+	if err != nil {
+		return err
+	}
+	r.rd = newRounder(r.z, r.d, r.k)
+	r.pr = &pricer{d: r.d, k: r.k, opt: r.opt, prep: r.prep, stats: &r.res.Stats, deadline: r.plan.loopEnd}
+	return nil
+}
+
+// masterLoop is the column generation proper: master solve, rounding,
+// pricing and bounds, until pricing proves convergence or a limit stops
+// it. It sets Result.Columns, LPBound and HeuristicSSE.
+func (r *run) masterLoop() error {
+	for {
+		done, err := r.iterate()
+		if err != nil {
+			return err
+		}
+		if done {
+			break
+		}
+	}
+	r.plan.ended(PhaseMaster)
+	r.res.Columns = len(r.cs.cols)
+	r.res.LPBound = max(r.res.LowerBound, 0)
+	r.res.HeuristicSSE = r.best.sse
+	return nil
+}
+
+// iterate is one iteration of the master loop; done says the loop ends
+// (Result.Stopped says why).
+func (r *run) iterate() (done bool, err error) {
+	res, opt := r.res, r.opt
+	if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
+		r.stop(StopIterLimit, PhaseMaster)
+		return true, nil
+	}
+	if r.plan.passed(r.plan.loopEnd) {
+		r.stop(StopTimeLimit, PhaseMaster)
+		if res.Iterations == 0 {
+			r.stop(StopTimeLimit, PhaseStart)
+		}
+		return true, nil
+	}
+	if !r.plan.loopEnd.IsZero() {
+		r.masterPrm.TimeLimit = time.Until(r.plan.loopEnd)
+	}
+	t0 := time.Now()
+	mr, err := r.sess.Solve()
+	res.Stats.MasterSeconds += time.Since(t0).Seconds()
+	res.Stats.MasterSolves++
+	if err != nil {
+		return true, fmt.Errorf("colgen: master LP: %w", err)
+	}
+	if mr.Status == solvers.TimeLimit || (mr.Status != solvers.Optimal && r.plan.passed(r.plan.loopEnd)) {
+		r.stop(StopTimeLimit, PhaseMaster)
+		return true, nil
+	}
+	if mr.Status != solvers.Optimal || !mr.HasDuals {
+		return true, fmt.Errorf("colgen: master LP ended %v without optimal duals (engine %s)", mr.Status, r.eng.Name())
+	}
+	res.Iterations++
+	res.Master = mr.Objective
+	res.Duals = mr.Duals
+
+	rounded := r.round(mr.X, mr.ReducedCosts)
+	out, sumLambda, err := r.priceAndBound(mr.Duals)
+	if err != nil {
+		return true, err
+	}
+	var newCols [][]int
+	for _, c := range out.cols {
+		newCols = r.cs.addNew(newCols, [][]int{c.Members})
+	}
+	priced := len(newCols)
+	if !opt.NoRoundedColumns && priced > 0 {
+		for _, g := range rounded {
+			before := len(newCols)
+			newCols = r.cs.addNew(newCols, keepSizes(g, r.k))
+			res.Stats.RoundedColumns += len(newCols) - before
+		}
+	}
+	r.report(PhaseMaster, Progress{Master: mr.Objective})
+	if out.complete {
+		res.Converged = true
+		r.stop(StopConverged, "")
+		return true, nil
+	}
+	if out.timedOut && priced == 0 {
+		r.stop(StopTimeLimit, PhasePricing)
+		return true, nil
+	}
+	if priced == 0 {
+		return true, r.numericalStop(mr.Duals, sumLambda)
+	}
+	obj, lo, up, st, rows, vals, err := lp.MasterColumns(r.d, newCols)
+	if err != nil {
+		return true, err
+	}
+	if err := r.sess.AddCols(obj, lo, up, nil, st, rows, vals); err != nil {
+		return true, fmt.Errorf("colgen: adding columns: %w", err)
+	}
+	return false, nil
+}
+
+// round is the master phase's heuristic: an integral master solution x is
+// a clustering; otherwise SRH and MSTH round it (Section 5.1). It returns
+// the rounded clusterings (nil for an integral x), which may join the
+// master as columns.
+func (r *run) round(x, reducedCosts []float64) [][][]int {
+	res := r.res
+	t0 := time.Now()
+	defer func() { res.Stats.RoundingSeconds += time.Since(t0).Seconds() }()
+	if g, ok := integralGroups(x, r.cs.cols); ok {
+		r.consider(g, "master")
+		res.Integral = true
+		return nil
+	}
+	res.Integral = false
+	srh := r.rd.simpleRounding(x, reducedCosts, r.cs.cols)
+	res.SRH = min(res.SRH, r.consider(srh, "srh"))
+	msth := r.rd.mstRounding(x, r.cs.cols)
+	res.MSTH = min(res.MSTH, r.consider(msth, "msth"))
+	return [][][]int{srh, msth}
+}
+
+// priceAndBound is the pricing phase: new columns of negative reduced
+// cost under the duals, and the Lagrangian bound they prove, Σ_v λ_v +
+// a bound on the reduced costs of a partition (lagrangianTerm). The bound
+// holds for any λ, so it stays rigorous whatever the LP's tolerances; at
+// convergence it is the master LP value up to them. The per-record bound
+// (recordBound, O(n²·k)) runs while its share of the elapsed time stays
+// under recordBoundShare. It returns Σ_v λ_v too.
+func (r *run) priceAndBound(duals []float64) (*priceOutcome, float64, error) {
+	out, err := r.pr.price(duals)
+	if err != nil {
+		return nil, 0, err
+	}
+	sumLambda := 0.0
+	for _, v := range duals {
+		sumLambda += v
+	}
+	kind := BoundLagrangian
+	if out.complete {
+		kind = BoundMasterLP
+	}
+	r.raise(sumLambda+lagrangianTerm(r.n, r.k, out.lb), kind)
+	if !out.complete && r.res.Stats.BoundSeconds <= recordBoundShare*r.plan.clock().Sub(r.plan.start).Seconds() {
+		t0 := time.Now()
+		r.raise(recordBound(r.d, r.prep, duals, out.lb, r.k, r.opt.Workers, r.plan.loopEnd), BoundLagrangian)
+		r.res.Stats.BoundSeconds += time.Since(t0).Seconds()
+	}
+	r.lastSumLambda = sumLambda
+	return out, sumLambda, nil
+}
+
+// numericalStop ends the master loop when pricing found only columns the
+// master already holds: the LP's tolerances and ours disagree and the
+// master cannot improve further. The run stops as converged, with the
+// exact minimum reduced cost of every size in the bound (or on the time
+// limit when that computation is cut short).
+func (r *run) numericalStop(duals []float64, sumLambda float64) error {
+	lb, complete, err := r.pr.exactBounds(duals)
+	if err != nil {
+		return err
+	}
+	if !complete {
+		r.raise(sumLambda+lagrangianTerm(r.n, r.k, lb), BoundLagrangian)
+		r.stop(StopTimeLimit, PhasePricing)
+		return nil
+	}
+	r.raise(sumLambda+lagrangianTerm(r.n, r.k, lb), BoundMasterLP)
+	r.res.Converged, r.res.NumericalStop = true, true
+	r.stop(StopConverged, "")
+	return nil
+}
+
+// closeGapPhase is the gap-closing stage after convergence (closeGap):
+// the set-partitioning integer program over every group whose reduced
+// cost is within the gap, in its time share (timePlan.closeDeadline). Its
+// solution competes for the incumbent and its bound raises the lower
+// bound.
+func (r *run) closeGapPhase() error {
+	res, opt := r.res, r.opt
+	if !res.Converged || opt.NoClose || r.best.sse-res.LowerBound <= exactTol*math.Max(1, r.best.sse) || r.plan.passed(r.plan.loopEnd) {
+		return nil
+	}
+	r.report(PhaseClose, Progress{})
+	t0 := time.Now()
+	maxCols := opt.CloseColumns
+	if maxCols <= 0 {
+		maxCols = DefaultCloseColumns
+	}
+	closeDeadline := r.plan.closeDeadline()
+	co, err := closeGap(r.d, r.prep, r.k, res.Duals, r.lastSumLambda, r.best.sse, r.cs.cols, maxCols, opt.Workers,
+		pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline)
+	res.Stats.CloseSeconds = time.Since(t0).Seconds()
+	if err != nil {
+		return err
+	}
+	res.CloseColumns, res.CloseStatus = co.columns, co.status
+	if co.groups != nil {
+		r.consider(co.groups, "close")
+	}
+	if !math.IsNaN(co.bound) {
+		r.raise(co.bound, BoundIntegerProgram)
+	}
+	res.Closed = co.optimal
+	if !co.optimal && r.plan.passed(closeDeadline) && closeDeadline.Equal(r.plan.loopEnd) {
+		r.stop(StopTimeLimit, PhaseClose)
+	}
+	r.plan.ended(PhaseClose)
+	r.report(PhaseClose, Progress{})
+	return nil
+}
+
+// branchAndPrice explores the branch-and-price tree (brancher) from the
+// converged master when the gap is still open, within the loop's time
+// share; the tree's bound raises the lower bound.
+func (r *run) branchAndPrice() error {
+	res := r.res
+	if !res.Converged || r.opt.NoBranch || r.proven() || r.plan.passed(r.plan.loopEnd) {
+		return nil
+	}
+	if r.sess.NumCols() != len(r.cs.cols) {
+		return fmt.Errorf("colgen: the master holds %d columns, the pool %d", r.sess.NumCols(), len(r.cs.cols))
+	}
+	r.report(PhaseBranch, Progress{})
+	t0 := time.Now()
+	br := &brancher{d: r.d, n: r.n, k: r.k, sess: r.sess, prm: r.masterPrm, cs: r.cs, pr: r.pr, rd: r.rd, consider: r.consider, best: r.best,
+		deadline: r.plan.loopEnd}
+	if r.opt.Progress != nil {
+		br.progress = func(nodes, open int, bound float64) {
+			r.report(PhaseBranch, Progress{LowerBound: bound, Nodes: nodes, OpenNodes: open})
+		}
+	}
+	bo, err := br.run(res.LowerBound)
+	res.Stats.BranchSeconds = time.Since(t0).Seconds()
+	if err != nil {
+		return err
+	}
+	res.Nodes, res.OpenNodes = bo.nodes, bo.open
+	r.raise(bo.bound, BoundBranchAndPrice)
+	res.Columns = len(r.cs.cols)
+	if bo.timedOut {
+		r.stop(StopTimeLimit, PhaseBranch)
+	}
+	r.plan.ended(PhaseBranch)
+	r.report(PhaseBranch, Progress{Nodes: bo.nodes, OpenNodes: bo.open})
+	return nil
+}
+
+// polish is the ICSM polish (microagg.ICSM from the master's best
+// clustering), unless the incumbent is proven optimal already. It gets
+// the time left until the end of the run, which is its reserved share
+// (timePlan.polishReserve) unless an earlier phase overran its own;
+// Result.PolishNote says when it was skipped or cut short, and why.
+func (r *run) polish() error {
+	res, opt := r.res, r.opt
+	switch {
+	case opt.NoICSM:
+		return nil
+	case r.bestMaster.groups == nil:
+		res.PolishNote = "not run: the master produced no clustering of its own"
+		return nil
+	case r.proven():
+		res.PolishNote = "not needed: the clustering is proven optimal"
+		return nil
+	}
+	box, note := r.plan.polishBox()
+	res.PolishNote = note
+	if box < 0 {
+		return nil
+	}
+	r.report(PhasePolish, Progress{})
+	t0 := time.Now()
+	cl, err := model.NewClustering(r.n, r.bestMaster.groups)
+	if err != nil {
+		return fmt.Errorf("colgen: master clustering: %w", err)
+	}
+	ir, err := microagg.ICSM(r.z, r.k, microagg.ICSMOptions{Initial: cl, TimeLimit: box, Restarts: icsmRestarts(opt), Seed: opt.Seed + 1})
+	res.Stats.PolishSeconds = time.Since(t0).Seconds()
+	if err != nil {
+		return fmt.Errorf("colgen: ICSM polish: %w", err)
+	}
+	res.Polish = r.consider(ir.Clustering.Groups(), "polish")
+	if ir.Stats.StoppedByTime && ir.Stats.Runs <= 1 && res.Stopped != StopTimeLimit {
+		r.stop(StopTimeLimit, PhasePolish)
+	}
+	r.report(PhasePolish, Progress{})
+	return nil
+}
+
+// finish builds the result: the incumbent's clustering, the bound clipped
+// to [0, SSE] and the gap (formula (15)).
+func (r *run) finish() (*Result, error) {
+	res := r.res
+	cl, err := model.NewClustering(r.n, r.best.groups)
+	if err != nil {
+		return nil, fmt.Errorf("colgen: best clustering: %w", err)
+	}
+	res.Clustering = cl
+	res.SSE = r.best.sse
+	res.Source = r.best.source
+	if res.LowerBound < 0 {
+		res.LowerBound, res.BoundKind = 0, BoundNone
+	}
+	// The engine's LP value carries its tolerances: a bound a hair above
+	// the incumbent is the incumbent.
+	if res.LowerBound > res.SSE {
+		res.LowerBound = res.SSE
+	}
+	res.Exact = r.proven()
+	res.GapPercent = res.Gap(res.SSE)
+	res.Seconds = r.plan.clock().Sub(r.plan.start).Seconds()
+	return res, nil
+}

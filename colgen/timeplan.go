@@ -1,0 +1,115 @@
+package colgen
+
+import (
+	"fmt"
+	"time"
+)
+
+// timePlan shares Options.TimeLimit among the phases of a run. It is
+// fixed when the run starts, from the start time and the options alone:
+// nothing a phase or the progress callback does moves a share.
+//
+//   - end: everything stops here, deadlineMargin before the limit, to
+//     leave time for the final checks;
+//   - loopEnd: the start, the master loop, the gap-closing stage and
+//     branch-and-price stop here; unless NoICSM, it is polishReserve (a
+//     tenth of the limit) before end, the share of the ICSM polish;
+//   - the ICSM start gets ICSMTimeLimit (default a quarter of the limit)
+//     but never past loopEnd;
+//   - the gap-closing stage gets CloseTimeLimit (DefaultCloseTimeLimit)
+//     but never past loopEnd.
+//
+// Without a TimeLimit all deadlines are zero (none), except the
+// gap-closing stage's own CloseTimeLimit.
+type timePlan struct {
+	start         time.Time
+	end, loopEnd  time.Time
+	polishReserve time.Duration
+	icsmLimit     time.Duration // the ICSM start's box before loopEnd caps it (0 = none)
+	closeLimit    time.Duration
+	clock         func() time.Time
+	// overran is the last phase that ended after loopEnd, late by how much.
+	overran string
+	late    time.Duration
+}
+
+// polishShare is the share of Options.TimeLimit reserved for the ICSM
+// polish.
+const polishShare = 10
+
+func newTimePlan(start time.Time, opt *Options, clock func() time.Time) timePlan {
+	p := timePlan{start: start, clock: clock, icsmLimit: opt.ICSMTimeLimit, closeLimit: opt.CloseTimeLimit}
+	if p.closeLimit <= 0 {
+		p.closeLimit = DefaultCloseTimeLimit
+	}
+	if opt.TimeLimit > 0 {
+		p.end = start.Add(opt.TimeLimit - time.Duration(deadlineMargin*float64(opt.TimeLimit)))
+		p.loopEnd = p.end
+		if !opt.NoICSM {
+			p.polishReserve = opt.TimeLimit / polishShare
+			p.loopEnd = p.end.Add(-p.polishReserve)
+		}
+		if p.icsmLimit == 0 {
+			p.icsmLimit = opt.TimeLimit / 4
+		}
+	}
+	return p
+}
+
+// passed: the deadline t is set and the clock is past it.
+func (p *timePlan) passed(t time.Time) bool { return !t.IsZero() && p.clock().After(t) }
+
+// icsmStartBox is the time box of the ICSM start from now (0 = none).
+func (p *timePlan) icsmStartBox() time.Duration {
+	box := p.icsmLimit
+	if !p.loopEnd.IsZero() {
+		if left := p.loopEnd.Sub(p.clock()); box == 0 || left < box {
+			box = left
+		}
+	}
+	return box
+}
+
+// closeDeadline is the deadline of the gap-closing stage starting now.
+func (p *timePlan) closeDeadline() time.Time {
+	d := p.clock().Add(p.closeLimit)
+	if !p.loopEnd.IsZero() && p.loopEnd.Before(d) {
+		d = p.loopEnd
+	}
+	return d
+}
+
+// ended records that phase has just ended: when that is after loopEnd,
+// the phase overran its share (the engines check their clocks coarsely)
+// and took time from the polish.
+func (p *timePlan) ended(phase string) {
+	if p.loopEnd.IsZero() {
+		return
+	}
+	if late := p.clock().Sub(p.loopEnd); late > 0 {
+		p.overran, p.late = phase, late
+	}
+}
+
+// polishBox is the ICSM polish's time box from now: the time left until
+// end (0 = none without a limit; at least a millisecond). It is negative
+// when no time is left, with a note saying the polish is skipped and
+// which phase overran its share; the note also says when the box is
+// shorter than the reserved share (by more than 1 %).
+func (p *timePlan) polishBox() (time.Duration, string) {
+	if p.end.IsZero() {
+		return 0, ""
+	}
+	left := p.end.Sub(p.clock())
+	why := ""
+	if p.overran != "" {
+		why = fmt.Sprintf(": the %s phase ended %.3f s after its share", p.overran, p.late.Seconds())
+	}
+	switch {
+	case left <= 0:
+		return -1, fmt.Sprintf("skipped: no time left of its reserved %.3f s%s", p.polishReserve.Seconds(), why)
+	case left < p.polishReserve-p.polishReserve/100:
+		return max(left, time.Millisecond), fmt.Sprintf("cut short: %.3f s of its reserved %.3f s%s", left.Seconds(), p.polishReserve.Seconds(), why)
+	}
+	return max(left, time.Millisecond), ""
+}

@@ -1,0 +1,323 @@
+package datasets
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/sdcopt/sdcopt/model"
+)
+
+// Microdata is categorical microdata: one record per respondent over
+// declared variables. The confidential contingency table is the
+// cross-classification of the records over every declared variable; it is
+// never built: Collapse builds the table over a subset of the variables
+// (dense over that subset only) and Cells lists the non-empty cells of the
+// full cross-classification (at most one per record).
+type Microdata struct {
+	Source string           // the file the records came from
+	Vars   []model.Variable // the declared variables, in declaration order, with their levels
+	N      int              // number of records
+	codes  []int32          // N x len(Vars), row-major: level index of every record and variable
+}
+
+// ErrMicrodata reports a microdata request that does not fit the records
+// (unknown variables, an empty selection).
+var ErrMicrodata = errors.New("datasets: bad microdata request")
+
+// LoadMicrodata reads the CSV file at path (see ReadMicrodata); levelsPath,
+// when not empty, is a levels file (see ReadLevels).
+func LoadMicrodata(path string, vars []string, levelsPath string) (*Microdata, error) {
+	var levels map[string][]string
+	if levelsPath != "" {
+		var err error
+		if levels, err = LoadLevels(levelsPath); err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadMicrodata(bufio.NewReaderSize(f, 1<<16), path, vars, levels)
+}
+
+// ReadMicrodata reads categorical microdata from a CSV file with one header
+// row and one record per respondent (name is used in error messages). vars
+// names the declared variables (header names, at least one, no repeats);
+// the other columns are ignored. Every field of a declared variable is a
+// category label, trimmed; "?" and "NA" are labels like any other (the
+// UCI Adult file writes its missing values as "?"), an empty field is an
+// error. The levels of a variable are those of levels[name] in that order
+// when given (a label outside them is an error naming the file, line and
+// column), otherwise the labels in order of first appearance.
+//
+// Errors (*DataError except I/O failures): empty file, header only,
+// unknown or repeated variables, ragged rows, empty fields, labels outside
+// a levels file, a variable without levels.
+func ReadMicrodata(r io.Reader, name string, vars []string, levels map[string][]string) (*Microdata, error) {
+	cr, header, err := readHeader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(vars) == 0 {
+		return nil, &DataError{File: name, Msg: "no variables declared"}
+	}
+	if _, err := selectNames(header, vars); err != nil {
+		return nil, &DataError{File: name, Line: 1, Msg: err.Error()}
+	}
+	// selectNames orders columns as the header; keep the declared order.
+	colOf := make([]int, len(vars))
+	for i, v := range vars {
+		colOf[i] = slices.Index(header, strings.TrimSpace(v))
+	}
+	k := len(vars)
+	md := &Microdata{Source: name, Vars: make([]model.Variable, k)}
+	index := make([]map[string]int32, k)
+	fixed := make([]bool, k)
+	for i := range vars {
+		md.Vars[i].Name = header[colOf[i]]
+		index[i] = map[string]int32{}
+		if lv, ok := levels[md.Vars[i].Name]; ok {
+			fixed[i] = true
+			for _, l := range lv {
+				index[i][l] = int32(len(md.Vars[i].Levels))
+				md.Vars[i].Levels = append(md.Vars[i].Levels, l)
+			}
+		}
+	}
+	rows := &rowReader{cr: cr, name: name, width: len(header)}
+	for rec, line := range rows.all() {
+		for i, j := range colOf {
+			l := strings.TrimSpace(rec[j])
+			if l == "" {
+				return nil, &DataError{File: name, Line: line, Column: header[j], Msg: "empty category label"}
+			}
+			x, ok := index[i][l]
+			if !ok {
+				if fixed[i] {
+					return nil, &DataError{File: name, Line: line, Column: header[j],
+						Msg: fmt.Sprintf("label %q is not among the %d levels of the levels file", l, len(md.Vars[i].Levels))}
+				}
+				x = int32(len(md.Vars[i].Levels))
+				index[i][l] = x
+				md.Vars[i].Levels = append(md.Vars[i].Levels, l)
+			}
+			md.codes = append(md.codes, x)
+		}
+		md.N++
+	}
+	if rows.err != nil {
+		return nil, rows.err
+	}
+	if md.N == 0 {
+		return nil, &DataError{File: name, Line: 1, Msg: "header only, no records"}
+	}
+	for i := range md.Vars {
+		if len(md.Vars[i].Levels) == 0 {
+			return nil, &DataError{File: name, Column: md.Vars[i].Name, Msg: "the levels file lists no level"}
+		}
+	}
+	return md, nil
+}
+
+// LoadLevels reads a levels file: a CSV file with the header
+// "variable,level" and one row per level, the levels of a variable in
+// their order. A repeated level is an error naming the line.
+func LoadLevels(path string) (map[string][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadLevels(bufio.NewReader(f), path)
+}
+
+// ReadLevels reads a levels file from r; see LoadLevels.
+func ReadLevels(r io.Reader, name string) (map[string][]string, error) {
+	cr, header, err := readHeader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(header) != 2 || !strings.EqualFold(header[0], "variable") || !strings.EqualFold(header[1], "level") {
+		return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("header %q, want \"variable,level\"", strings.Join(header, ","))}
+	}
+	out := map[string][]string{}
+	rows := &rowReader{cr: cr, name: name, width: 2}
+	for rec, line := range rows.all() {
+		v, l := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
+		if v == "" {
+			return nil, &DataError{File: name, Line: line, Column: header[0], Msg: "empty variable name"}
+		}
+		if l == "" {
+			return nil, &DataError{File: name, Line: line, Column: header[1], Msg: "empty level"}
+		}
+		if slices.Contains(out[v], l) {
+			return nil, &DataError{File: name, Line: line, Column: header[1], Msg: fmt.Sprintf("level %q of %s listed twice", l, v)}
+		}
+		out[v] = append(out[v], l)
+	}
+	if rows.err != nil {
+		return nil, rows.err
+	}
+	if len(out) == 0 {
+		return nil, &DataError{File: name, Line: 1, Msg: "header only, no levels"}
+	}
+	return out, nil
+}
+
+// MicrodataFromTable expands a table into one record per counted unit
+// (in cell order), for tests and examples.
+func MicrodataFromTable(t *model.Table, source string) *Microdata {
+	md := &Microdata{Source: source, Vars: slices.Clone(t.Vars)}
+	dims := model.Dims(t.Vars)
+	lv := make([]int, len(dims))
+	for c, n := range t.Counts {
+		model.CellLevels(dims, c, lv)
+		for range n {
+			for _, x := range lv {
+				md.codes = append(md.codes, int32(x))
+			}
+			md.N++
+		}
+	}
+	return md
+}
+
+// Level returns the level index of variable j in record i.
+func (m *Microdata) Level(i, j int) int { return int(m.codes[i*len(m.Vars)+j]) }
+
+// VarIndex returns the position of the named variable, or -1.
+func (m *Microdata) VarIndex(name string) int {
+	for j, v := range m.Vars {
+		if v.Name == name {
+			return j
+		}
+	}
+	return -1
+}
+
+// Collapse returns the table over the variables sub (increasing positions
+// into m.Vars) counted from the records: dense over those variables only.
+// A table whose cells would take more than maxBytes (8 bytes a cell;
+// maxBytes <= 0 means MemoryLimit) is an error wrapping ErrTooLarge,
+// returned before anything is allocated.
+func (m *Microdata) Collapse(sub []int, maxBytes int64) (*model.Table, error) {
+	for i, j := range sub {
+		if j < 0 || j >= len(m.Vars) || (i > 0 && sub[i-1] >= j) {
+			return nil, fmt.Errorf("%w: variable positions %v are not increasing positions below %d", ErrMicrodata, sub, len(m.Vars))
+		}
+	}
+	vars := make([]model.Variable, len(sub))
+	dims := make([]int, len(sub))
+	for i, j := range sub {
+		vars[i] = m.Vars[j]
+		dims[i] = len(m.Vars[j].Levels)
+	}
+	if maxBytes <= 0 {
+		maxBytes = MemoryLimit()
+	}
+	if n := sizeProduct(append([]int{8}, dims...)...); n < 0 || n > maxBytes {
+		return nil, fmt.Errorf("%w: the table over %s (%s levels, %s cells) would take more than %d bytes",
+			ErrTooLarge, varNames(vars), formatDims(dims), formatCells(dims), maxBytes)
+	}
+	counts := make([]int64, model.NumCells(dims))
+	k := len(m.Vars)
+	for i := range m.N {
+		idx := 0
+		for s, j := range sub {
+			idx = idx*dims[s] + int(m.codes[i*k+j])
+		}
+		counts[idx]++
+	}
+	return model.NewTable(vars, counts)
+}
+
+// Cells returns the non-empty cells of the full cross-classification:
+// each as the level index of every variable (levels[c]) with its count,
+// in lexicographic order of the levels. There are at most N.
+func (m *Microdata) Cells() (levels [][]int32, counts []int64) {
+	k := len(m.Vars)
+	order := make([]int, m.N)
+	for i := range order {
+		order[i] = i
+	}
+	row := func(i int) []int32 { return m.codes[i*k : (i+1)*k] }
+	slices.SortFunc(order, func(a, b int) int { return slices.Compare(row(a), row(b)) })
+	for _, i := range order {
+		if n := len(levels); n > 0 && slices.Equal(levels[n-1], row(i)) {
+			counts[n-1]++
+			continue
+		}
+		levels = append(levels, row(i))
+		counts = append(counts, 1)
+	}
+	return levels, counts
+}
+
+// AdultVars are the nine categorical variables of the UCI Adult file.
+var AdultVars = []string{"workclass", "education", "marital-status", "occupation", "relationship", "race", "sex", "native-country", "income"}
+
+// LoadAdultMicrodata reads adult.csv (the training file, 32561 records) of
+// the shared data directory as microdata over AdultVars, "?" kept as a
+// level.
+func LoadAdultMicrodata() (*Microdata, error) {
+	dir, err := SharedDir()
+	if err != nil {
+		return nil, err
+	}
+	return LoadMicrodata(dir+"/adult.csv", AdultVars, "")
+}
+
+// SyntheticMicrodata draws n seeded records over len(levels) variables
+// V1, V2, ... with levels[j] levels each ("0", "1", ...), dependent
+// through a latent class: each record draws a class z in 0..3, and each
+// variable takes, with probability 0.6, the level z*(j+1) mod levels[j],
+// otherwise a level drawn from a skewed distribution (level l with
+// weight 1/(l+1)). Not a model of any population: a test bed with
+// sparse, dependent cells.
+func SyntheticMicrodata(n int, levels []int, seed uint64) (*Microdata, error) {
+	if n < 1 || len(levels) == 0 {
+		return nil, fmt.Errorf("%w: need records and variables (have %d, %d)", ErrMicrodata, n, len(levels))
+	}
+	if sz := sizeProduct(n, len(levels), 4); sz < 0 || sz > MemoryLimit() {
+		return nil, fmt.Errorf("%w: %d records of %d variables", ErrTooLarge, n, len(levels))
+	}
+	md := &Microdata{Source: fmt.Sprintf("synthetic(n=%d,seed=%d)", n, seed), Vars: make([]model.Variable, len(levels)), N: n}
+	cum := make([][]float64, len(levels))
+	for j, l := range levels {
+		if l < 1 {
+			return nil, fmt.Errorf("%w: variable %d has %d levels", ErrMicrodata, j+1, l)
+		}
+		md.Vars[j].Name = fmt.Sprintf("V%d", j+1)
+		s := 0.0
+		for x := range l {
+			md.Vars[j].Levels = append(md.Vars[j].Levels, fmt.Sprint(x))
+			s += 1 / float64(x+1)
+			cum[j] = append(cum[j], s)
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6d6963726f))
+	md.codes = make([]int32, 0, n*len(levels))
+	for range n {
+		z := r.IntN(4)
+		for j, l := range levels {
+			x := z * (j + 1) % l
+			if r.Float64() >= 0.6 {
+				u := r.Float64() * cum[j][l-1]
+				x = 0
+				for x < l-1 && cum[j][x] < u {
+					x++
+				}
+			}
+			md.codes = append(md.codes, int32(x))
+		}
+	}
+	return md, nil
+}
