@@ -146,6 +146,7 @@ type kanonResult struct {
 	PartAuto    bool     `json:"partition_auto"`        // chosen by the cost model (no --partition)
 	TimeBudget  *float64 `json:"time_budget,omitempty"` // seconds: the budget of the automatic choice
 	Classes     *int     `json:"classes,omitempty"`     // mondrian: equivalence classes
+	Fallbacks   int      `json:"fallbacks"`             // partitions solved by the quick fallback at the deadline
 	Seconds     float64  `json:"seconds"`
 	Dropped     int      `json:"dropped"`
 	KeptMissing bool     `json:"keep_missing"`
@@ -409,7 +410,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	r := kanonResult{
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
 		GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition, PartAuto: auto, Seconds: res.Seconds, Dropped: d.Dropped,
-		KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
+		Fallbacks: res.Fallbacks, KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
 		Risk: newGeneralizationRisk(res.Risk),
 	}
 	if auto {
