@@ -200,7 +200,7 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 		mondrian := math.NaN()
 		for _, m := range heur {
 			prog.Printf("Adult: %s, k = %d", m, k)
-			o := &kanon.Options{Method: m, Seed: opt.Seed, Auto: true, Budget: opt.Budget}
+			o := &kanon.Options{Method: m, Seed: opt.Seed, Budget: opt.Budget}
 			if m != kanon.MethodMondrian {
 				o.Partition = opt.Partition
 			}
@@ -247,7 +247,7 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 					row.Bound = &b
 				}
 				for _, m := range heur {
-					res, err := kanon.Anonymize(sub, k, &kanon.Options{Method: m, Seed: opt.Seed}) // one partition
+					res, err := kanon.Anonymize(sub, k, &kanon.Options{Method: m, Partition: kanon.OnePartition, Seed: opt.Seed})
 					if err != nil {
 						return nil, fmt.Errorf("bench kanon: sample n = %d, %s, k = %d: %w", n, m, k, err)
 					}
@@ -269,7 +269,7 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := kanon.Anonymize(syn, KanonScaleK, &kanon.Options{Method: kanon.MethodSortGreedy, Partition: opt.ScalePartition, Auto: true, Budget: opt.Budget, Seed: opt.Seed, SkipRisk: true}) // time and GCP only
+		res, err := kanon.Anonymize(syn, KanonScaleK, &kanon.Options{Method: kanon.MethodSortGreedy, Partition: opt.ScalePartition, Budget: opt.Budget, Seed: opt.Seed, SkipRisk: true}) // time and GCP only
 		if err != nil {
 			return nil, fmt.Errorf("bench kanon: SyntheticQI n = %d: %w", n, err)
 		}

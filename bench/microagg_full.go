@@ -23,7 +23,7 @@ type MicroaggFullOptions struct {
 	// eia) with every k.
 	Data []string
 	Ks   []int
-	// TimeLimit bounds each case (the target: 10 minutes).
+	// TimeLimit bounds each case (default: 10 minutes, DefaultMicroaggFullTimeLimit).
 	TimeLimit time.Duration
 	// Colgen is the template of the column generation's options (its
 	// TimeLimit is replaced by TimeLimit, its Seed by Seed).
@@ -41,8 +41,7 @@ type MicroaggFullOptions struct {
 	load  func(name string) ([]*model.Dataset, error)
 }
 
-// DefaultMicroaggFullTimeLimit is the time limit per case of the issue's
-// targets.
+// DefaultMicroaggFullTimeLimit is the default time limit per case.
 const DefaultMicroaggFullTimeLimit = 10 * time.Minute
 
 // DefaultMicroaggFullOptions returns the 12 cases of Mortazavi & Jalili

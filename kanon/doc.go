@@ -100,7 +100,9 @@
 // is an error. The dense methods accept partitions of at most MaxDense
 // records.
 //
-// With Options.Auto and Partition = 0, AutoPartition chooses P: the
+// By default (Options.Partition = 0) AutoPartition chooses P, as sdcopt
+// kanon does without --partition (OnePartition asks for one partition of
+// all records; mip and mondrian always use one): the
 // largest size of a ladder (100 to 20,000, or all records) whose running
 // time predicted by PredictSeconds — a cost model per method measured on
 // Adult — fits Options.Budget (DefaultBudget = 30 s) on the workers,

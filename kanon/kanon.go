@@ -63,19 +63,22 @@ const (
 // Options configure Anonymize. A nil *Options means the zero value; an
 // empty Method means MethodSortGreedy.
 type Options struct {
-	Method    string // one of Methods() ("" = MethodSortGreedy)
-	Partition int    // records per partition (0 = one partition = whole data, or automatic with Auto); see Split
+	Method string // one of Methods() ("" = MethodSortGreedy)
+	// Partition is the number of records per partition; see Split. 0 (the
+	// default): chosen from Budget by AutoPartition for greedy,
+	// sortgreedy, hungarian and flow (one partition for mip and
+	// mondrian), as sdcopt kanon does without --partition; OnePartition:
+	// the whole table as one partition.
+	Partition int
 	Split     string // how partitions are cut: SplitMedian ("", MedianPartitions) or SplitLex (Partitions)
-	// Auto chooses the partition size when Partition is 0: AutoPartition
-	// with Budget (0 = DefaultBudget) and the workers (greedy,
-	// sortgreedy, hungarian and flow; mip keeps one partition).
-	// A Budget that is set (> 0) is also a deadline of the heuristics:
-	// partitions that start after it get the circulant graph of their
-	// lexicographic order (Result.Fallbacks). Budget 0 sets no deadline
-	// (DefaultBudget only sizes the partitions), so that the result
-	// depends on the data, k, the options and the seed alone, never on
-	// the machine's speed or load.
-	Auto    bool
+	// Budget is the time budget of the heuristics (0 = DefaultBudget):
+	// the automatic partition size is chosen from it. A Budget that is
+	// set (> 0) is also their deadline: partitions that start after it
+	// get the circulant graph of their lexicographic order
+	// (Result.Fallbacks). Budget 0 sets no deadline (DefaultBudget only
+	// sizes the partitions), so that the result depends on the data, k,
+	// the options and the seed alone, never on the machine's speed or
+	// load.
 	Budget  time.Duration
 	Workers int    // partitions solved in parallel (0 = runtime.GOMAXPROCS(0))
 	Seed    uint64 // randomized assignment extraction and publish order; same seed => same output
@@ -94,7 +97,18 @@ type Options struct {
 	// SkipRisk leaves Result.Risk nil: by default Anonymize measures the
 	// re-identification risk of its publication (Risk).
 	SkipRisk bool
+	// Progress, when not nil, is told how the run advances: phase
+	// "partitions" with done of total partitions solved (first with done =
+	// 0, then after each partition), then "extract" (0 of 1, 1 of 1:
+	// the assignment and publish order) and, unless SkipRisk, "risk" (0 of
+	// 1, 1 of 1). Calls never overlap (they come from the workers, one at
+	// a time) and should return quickly.
+	Progress func(phase string, done, total int)
 }
+
+// OnePartition as Options.Partition solves the whole table as one
+// partition (the zero value chooses the partition size automatically).
+const OnePartition = -1
 
 // Result is a k-anonymous freeform generalization.
 type Result struct {
@@ -152,7 +166,7 @@ func sparseHungarian(o *Options, n int) bool {
 
 // Anonymize builds a k-regular generalization graph of t with the chosen
 // method (see the package documentation) on partitions of
-// Options.Partition records (chosen by AutoPartition with Options.Auto),
+// Options.Partition records (by default chosen by AutoPartition),
 // extracts a seeded assignment and a seeded publish order, and returns
 // the graph's GCP. MethodMondrian instead returns Mondrian's classes as
 // complete bipartite blocks (see Mondrian) with a seeded assignment
@@ -169,9 +183,11 @@ func Anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	if opt != nil {
 		o = *opt
 	}
+	o.report("risk", 0, 1)
 	if res.Risk, err = Risk(t, k, res, &risk.GeneralizationOptions{Seed: o.Seed, Workers: o.Workers}); err != nil {
 		return nil, fmt.Errorf("kanon: internal error: %w", err)
 	}
+	o.report("risk", 1, 1)
 	return res, nil
 }
 
@@ -185,6 +201,13 @@ func Risk(t *model.QITable, k int, res *Result, opt *risk.GeneralizationOptions)
 		return nil, errors.New("kanon: Risk: no result for this table")
 	}
 	return risk.Generalization(t, t.Boxes(res.Graph), k, opt)
+}
+
+// report calls the Progress callback, if any.
+func (o *Options) report(phase string, done, total int) {
+	if o.Progress != nil {
+		o.Progress(phase, done, total)
+	}
 }
 
 // anonymize is Anonymize without the risk measurement.
@@ -212,8 +235,8 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	if k < 1 || k > t.N {
 		return nil, fmt.Errorf("%w: k = %d for %d records (want 1 <= k <= n)", ErrK, k, t.N)
 	}
-	if o.Partition < 0 || (o.Partition > 0 && o.Partition < k) {
-		return nil, fmt.Errorf("%w: %d (want 0 or at least k = %d)", ErrPartition, o.Partition, k)
+	if o.Partition < OnePartition || (o.Partition > 0 && o.Partition < k) {
+		return nil, fmt.Errorf("%w: %d (want 0 = automatic, OnePartition = -1, or at least k = %d)", ErrPartition, o.Partition, k)
 	}
 	if o.TimeLimit < 0 || o.Budget < 0 {
 		return nil, fmt.Errorf("kanon: negative time limit %v or budget %v", o.TimeLimit, o.Budget)
@@ -245,12 +268,16 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if o.Auto && o.Partition == 0 && o.Method != MethodMIP {
+	auto := o.Partition == 0 && o.Method != MethodMIP
+	if auto {
 		p, err := AutoPartition(o.Method, t.N, k, workers, o.Budget)
 		if err != nil {
 			return nil, err
 		}
 		o.Partition = p
+	}
+	if o.Partition == OnePartition {
+		o.Partition = 0
 	}
 	var parts [][]int
 	if o.Split == SplitLex {
@@ -281,8 +308,9 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 
 	results := make([]partResult, len(parts))
 	errs := make([]error, len(parts))
-	var next int
+	var next, done int
 	var mu sync.Mutex
+	o.report("partitions", 0, len(parts))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -310,6 +338,10 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 				}
 				mu.Lock()
 				results[p], errs[p] = r, err
+				if err == nil {
+					done++
+					o.report("partitions", done, len(parts))
+				}
 				mu.Unlock()
 			}
 		}()
@@ -350,9 +382,11 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 		res.MIPBound, res.MIPOptimal, res.Solver = bound/float64(t.N), optimal, solver
 	}
 	var err error
+	o.report("extract", 0, 1)
 	if res.Assignment, err = Extract(g, k, o.Seed); err != nil {
 		return nil, fmt.Errorf("kanon: internal error: %w", err)
 	}
+	o.report("extract", 1, 1)
 	res.PublishOrder = rand.New(rand.NewPCG(o.Seed, streamPublish)).Perm(t.N)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil

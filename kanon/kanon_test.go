@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -372,7 +373,7 @@ func TestBadInput(t *testing.T) {
 		{0, nil, ErrK}, {-1, nil, ErrK}, {11, nil, ErrK},
 		{3, &Options{Method: "nope"}, ErrMethod},
 		{3, &Options{Method: MethodGreedy, Partition: 2}, ErrPartition},
-		{3, &Options{Method: MethodGreedy, Partition: -1}, ErrPartition},
+		{3, &Options{Method: MethodGreedy, Partition: -2}, ErrPartition},
 	} {
 		if _, err := Anonymize(tab, c.k, c.opt); !errors.Is(err, c.want) {
 			t.Fatalf("k %d %+v: error %v, want %v", c.k, c.opt, err, c.want)
@@ -714,7 +715,7 @@ func TestBudgetDeadline(t *testing.T) {
 	}
 	const budget, slack = 3 * time.Second, 3 * time.Second
 	start := time.Now()
-	r, err = Anonymize(d.Table, 10, &Options{Method: MethodHungarian, Auto: true, Budget: budget})
+	r, err = Anonymize(d.Table, 10, &Options{Method: MethodHungarian, Budget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -741,5 +742,77 @@ func TestCirculant(t *testing.T) {
 		if _, err := Extract(g, c.k, 1); err != nil {
 			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
 		}
+	}
+}
+
+// TestDefaultPartition: the zero Options choose the partition size as
+// sdcopt kanon does (AutoPartition from the budget), OnePartition keeps
+// the whole table, and mip keeps one partition by default.
+func TestDefaultPartition(t *testing.T) {
+	tab := datasets.SyntheticQI(1200, 61)
+	const k = 4
+	for _, o := range []*Options{nil, {Method: MethodGreedy, Budget: time.Millisecond, Workers: 1}} {
+		method, budget, workers := MethodSortGreedy, time.Duration(0), runtime.GOMAXPROCS(0)
+		if o != nil {
+			method, budget, workers = o.Method, o.Budget, o.Workers
+		}
+		want, err := AutoPartition(method, tab.N, k, workers, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Anonymize(tab, k, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, tab, k, r)
+		if r.Partition != want {
+			t.Errorf("%s, budget %v: partition %d, want AutoPartition's %d", method, budget, r.Partition, want)
+		}
+		if o != nil && (want == 0 || r.Partitions < 2) {
+			t.Errorf("1 ms budget: AutoPartition %d, %d partitions; want several", want, r.Partitions)
+		}
+	}
+	r, err := Anonymize(tab, k, &Options{Method: MethodGreedy, Partition: OnePartition, Budget: time.Millisecond, SkipRisk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Partitions != 1 || r.Partition != 0 {
+		t.Errorf("OnePartition: %d partitions of %d", r.Partitions, r.Partition)
+	}
+	if _, err := Anonymize(tab, k, &Options{Partition: -2}); !errors.Is(err, ErrPartition) {
+		t.Errorf("Partition -2: %v, want ErrPartition", err)
+	}
+}
+
+// TestProgress: the callback sees every partition once, in order of
+// completion, then the extraction and the risk measurement, never two
+// calls at once.
+func TestProgress(t *testing.T) {
+	tab := datasets.SyntheticQI(600, 62)
+	type call struct {
+		phase       string
+		done, total int
+	}
+	var calls []call
+	busy := false
+	r, err := Anonymize(tab, 3, &Options{Method: MethodHungarian, Partition: 100, Workers: 2, Seed: 1,
+		Progress: func(phase string, done, total int) {
+			if busy {
+				t.Error("overlapping progress calls")
+			}
+			busy = true
+			calls = append(calls, call{phase, done, total})
+			busy = false
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []call
+	for i := 0; i <= r.Partitions; i++ {
+		want = append(want, call{"partitions", i, r.Partitions})
+	}
+	want = append(want, call{"extract", 0, 1}, call{"extract", 1, 1}, call{"risk", 0, 1}, call{"risk", 1, 1})
+	if r.Partitions < 4 || !slices.Equal(calls, want) {
+		t.Errorf("progress calls (%d partitions):\n%v\nwant\n%v", r.Partitions, calls, want)
 	}
 }

@@ -138,7 +138,7 @@ func TestAutoPartition(t *testing.T) {
 	}
 	// Anonymize reports the automatic choice.
 	tab := randTable(3, 300, false)
-	r, err := Anonymize(tab, 3, &Options{Method: MethodGreedy, Auto: true, Budget: time.Nanosecond, Workers: 1})
+	r, err := Anonymize(tab, 3, &Options{Method: MethodGreedy, Budget: time.Nanosecond, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

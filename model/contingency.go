@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -377,15 +378,51 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
+// AllMargins returns every k-way margin of d variables: the k-element
+// subsets of 0..d-1, each sorted, in lexicographic order (C(d, k) of them;
+// e.g. d = 3, k = 2: [0 1] [0 2] [1 2]). Errors: d < 1, or k outside 1..d.
+func AllMargins(d, k int) ([][]int, error) {
+	if d < 1 || k < 1 || k > d {
+		return nil, fmt.Errorf("all %d-way margins of %d variables: want 1 <= k <= %d", k, d, max(d, 1))
+	}
+	var out [][]int
+	sub := make([]int, k)
+	for i := range sub {
+		sub[i] = i
+	}
+	for {
+		out = append(out, slices.Clone(sub))
+		i := k - 1
+		for i >= 0 && sub[i] == d-k+i {
+			i--
+		}
+		if i < 0 {
+			return out, nil
+		}
+		sub[i]++
+		for j := i + 1; j < k; j++ {
+			sub[j] = sub[j-1] + 1
+		}
+	}
+}
+
 // ParseMarginSpec parses a list of marginals: margins separated by commas,
 // each margin's variable names separated by ':' (e.g. "B:F,A:B:C:E,A:D:E").
 // When every variable name is a single character, a margin may also be
-// written without separators ("BF,ABCE,ADE"). It returns the positions of
-// the variables of each margin, sorted.
+// written without separators ("BF,ABCE,ADE"). "all:K" names every K-way
+// margin of the variables (AllMargins; unless a variable is named "all").
+// It returns the positions of the variables of each margin, sorted.
 func ParseMarginSpec(vars []Variable, spec string) ([][]int, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
 		return nil, fmt.Errorf("empty margin specification")
+	}
+	if rest, ok := strings.CutPrefix(spec, "all:"); ok && varIndex(vars, "all") < 0 {
+		k, err := strconv.Atoi(strings.TrimSpace(rest))
+		if err != nil || k < 1 || k > len(vars) {
+			return nil, fmt.Errorf("margin specification %q: want all:K with K in 1..%d (the number of variables)", spec, len(vars))
+		}
+		return AllMargins(len(vars), k)
 	}
 	oneChar := true
 	for _, v := range vars {

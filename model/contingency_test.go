@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -115,5 +116,63 @@ func TestNewTableRejects(t *testing.T) {
 	}
 	if _, err := NewTable([]Variable{{"A", nil}}, nil); err == nil {
 		t.Error("variable without levels accepted")
+	}
+}
+
+// TestAllMargins: C(d, k) sorted distinct k-subsets in lexicographic order
+// (C(10, 2) = 45, C(6, 3) = 20), and the "all:K" specification.
+func TestAllMargins(t *testing.T) {
+	binom := func(n, k int) int {
+		r := 1
+		for i := 1; i <= k; i++ {
+			r = r * (n - k + i) / i
+		}
+		return r
+	}
+	for _, c := range []struct{ d, k int }{{1, 1}, {3, 2}, {6, 3}, {10, 2}, {5, 5}, {7, 1}} {
+		m, err := AllMargins(c.d, c.k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m) != binom(c.d, c.k) {
+			t.Errorf("d=%d k=%d: %d margins, want %d", c.d, c.k, len(m), binom(c.d, c.k))
+		}
+		for i, sub := range m {
+			if len(sub) != c.k || sub[0] < 0 || sub[c.k-1] >= c.d {
+				t.Fatalf("d=%d k=%d: margin %v", c.d, c.k, sub)
+			}
+			for j := 1; j < c.k; j++ {
+				if sub[j] <= sub[j-1] {
+					t.Fatalf("d=%d k=%d: margin %v not increasing", c.d, c.k, sub)
+				}
+			}
+			if i > 0 && slices.Compare(m[i-1], sub) >= 0 {
+				t.Fatalf("d=%d k=%d: %v before %v", c.d, c.k, m[i-1], sub)
+			}
+		}
+	}
+	m, _ := AllMargins(3, 2)
+	if len(m) != 3 || !equalInts(m[0], []int{0, 1}) || !equalInts(m[1], []int{0, 2}) || !equalInts(m[2], []int{1, 2}) {
+		t.Errorf("AllMargins(3, 2) = %v", m)
+	}
+	for _, c := range []struct{ d, k int }{{0, 1}, {3, 0}, {3, 4}, {2, -1}} {
+		if _, err := AllMargins(c.d, c.k); err == nil {
+			t.Errorf("AllMargins(%d, %d) accepted", c.d, c.k)
+		}
+	}
+	vars := []Variable{{"A", []string{"x"}}, {"B", []string{"x"}}, {"C", []string{"x"}}, {"D", []string{"x"}}}
+	s, err := ParseMarginSpec(vars, " all:3 ")
+	if want, _ := AllMargins(4, 3); err != nil || !slices.EqualFunc(s, want, equalInts) {
+		t.Errorf("all:3 = %v, %v; want %v", s, err, want)
+	}
+	for _, bad := range []string{"all:0", "all:5", "all:x", "all:"} {
+		if _, err := ParseMarginSpec(vars, bad); err == nil || !strings.Contains(err.Error(), "all:K") {
+			t.Errorf("spec %q: %v, want an all:K error", bad, err)
+		}
+	}
+	// A variable named "all" keeps its name.
+	named := []Variable{{"all", []string{"x"}}, {"B", []string{"x"}}}
+	if s, err := ParseMarginSpec(named, "all:B"); err != nil || len(s) != 1 || !equalInts(s[0], []int{0, 1}) {
+		t.Errorf("all:B with a variable named all = %v, %v", s, err)
 	}
 }

@@ -22,8 +22,15 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing Debian packages: ${missing[*]}" >&2
+  # Only this step needs root: as another user it goes through sudo.
   sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || {
+      echo "deps: installing Debian packages needs root and sudo is not installed: run \`make deps\` once as root (or apt-get install ${missing[*]}), then the rest as any user" >&2
+      exit 1
+    }
+    sudo="sudo"
+  fi
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

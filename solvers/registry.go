@@ -66,8 +66,42 @@ func Register(e Engine) {
 	probes[e.Name] = &probed{}
 }
 
+// ImportHint is the import that links every engine into a program; the
+// lookup errors name it when no engine is registered (a library user who
+// forgot the blank import) or none registered can run.
+const ImportHint = `import _ "github.com/sdcopt/sdcopt/solvers/all" (or one backend, e.g. ".../solvers/highs") to register the engines`
+
 func unknownSolver(name string) error {
-	return &Error{Engine: name, Op: "lookup", Err: fmt.Errorf("%w %q (known: auto, %s)", ErrUnknownSolver, name, strings.Join(Names(), ", "))}
+	names := Names()
+	if len(names) == 0 {
+		return &Error{Engine: name, Op: "lookup", Err: fmt.Errorf("%w %q: no engine is registered in this program; %s", ErrUnknownSolver, name, ImportHint)}
+	}
+	return &Error{Engine: name, Op: "lookup", Err: fmt.Errorf("%w %q (known: auto, %s)", ErrUnknownSolver, name, strings.Join(names, ", "))}
+}
+
+// noEngine is the error of "auto" when no registered engine fits: it says
+// whether none is registered (the missing import) or which are registered
+// but cannot run here (with the first reason).
+func noEngine(mip bool) error {
+	kind := "LP"
+	if mip {
+		kind = "MIP"
+	}
+	names := Names()
+	if len(names) == 0 {
+		return &Error{Engine: "auto", Op: "lookup", Err: fmt.Errorf("%w: no engine is registered in this program; %s", ErrUnavailable, ImportHint)}
+	}
+	var why []string
+	for _, n := range names {
+		if _, _, err := probe(n); err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", n, err))
+		}
+	}
+	msg := fmt.Sprintf("no %s engine is available (registered: %s)", kind, strings.Join(names, ", "))
+	if len(why) > 0 {
+		msg += "; " + strings.Join(why, "; ")
+	}
+	return &Error{Engine: "auto", Op: "lookup", Err: fmt.Errorf("%w: %s; %s", ErrUnavailable, msg, ImportHint)}
 }
 
 // Known checks an engine name without probing or creating the engine: it
@@ -161,7 +195,7 @@ func New(name string, mip bool) (Solver, error) {
 			}
 		}
 		if best == "" {
-			return nil, &Error{Engine: "auto", Op: "lookup", Err: fmt.Errorf("%w: no engine is available", ErrUnavailable)}
+			return nil, noEngine(mip)
 		}
 		name = best
 	}

@@ -106,3 +106,44 @@ func checkSnakeKeys(t *testing.T, where string, m map[string]any) {
 		}
 	}
 }
+
+// A program that forgot the blank import of solvers/all has no engine
+// registered: the lookup errors must say which import registers them.
+func TestNoEngineNamesTheImport(t *testing.T) {
+	regMu.Lock()
+	saved, savedProbes := engines, probes
+	only := func(names ...string) {
+		engines, probes = map[string]*Engine{}, map[string]*probed{}
+		for _, n := range names {
+			engines[n], probes[n] = saved[n], &probed{}
+		}
+	}
+	only(fakeAvailable, fakeUnavailable)
+	regMu.Unlock()
+	defer func() {
+		regMu.Lock()
+		engines, probes = saved, savedProbes
+		regMu.Unlock()
+	}()
+	// The fakes only (ranks -1): registered, none fits "auto".
+	_, err := New("auto", false)
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "solvers/all") ||
+		!strings.Contains(err.Error(), fakeUnavailable+": ") {
+		t.Errorf("New(auto) with unusable engines = %v, want ErrUnavailable naming the import and the reasons", err)
+	}
+	// No engine registered at all.
+	regMu.Lock()
+	only()
+	regMu.Unlock()
+	for _, mip := range []bool{false, true} {
+		_, err := New("auto", mip)
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), `_ "github.com/sdcopt/sdcopt/solvers/all"`) ||
+			!strings.Contains(err.Error(), "no engine is registered") {
+			t.Errorf("New(auto, %v) without engines = %v, want the import named", mip, err)
+		}
+	}
+	_, err = New("highs", true)
+	if !errors.Is(err, ErrUnknownSolver) || !strings.Contains(err.Error(), "solvers/all") {
+		t.Errorf("New(highs) without engines = %v, want ErrUnknownSolver naming the import", err)
+	}
+}

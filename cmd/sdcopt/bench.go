@@ -320,7 +320,7 @@ func newBenchMicroaggFullCmd() *cobra.Command {
 		"Microaggregation of the full CASC data sets (Census, Tarragona, EIA) at\n"+
 			"k = 3, 4, 5, 10 by `microagg --method colgen` (ICSM start, column generation,\n"+
 			"gap-closing stage, ICSM polish), each case under --time-limit (default 600 s,\n"+
-			"the issue's target). Columns: our IL, the lower bound as IL, the gap\n"+
+			"ten minutes per case). Columns: our IL, the lower bound as IL, the gap\n"+
 			"100*(SSE-bound)/SSE, the kind of bound (nearest_neighbour, lagrangian,\n"+
 			"master_lp, integer_program), EXACT when the gap is closed, where the\n"+
 			"clustering came from, the IL of our ICSM start and of MDAV, the time and the\n"+

@@ -52,7 +52,8 @@ func newBoundsCmd() *cobra.Command {
 			"released marginal tables instead (same format, one file per margin; the\n" +
 			"intruder's view): --margins then defaults to every file's margin.\n" +
 			"SPEC lists margins separated by commas, each margin's variables separated\n" +
-			"by ':' (B:F,A:B:C:E,A:D:E); with one-character names BF,ABCE,ADE is the same.\n" +
+			"by ':' (B:F,A:B:C:E,A:D:E); with one-character names BF,ABCE,ADE is the same;\n" +
+			"all:K names every K-way margin of the variables (all:2: every pair).\n" +
 			"--vars collapses the table onto some variables first (A,B,C,E or ABCE).\n\n" +
 			"Methods: auto (Fréchet when the margins are decomposable, else the reducible\n" +
 			"decomposition, else the generalized shuttle with correction: sharp integer\n" +
@@ -69,7 +70,7 @@ func newBoundsCmd() *cobra.Command {
 	f.StringSliceVar(&s.marginFiles, "margin-files", nil, "released marginal tables, long CSV, comma-separated")
 	addTableFlags(f, &s.tableFlags)
 	f.StringVar(&s.vars, "vars", "", "variables to keep (collapse the others), e.g. A,B,C,E or ABCE")
-	f.StringVar(&s.margins, "margins", "", "released margins, e.g. BF,ABCE,ADE or B:F,A:B:C:E,A:D:E")
+	f.StringVar(&s.margins, "margins", "", "released margins, e.g. BF,ABCE,ADE or B:F,A:B:C:E,A:D:E, or all:K (every K-way margin)")
 	f.StringVar(&s.method, "method", cellbounds.Auto, "method: "+strings.Join(cellbounds.Methods, "|"))
 	f.StringSliceVar(&s.compare, "compare", nil, "further methods to compute and compare, e.g. lp,ip")
 	f.StringVar(&s.format, "format", "text", "output format: text|json|csv")

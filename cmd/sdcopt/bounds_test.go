@@ -344,3 +344,30 @@ func TestBoundsCertificatesVerify(t *testing.T) {
 		}
 	}
 }
+
+// --margins all:2 is every two-way margin: the same bounds as listing
+// the six pairs of ABCE.
+func TestBoundsAllMargins(t *testing.T) {
+	csv := autoworkersCSV(t)
+	all, msg, code := run(t, "bounds", "--table", csv, "--vars", "ABCE", "--margins", "all:2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	listed, msg, code := run(t, "bounds", "--table", csv, "--vars", "ABCE", "--margins", "AB,AC,AE,BC,BE,CE", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	a, l := parseBounds(t, all), parseBounds(t, listed)
+	if strings.Join(a.Margins, ",") != "A:B,A:C,A:E,B:C,B:E,C:E" || len(a.Cells) != 16 || len(a.Cells) != len(l.Cells) {
+		t.Fatalf("all:2: margins %v, %d cells (listed: %d)", a.Margins, len(a.Cells), len(l.Cells))
+	}
+	for i := range a.Cells {
+		if a.Cells[i].Lower != l.Cells[i].Lower || a.Cells[i].Upper != l.Cells[i].Upper {
+			t.Errorf("cell %v: all:2 [%v,%v], listed [%v,%v]", a.Cells[i].Labels, a.Cells[i].Lower, a.Cells[i].Upper, l.Cells[i].Lower, l.Cells[i].Upper)
+		}
+	}
+	_, msg, code = run(t, "bounds", "--table", csv, "--vars", "ABCE", "--margins", "all:5")
+	if code != 2 || !strings.Contains(msg, "all:K") {
+		t.Errorf("all:5 on 4 variables: exit %d, %s", code, msg)
+	}
+}

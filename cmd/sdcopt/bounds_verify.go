@@ -48,7 +48,7 @@ func newBoundsVerifyCmd() *cobra.Command {
 	f.StringSliceVar(&s.marginFiles, "margin-files", nil, "released marginal tables, long CSV, comma-separated")
 	addTableFlags(f, &s.tableFlags)
 	f.StringVar(&s.vars, "vars", "", "variables to keep (collapse the others), e.g. A,B,C,E or ABCE")
-	f.StringVar(&s.margins, "margins", "", "released margins, e.g. BF,ABCE,ADE or B:F,A:B:C:E,A:D:E")
+	f.StringVar(&s.margins, "margins", "", "released margins, e.g. BF,ABCE,ADE or B:F,A:B:C:E,A:D:E, or all:K (every K-way margin)")
 	f.StringVar(&s.bounds, "bounds", "", "the bounds to check: JSON of sdcopt bounds --format json (required)")
 	f.StringVar(&s.certs, "certificates", "", "the certificates of sdcopt bounds --certificates (required)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json|csv")

@@ -146,6 +146,7 @@ type kanonResult struct {
 	PartAuto    bool     `json:"partition_auto"`        // chosen by the cost model (no --partition)
 	TimeBudget  *float64 `json:"time_budget,omitempty"` // seconds: the budget of the automatic choice
 	Classes     *int     `json:"classes,omitempty"`     // mondrian: equivalence classes
+	Fallbacks   int      `json:"fallbacks"`             // partitions solved by the quick fallback at the deadline
 	Seconds     float64  `json:"seconds"`
 	Dropped     int      `json:"dropped"`
 	KeptMissing bool     `json:"keep_missing"`
@@ -354,7 +355,21 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	prog := cli.NewProgress(s.quiet)
 	defer prog.Finish()
 	prog.Printf("%s on %d records x %d quasi-identifiers, k = %d", s.method, t.N, t.D(), s.k)
-	opt := &kanon.Options{Method: s.method, Partition: s.partition, Workers: s.workers, Seed: s.seed, MIPSolver: s.solver, Auto: auto}
+	part := s.partition
+	if changed("partition") && part == 0 {
+		part = kanon.OnePartition // --partition 0: one partition
+	}
+	opt := &kanon.Options{Method: s.method, Partition: part, Workers: s.workers, Seed: s.seed, MIPSolver: s.solver}
+	if prog != nil {
+		current := ""
+		opt.Progress = func(phase string, done, total int) {
+			if phase != current {
+				current = phase
+				prog.Start("kanon "+s.method+": "+phase, total)
+			}
+			prog.Set(done)
+		}
+	}
 	if s.method == kanon.MethodMIP {
 		opt.TimeLimit = secondsDuration(s.timeLimit)
 	} else {
@@ -364,6 +379,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if err != nil {
 		return libraryError(d.label, err)
 	}
+	prog.Finish()
 	switch {
 	case res.Fallbacks > 0 && s.method == kanon.MethodMIP:
 		fmt.Fprintf(os.Stderr, "sdcopt: warning: the MIP engine had not stopped at --time-limit in %d of %d partition(s); those were solved by the hungarian heuristic (no MIP bound)\n",
@@ -394,7 +410,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	r := kanonResult{
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
 		GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition, PartAuto: auto, Seconds: res.Seconds, Dropped: d.Dropped,
-		KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
+		Fallbacks: res.Fallbacks, KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
 		Risk: newGeneralizationRisk(res.Risk),
 	}
 	if auto {

@@ -385,3 +385,27 @@ func TestBenchKanonBadInput(t *testing.T) {
 		}
 	}
 }
+
+// kanon reports its phases on stderr (plain lines when not a terminal;
+// the last count of a phase is always printed), nothing with --quiet, and
+// --partition 0 still means one partition.
+func TestKanonProgress(t *testing.T) {
+	flags, dir := kanonFiles(t)
+	args := append(append([]string{"kanon"}, flags...), "--k", "2", "--method", "sortgreedy", "--partition", "4")
+	p := runSdcopt(t, dir, args...)
+	if p.code != 0 {
+		t.Fatalf("exit %d: %s", p.code, p.stderr)
+	}
+	for _, want := range []string{"kanon sortgreedy: partitions: ", "(100 %)", "kanon sortgreedy: extract: 1/1", "kanon sortgreedy: risk: 1/1"} {
+		if !strings.Contains(p.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, p.stderr)
+		}
+	}
+	if p := runSdcopt(t, dir, append(args, "--quiet")...); p.code != 0 || strings.Contains(p.stderr, "partitions:") {
+		t.Errorf("--quiet: exit %d, printed progress:\n%s", p.code, p.stderr)
+	}
+	doc := runKanonJSON(t, append(flags, "--k", "2", "--method", "greedy", "--partition", "0")...)
+	if doc.PartAuto || doc.Partitions != 1 || doc.Partition != 0 {
+		t.Errorf("--partition 0: %+v", doc)
+	}
+}

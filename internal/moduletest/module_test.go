@@ -170,13 +170,26 @@ func TestExternalModule(t *testing.T) {
 	if _, _, err := solvers.Lookup("highs"); err != nil {
 		t.Skipf("the program solves with HiGHS: %v", err)
 	}
+	got, _ := runModule(t, map[string]string{"main.go": userMain})
+	if got != wantOutput {
+		t.Errorf("program output:\n%s\nwant:\n%s", got, wantOutput)
+	}
+}
+
+// runModule writes files (and the go.mod requiring this checkout) into a
+// temporary module, runs it with go run and returns its stdout and stderr.
+// It fails the test when the checkout's go.mod or go.sum change.
+func runModule(t *testing.T, files map[string]string) (string, string) {
+	t.Helper()
 	goCmd := goCommand(t)
 	root := checkoutRoot(t)
 	before := snapshot(t, root)
 
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), strings.Replace(userGoMod, "CHECKOUT", strconv.Quote(root), 1))
-	write(t, filepath.Join(dir, "main.go"), userMain)
+	for name, content := range files {
+		write(t, filepath.Join(dir, name), content)
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -185,7 +198,7 @@ func TestExternalModule(t *testing.T) {
 		"GOWORK=off",    // no go.work above the temp dir may take over
 		"CGO_ENABLED=0", // as a user without the C engines builds it
 	)
-	run := func(args ...string) string {
+	run := func(args ...string) (string, string) {
 		cmd := exec.CommandContext(ctx, goCmd, args...)
 		cmd.Dir = dir
 		cmd.Env = env
@@ -197,18 +210,16 @@ func TestExternalModule(t *testing.T) {
 			}
 			t.Fatalf("go %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
 		}
-		return stdout.String()
+		return stdout.String(), stderr.String()
 	}
 	run("mod", "tidy")
-	got := run("run", ".")
-	if got != wantOutput {
-		t.Errorf("program output:\n%s\nwant:\n%s", got, wantOutput)
-	}
+	out, errOut := run("run", ".")
 
 	// The other module must not have written into the checkout.
 	if after := snapshot(t, root); after != before {
 		t.Errorf("the checkout's go.mod or go.sum changed while building the other module")
 	}
+	return out, errOut
 }
 
 // goCommand returns the go command: the one on PATH, or the one of the
