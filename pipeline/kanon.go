@@ -24,6 +24,7 @@ type KanonConfig struct {
 	Partition int    // records per partition inside a coarse part (kanon.Options.Partition; 0 = the coarse part is one partition)
 	Coarse    int    // records per coarse part, at most (about half to all of it); 0 = DefaultCoarse
 	Seed      uint64
+	MIPSolver string // engine of the exact MIP (method mip; "" = auto); the workers need it linked
 	Runner    Runner
 }
 
@@ -165,6 +166,7 @@ type kanonFn struct {
 	Method    string
 	Partition int
 	Seed      uint64
+	MIPSolver string
 	Dir       string
 }
 
@@ -174,27 +176,37 @@ func (f *kanonFn) ProcessElement(ctx context.Context, key int, it func(*Rec) boo
 		return err
 	}
 	t, idx := partTable(attrs, it)
-	if t.N < f.K {
-		return fmt.Errorf("pipeline: coarse part %d has %d records, fewer than k = %d (use larger coarse parts)", key, t.N, f.K)
+	out, sum, err := kanonSolve(t, idx, key, f.K, f.Method, f.Partition, f.Seed, f.MIPSolver, 1)
+	if err != nil {
+		return err
 	}
-	part := min(f.Partition, t.N)
+	if err := writeGob(ctx, joinPath(f.Dir, fmt.Sprintf("kanon-part-%06d.gob", key)), out); err != nil {
+		return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+	}
+	emit(sum)
+	return nil
+}
+
+// kanonSolve anonymizes coarse part key (records idx, table t) with
+// kanon.Anonymize and checks the result (kanon.CheckResult).
+func kanonSolve(t *model.QITable, idx []int64, key, k int, method string, partition int, seed uint64, solver string, workers int) (*kanonPart, kanonSummary, error) {
+	if t.N < k {
+		return nil, kanonSummary{}, fmt.Errorf("pipeline: coarse part %d has %d records, fewer than k = %d (use larger coarse parts)", key, t.N, k)
+	}
+	part := min(partition, t.N)
 	if part == t.N {
 		part = 0
 	}
-	res, err := kanon.Anonymize(t, f.K, &kanon.Options{Method: f.Method, Partition: part, Seed: PartSeed(f.Seed, key), Workers: 1})
+	res, err := kanon.Anonymize(t, k, &kanon.Options{Method: method, Partition: part, Seed: PartSeed(seed, key), Workers: workers, MIPSolver: solver})
 	if err != nil {
-		return fmt.Errorf("pipeline: coarse part %d (%d records): %w", key, t.N, err)
+		return nil, kanonSummary{}, fmt.Errorf("pipeline: coarse part %d (%d records): %w", key, t.N, err)
 	}
-	if err := kanon.CheckResult(t, f.K, res); err != nil {
-		return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+	if err := kanon.CheckResult(t, k, res); err != nil {
+		return nil, kanonSummary{}, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
 	}
-	out := kanonPart{Key: key, Index: idx, Matched: res.Graph.Matched, GCP: res.GCP, Partitions: res.Partitions,
+	out := &kanonPart{Key: key, Index: idx, Matched: res.Graph.Matched, GCP: res.GCP, Partitions: res.Partitions,
 		Assignment: toInt32(res.Assignment), PublishOrder: toInt32(res.PublishOrder)}
-	if err := writeGob(ctx, joinPath(f.Dir, fmt.Sprintf("kanon-part-%06d.gob", key)), &out); err != nil {
-		return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
-	}
-	emit(kanonSummary{N: t.N, GCPSum: float64(t.N) * res.GCP, Parts: 1, Partitions: res.Partitions})
-	return nil
+	return out, kanonSummary{N: t.N, GCPSum: float64(t.N) * res.GCP, Parts: 1, Partitions: res.Partitions}, nil
 }
 
 func toInt32(v []int) []int32 {
@@ -239,32 +251,11 @@ func coarseSplit(s beam.Scope, recs beam.PCollection, attrs string, n, coarse in
 // than one part (one part: the part's order, as kanon.Anonymize gives).
 func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult, error) {
 	start := time.Now()
-	if t == nil || t.N == 0 {
-		return nil, errors.New("pipeline: empty table")
-	}
-	if err := t.Check(); err != nil {
-		return nil, fmt.Errorf("pipeline: %w", err)
-	}
-	if cfg.Method == "" {
-		cfg.Method = kanon.MethodSortGreedy
-	}
-	if !slices.Contains(kanon.Freeform(), cfg.Method) {
-		return nil, fmt.Errorf("pipeline: method %q: the pipeline runs the freeform methods %v", cfg.Method, kanon.Freeform())
-	}
-	if cfg.K < 1 || cfg.K > t.N {
-		return nil, fmt.Errorf("%w: k = %d for %d records (want 1 <= k <= n)", kanon.ErrK, cfg.K, t.N)
-	}
-	if cfg.Partition < 0 || (cfg.Partition > 0 && cfg.Partition < cfg.K) {
-		return nil, fmt.Errorf("%w: %d (want 0 or at least k = %d)", kanon.ErrPartition, cfg.Partition, cfg.K)
-	}
-	if cfg.Coarse == 0 {
-		cfg.Coarse = DefaultCoarse
-	}
-	if cfg.Coarse < 2*cfg.K {
-		return nil, fmt.Errorf("pipeline: coarse parts of %d records: want at least 2k = %d", cfg.Coarse, 2*cfg.K)
-	}
-	if err := cfg.Runner.Check(); err != nil {
+	if err := checkKanon(t, &cfg); err != nil {
 		return nil, err
+	}
+	if cfg.Runner.Name == RunnerSingle {
+		return KanonLocal(t, cfg, 0)
 	}
 	attrs, err := attrsJSON(t.Attrs)
 	if err != nil {
@@ -283,7 +274,7 @@ func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult
 	p, s := beam.NewPipelineWithRoot()
 	recs := readStaged(s, input)
 	keyed := coarseSplit(s, recs, attrs, t.N, cfg.Coarse, cfg.Seed)
-	stats := beam.ParDo(s.Scope("anonymize"), &kanonFn{Attrs: attrs, K: cfg.K, Method: cfg.Method, Partition: cfg.Partition, Seed: cfg.Seed, Dir: dir},
+	stats := beam.ParDo(s.Scope("anonymize"), &kanonFn{Attrs: attrs, K: cfg.K, Method: cfg.Method, Partition: cfg.Partition, Seed: cfg.Seed, MIPSolver: cfg.MIPSolver, Dir: dir},
 		beam.GroupByKey(s, keyed))
 	beam.ParDo0(s.Scope("summary"), &writeSummaryFn{Dir: dir}, beam.Combine(s, mergeSummary, stats))
 	if err := cfg.Runner.execute(ctx, p); err != nil {
@@ -298,24 +289,33 @@ func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult
 	if err != nil || len(sums) != 1 {
 		return nil, fmt.Errorf("pipeline: reading the summary: %v (%d files)", err, len(sums))
 	}
-	sum := sums[0]
-	if sum.N != t.N || sum.Parts != len(parts) {
-		return nil, fmt.Errorf("pipeline: internal error: the parts hold %d records in %d parts (%d files), want %d records", sum.N, sum.Parts, len(parts), t.N)
+	res, err := assembleKanon(t.N, cfg, parts, *sums[0])
+	if err != nil {
+		return nil, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// assembleKanon builds the global result of the parts (see Kanon).
+func assembleKanon(n int, cfg KanonConfig, parts []*kanonPart, sum kanonSummary) (*KanonResult, error) {
+	if sum.N != n || sum.Parts != len(parts) {
+		return nil, fmt.Errorf("pipeline: internal error: the parts hold %d records in %d parts (%d files), want %d records", sum.N, sum.Parts, len(parts), n)
 	}
 	slices.SortFunc(parts, func(a, b *kanonPart) int { return a.Key - b.Key })
 	res := &KanonResult{Result: &kanon.Result{
-		Graph:      &model.GenGraph{N: t.N, Matched: make([][]int32, t.N)},
-		GCP:        sum.GCPSum / float64(t.N),
+		Graph:      &model.GenGraph{N: n, Matched: make([][]int32, n)},
+		GCP:        sum.GCPSum / float64(n),
 		Partitions: sum.Partitions,
 		Partition:  cfg.Partition,
-		Assignment: make([]int, t.N),
+		Assignment: make([]int, n),
 		MIPBound:   math.NaN(),
 	}}
-	seen := make([]bool, t.N)
+	seen := make([]bool, n)
 	for _, pt := range parts {
 		ids := make([]int, len(pt.Index))
 		for x, i := range pt.Index {
-			if i < 0 || int(i) >= t.N || seen[i] {
+			if i < 0 || int(i) >= n || seen[i] {
 				return nil, fmt.Errorf("pipeline: internal error: record %d in two parts or out of range", i)
 			}
 			seen[i] = true
@@ -344,8 +344,41 @@ func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult
 	if err := res.Graph.CheckRegular(cfg.K); err != nil {
 		return nil, fmt.Errorf("pipeline: internal error: %w", err)
 	}
-	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
 
 const streamPublish = 0x7069_7065_0002
+
+// checkKanon validates the input of Kanon and fills in the defaults.
+func checkKanon(t *model.QITable, c *KanonConfig) error {
+	cfg := *c
+	if t == nil || t.N == 0 {
+		return errors.New("pipeline: empty table")
+	}
+	if err := t.Check(); err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	if cfg.Method == "" {
+		cfg.Method = kanon.MethodSortGreedy
+	}
+	if !slices.Contains(kanon.Freeform(), cfg.Method) {
+		return fmt.Errorf("pipeline: method %q: the pipeline runs the freeform methods %v", cfg.Method, kanon.Freeform())
+	}
+	if cfg.K < 1 || cfg.K > t.N {
+		return fmt.Errorf("%w: k = %d for %d records (want 1 <= k <= n)", kanon.ErrK, cfg.K, t.N)
+	}
+	if cfg.Partition < 0 || (cfg.Partition > 0 && cfg.Partition < cfg.K) {
+		return fmt.Errorf("%w: %d (want 0 or at least k = %d)", kanon.ErrPartition, cfg.Partition, cfg.K)
+	}
+	if cfg.Coarse == 0 {
+		cfg.Coarse = DefaultCoarse
+	}
+	if cfg.Coarse < 2*cfg.K {
+		return fmt.Errorf("pipeline: coarse parts of %d records: want at least 2k = %d", cfg.Coarse, 2*cfg.K)
+	}
+	if err := cfg.Runner.Check(); err != nil {
+		return err
+	}
+	*c = cfg
+	return nil
+}

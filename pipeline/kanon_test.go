@@ -202,3 +202,38 @@ func TestTreeRoute(t *testing.T) {
 		t.Errorf("%d leaves of 4000 points at 250, want at least 4", len(counts))
 	}
 }
+
+// TestKanonLocalIsPipeline: the single-process path on the same coarse
+// parts gives the pipeline's result.
+func TestKanonLocalIsPipeline(t *testing.T) {
+	q := datasets.SyntheticQI(1500, 9)
+	cfg := KanonConfig{K: 3, Method: kanon.MethodSortGreedy, Partition: 120, Coarse: 500, Seed: 5}
+	res, err := Kanon(context.Background(), q, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := KanonLocal(q, cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := CoarseParts(q.Attrs, q.X, q.N, cfg.Coarse, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != len(res.Parts) || len(loc.Parts) != len(res.Parts) {
+		t.Fatalf("%d / %d / %d coarse parts", len(parts), len(loc.Parts), len(res.Parts))
+	}
+	for x := range parts {
+		if !slices.Equal(parts[x], res.Parts[x]) || !slices.Equal(loc.Parts[x], res.Parts[x]) {
+			t.Fatalf("coarse part %d differs", x)
+		}
+	}
+	for j := range loc.Graph.Matched {
+		if !slices.Equal(loc.Graph.Matched[j], res.Graph.Matched[j]) {
+			t.Fatalf("published record %d differs", j)
+		}
+	}
+	if !slices.Equal(loc.Assignment, res.Assignment) || !slices.Equal(loc.PublishOrder, res.PublishOrder) || math.Abs(loc.GCP-res.GCP) > 1e-12 {
+		t.Fatal("assignment, publish order or GCP differs")
+	}
+}

@@ -71,39 +71,47 @@ type microFn struct {
 }
 
 func (f *microFn) ProcessElement(ctx context.Context, key int, it func(*Rec) bool, emit func(Moments)) error {
-	d := len(f.Names)
-	attrs := make([]model.QIAttr, d) // only the shape is used
-	t, idx := partTable(attrs, it)
-	if t.N < f.K {
-		return fmt.Errorf("pipeline: coarse part %d has %d records, fewer than k = %d (use larger coarse parts)", key, t.N, f.K)
-	}
-	z, err := model.NewDataset(f.Names, t.N, d, t.X)
+	t, idx := partTable(make([]model.QIAttr, len(f.Names)), it) // only the shape is used
+	out, m, err := microSolve(f.Names, t.X, idx, key, f.K)
 	if err != nil {
-		return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+		return err
 	}
-	cl, err := microagg.MDAV(z, f.K)
-	if err != nil {
-		return fmt.Errorf("pipeline: coarse part %d (%d records): %w", key, t.N, err)
-	}
-	if _, err := cl.CheckK(t.N, f.K); err != nil {
-		return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
-	}
-	m := Moments{N: t.N, Parts: 1, Groups: cl.NumGroups, Sum: make([]float64, d), SumSq: make([]float64, d), SSE: model.SSE(z, cl)}
-	for i := range t.N {
-		for j, v := range t.X[i*d : (i+1)*d] {
-			m.Sum[j] += v
-			m.SumSq[j] += v * v
-		}
-	}
-	out := microPart{Key: key, Index: idx, Group: make([]int32, t.N), SSE: m.SSE}
-	for i, g := range cl.Group {
-		out.Group[i] = int32(g)
-	}
-	if err := writeGob(ctx, joinPath(f.Dir, fmt.Sprintf("micro-part-%06d.gob", key)), &out); err != nil {
+	if err := writeGob(ctx, joinPath(f.Dir, fmt.Sprintf("micro-part-%06d.gob", key)), out); err != nil {
 		return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
 	}
 	emit(m)
 	return nil
+}
+
+// microSolve runs MDAV on coarse part key (records idx, values x).
+func microSolve(names []string, x []float64, idx []int64, key, k int) (*microPart, Moments, error) {
+	d, n := len(names), len(idx)
+	if n < k {
+		return nil, Moments{}, fmt.Errorf("pipeline: coarse part %d has %d records, fewer than k = %d (use larger coarse parts)", key, n, k)
+	}
+	z, err := model.NewDataset(names, n, d, x)
+	if err != nil {
+		return nil, Moments{}, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+	}
+	cl, err := microagg.MDAV(z, k)
+	if err != nil {
+		return nil, Moments{}, fmt.Errorf("pipeline: coarse part %d (%d records): %w", key, n, err)
+	}
+	if _, err := cl.CheckK(n, k); err != nil {
+		return nil, Moments{}, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+	}
+	m := Moments{N: n, Parts: 1, Groups: cl.NumGroups, Sum: make([]float64, d), SumSq: make([]float64, d), SSE: model.SSE(z, cl)}
+	for i := range n {
+		for j, v := range x[i*d : (i+1)*d] {
+			m.Sum[j] += v
+			m.SumSq[j] += v * v
+		}
+	}
+	out := &microPart{Key: key, Index: idx, Group: make([]int32, n), SSE: m.SSE}
+	for i, g := range cl.Group {
+		out.Group[i] = int32(g)
+	}
+	return out, m, nil
 }
 
 func mergeMoments(a, b Moments) Moments {
@@ -138,32 +146,12 @@ func (f *writeMomentsFn) ProcessElement(ctx context.Context, m Moments) error {
 // global indices.
 func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*MicroaggResult, error) {
 	start := time.Now()
-	if z == nil || z.N == 0 || z.D == 0 {
-		return nil, errors.New("pipeline: empty data set")
-	}
-	if cfg.K < 2 || cfg.K > z.N {
-		return nil, fmt.Errorf("pipeline: k = %d for %d records (want 2 <= k <= n)", cfg.K, z.N)
-	}
-	if cfg.Coarse == 0 {
-		cfg.Coarse = DefaultCoarse
-	}
-	if cfg.Coarse < 2*cfg.K {
-		return nil, fmt.Errorf("pipeline: coarse parts of %d records: want at least 2k = %d", cfg.Coarse, 2*cfg.K)
-	}
-	if err := cfg.Runner.Check(); err != nil {
+	attrs, err := checkMicroagg(z, &cfg)
+	if err != nil {
 		return nil, err
 	}
-	attrs := make([]model.QIAttr, z.D)
-	for j := range attrs {
-		at := &attrs[j]
-		at.Name, at.Kind = z.Names[j], model.Numeric
-		if z.N > 0 {
-			at.Min, at.Max = z.X[j], z.X[j]
-		}
-		for i := range z.N {
-			v := z.X[i*z.D+j]
-			at.Min, at.Max = min(at.Min, v), max(at.Max, v)
-		}
+	if cfg.Runner.Name == RunnerSingle {
+		return MicroaggLocal(z, cfg)
 	}
 	aj, err := attrsJSON(attrs)
 	if err != nil {
@@ -194,12 +182,21 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 	if err != nil || len(ms) != 1 {
 		return nil, fmt.Errorf("pipeline: reading the moments: %v (%d files)", err, len(ms))
 	}
-	m := ms[0]
-	if m.N != z.N || m.Parts != len(parts) {
-		return nil, fmt.Errorf("pipeline: internal error: the parts hold %d records in %d parts (%d files), want %d records", m.N, m.Parts, len(parts), z.N)
+	res, err := assembleMicro(z.N, parts, *ms[0])
+	if err != nil {
+		return nil, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// assembleMicro builds the global result of the parts (see Microagg).
+func assembleMicro(n int, parts []*microPart, m Moments) (*MicroaggResult, error) {
+	if m.N != n || m.Parts != len(parts) {
+		return nil, fmt.Errorf("pipeline: internal error: the parts hold %d records in %d parts (%d files), want %d records", m.N, m.Parts, len(parts), n)
 	}
 	slices.SortFunc(parts, func(a, b *microPart) int { return a.Key - b.Key })
-	res := &MicroaggResult{Clustering: &model.Clustering{Group: make([]int, z.N), NumGroups: m.Groups}, SSE: m.SSE}
+	res := &MicroaggResult{Clustering: &model.Clustering{Group: make([]int, n), NumGroups: m.Groups}, SSE: m.SSE}
 	for i := range res.Clustering.Group {
 		res.Clustering.Group[i] = -1
 	}
@@ -208,7 +205,7 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 		ids := make([]int, len(pt.Index))
 		ng := 0
 		for x, i := range pt.Index {
-			if i < 0 || int(i) >= z.N || res.Clustering.Group[i] >= 0 {
+			if i < 0 || int(i) >= n || res.Clustering.Group[i] >= 0 {
 				return nil, fmt.Errorf("pipeline: internal error: record %d in two parts or out of range", i)
 			}
 			ids[x] = int(i)
@@ -227,6 +224,40 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 	if res.SST > 0 {
 		res.IL = 100 * res.SSE / res.SST
 	}
-	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// checkMicroagg validates the input of Microagg, fills in the defaults and
+// returns the attributes of the split tree.
+func checkMicroagg(z *model.Dataset, c *MicroaggConfig) ([]model.QIAttr, error) {
+	cfg := *c
+	if z == nil || z.N == 0 || z.D == 0 {
+		return nil, errors.New("pipeline: empty data set")
+	}
+	if cfg.K < 2 || cfg.K > z.N {
+		return nil, fmt.Errorf("pipeline: k = %d for %d records (want 2 <= k <= n)", cfg.K, z.N)
+	}
+	if cfg.Coarse == 0 {
+		cfg.Coarse = DefaultCoarse
+	}
+	if cfg.Coarse < 2*cfg.K {
+		return nil, fmt.Errorf("pipeline: coarse parts of %d records: want at least 2k = %d", cfg.Coarse, 2*cfg.K)
+	}
+	if err := cfg.Runner.Check(); err != nil {
+		return nil, err
+	}
+	attrs := make([]model.QIAttr, z.D)
+	for j := range attrs {
+		at := &attrs[j]
+		at.Name, at.Kind = z.Names[j], model.Numeric
+		if z.N > 0 {
+			at.Min, at.Max = z.X[j], z.X[j]
+		}
+		for i := range z.N {
+			v := z.X[i*z.D+j]
+			at.Min, at.Max = min(at.Min, v), max(at.Max, v)
+		}
+	}
+	*c = cfg
+	return attrs, nil
 }

@@ -87,3 +87,19 @@ func TestMicroaggOnePartIsMDAV(t *testing.T) {
 		t.Fatalf("IL %v, MDAV %v", res.IL, model.IL(z, cl))
 	}
 }
+
+func TestMicroaggLocalIsPipeline(t *testing.T) {
+	z := gauss(t, 1200)
+	cfg := MicroaggConfig{K: 3, Coarse: 400, Seed: 8}
+	res, err := Microagg(context.Background(), z, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := MicroaggLocal(z, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(loc.Clustering.Group, res.Clustering.Group) || math.Abs(loc.IL-res.IL) > 1e-9 || len(res.Parts) < 2 {
+		t.Fatalf("%d parts; IL %v, local %v; or the groups differ", len(res.Parts), res.IL, loc.IL)
+	}
+}

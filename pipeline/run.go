@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
@@ -29,6 +30,10 @@ import (
 const (
 	RunnerPrism    = "prism"    // Beam's prism runner, started in this process (the default)
 	RunnerPortable = "portable" // a portable job endpoint (Flink or Spark job server) at Runner.Endpoint
+	// RunnerSingle runs without Beam: the same coarse parts solved one
+	// after the other in this process (KanonLocal, MicroaggLocal), the
+	// single-process reference of a pipeline run.
+	RunnerSingle = "single"
 )
 
 // Runner selects where a pipeline runs.
@@ -44,14 +49,18 @@ type Runner struct {
 	// path). "" = a fresh directory under os.TempDir(), removed after the
 	// run.
 	WorkDir string
+	// LogLevel is the level of Beam's log on stderr (Go's slog default
+	// logger, which the run replaces): "" (warn), debug, info, warn or
+	// error.
+	LogLevel string
 }
 
 // Check validates the runner settings.
 func (r Runner) Check() error {
 	switch r.Name {
-	case "", RunnerPrism:
+	case "", RunnerPrism, RunnerSingle:
 		if r.Endpoint != "" {
-			return fmt.Errorf("pipeline: --endpoint is for the portable runner (the prism runner starts in this process)")
+			return fmt.Errorf("pipeline: --endpoint is for the portable runner (runner %q runs in this process)", r.Name)
 		}
 	case RunnerPortable:
 		host, port, ok := strings.Cut(r.Endpoint, ":")
@@ -62,12 +71,17 @@ func (r Runner) Check() error {
 			return fmt.Errorf("pipeline: --endpoint %q: port %q is not a number in 1..65535", r.Endpoint, port)
 		}
 	default:
-		return fmt.Errorf("pipeline: unknown runner %q (want %q or %q)", r.Name, RunnerPrism, RunnerPortable)
+		return fmt.Errorf("pipeline: unknown runner %q (want %q, %q or %q)", r.Name, RunnerPrism, RunnerPortable, RunnerSingle)
 	}
 	switch r.Environment {
 	case "", "loopback", "process", "docker":
 	default:
 		return fmt.Errorf("pipeline: unknown worker environment %q (want loopback, process or docker)", r.Environment)
+	}
+	switch r.LogLevel {
+	case "", "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("pipeline: unknown log level %q (want debug, info, warn or error)", r.LogLevel)
 	}
 	return nil
 }
@@ -85,6 +99,11 @@ func (r Runner) execute(ctx context.Context, p *beam.Pipeline) error {
 	if !beam.Initialized() {
 		beam.Init()
 	}
+	level := r.LogLevel
+	if level == "" {
+		level = "warn"
+	}
+	log.SetupLogging(level, "text")
 	var err error
 	if r.Name == RunnerPortable {
 		old, oldEnv := *jobopts.Endpoint, *jobopts.EnvironmentType
