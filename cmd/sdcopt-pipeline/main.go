@@ -55,7 +55,7 @@ func newRoot() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return cli.BadInput("%v (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(newKanonCmd(), newMicroaggCmd())
+	root.AddCommand(newKanonCmd(), newMicroaggCmd(), newBenchCmd())
 	return root
 }
 
