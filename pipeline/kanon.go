@@ -116,20 +116,25 @@ func (f *treeFn) ProcessElement(_ int, it func(*Rec) bool, emit func(string)) er
 }
 
 // routeFn keys every record by its coarse part; without a tree (empty
-// sample) every record goes to part 0.
+// sample) every record goes to part 0. The tree is read from the side
+// input once per DoFn instance (it is the same for every record: one
+// global window); reading it per record costs a runner round trip each.
 type routeFn struct {
-	tree *Tree
-	json string
+	tree   *Tree
+	loaded bool
 }
 
 func (f *routeFn) ProcessElement(r Rec, trees func(*string) bool, emit func(int, Rec)) error {
-	var s string
-	if trees(&s) && s != f.json {
-		var tr Tree
-		if err := json.Unmarshal([]byte(s), &tr); err != nil {
-			return fmt.Errorf("pipeline: split tree: %w", err)
+	if !f.loaded {
+		var s string
+		if trees(&s) {
+			var tr Tree
+			if err := json.Unmarshal([]byte(s), &tr); err != nil {
+				return fmt.Errorf("pipeline: split tree: %w", err)
+			}
+			f.tree = &tr
 		}
-		f.tree, f.json = &tr, s
+		f.loaded = true
 	}
 	key := 0
 	if f.tree != nil {
