@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,9 +83,25 @@ type sampleFn struct {
 }
 
 func (f *sampleFn) ProcessElement(r Rec, emit func(int, Rec)) {
-	if InSample(f.Seed, r.I, f.Rate) {
-		emit(0, r)
+	var out Rec
+	d := r.d()
+	for x, i := range r.I {
+		if InSample(f.Seed, i, f.Rate) {
+			out.I = append(out.I, i)
+			out.X = append(out.X, r.X[x*d:(x+1)*d]...)
+		}
 	}
+	if len(out.I) > 0 {
+		emit(0, out)
+	}
+}
+
+// d is the number of values per record of a batch.
+func (r *Rec) d() int {
+	if len(r.I) == 0 {
+		return 0
+	}
+	return len(r.X) / len(r.I)
 }
 
 // treeFn builds the split tree of the sample.
@@ -101,7 +118,11 @@ func (f *treeFn) ProcessElement(_ int, it func(*Rec) bool, emit func(string)) er
 	var rows [][]float64
 	var r Rec
 	for it(&r) {
-		rows = append(rows, r.X)
+		d := r.d()
+		for x := range r.I {
+			rows = append(rows, r.X[x*d:(x+1)*d])
+		}
+		r = Rec{}
 	}
 	tr, err := BuildTree(attrs, rows, f.MinSample)
 	if err != nil {
@@ -136,29 +157,52 @@ func (f *routeFn) ProcessElement(r Rec, trees func(*string) bool, emit func(int,
 		}
 		f.loaded = true
 	}
-	key := 0
-	if f.tree != nil {
-		key = f.tree.Route(r.X)
+	if f.tree == nil {
+		emit(0, r)
+		return nil
 	}
-	emit(key, r)
+	d := r.d()
+	parts := map[int]*Rec{}
+	var keys []int
+	for x, i := range r.I {
+		row := r.X[x*d : (x+1)*d]
+		k := f.tree.Route(row)
+		p := parts[k]
+		if p == nil {
+			p = &Rec{}
+			parts[k] = p
+			keys = append(keys, k)
+		}
+		p.I = append(p.I, i)
+		p.X = append(p.X, row...)
+	}
+	for _, k := range keys {
+		emit(k, *parts[k])
+	}
 	return nil
 }
 
 // partTable gathers a coarse part's records in ascending index order.
 func partTable(attrs []model.QIAttr, it func(*Rec) bool) (*model.QITable, []int64) {
-	var recs []Rec
+	d := len(attrs)
+	type one struct {
+		i   int64
+		row []float64
+	}
+	var recs []one
 	var r Rec
 	for it(&r) {
-		recs = append(recs, r)
+		for x, i := range r.I {
+			recs = append(recs, one{i, r.X[x*d : (x+1)*d]})
+		}
 		r = Rec{}
 	}
-	slices.SortFunc(recs, func(a, b Rec) int { return int(a.I - b.I) })
-	d := len(attrs)
+	slices.SortFunc(recs, func(a, b one) int { return cmp.Compare(a.i, b.i) })
 	t := &model.QITable{Attrs: attrs, N: len(recs), X: make([]float64, 0, len(recs)*d)}
 	idx := make([]int64, len(recs))
 	for x, r := range recs {
-		t.X = append(t.X, r.X...)
-		idx[x] = r.I
+		t.X = append(t.X, r.row...)
+		idx[x] = r.i
 	}
 	return t, idx
 }

@@ -131,12 +131,18 @@ func (r Runner) workDir() (string, func(), error) {
 	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
-// Rec is a record in a pipeline: its index in the loaded data and its
-// values (quasi-identifiers, or microaggregation attributes).
+// Rec is a batch of records in a pipeline: their indices in the loaded
+// data and their values (quasi-identifiers, or microaggregation
+// attributes), row-major. Records travel in batches (of StageBatch from
+// the input) because a runner encodes every element between stages: one
+// element per record made the runner's own work dominate.
 type Rec struct {
-	I int64
+	I []int64
 	X []float64
 }
+
+// StageBatch is the number of records per staged line (one input element).
+const StageBatch = 1024
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*Rec)(nil)).Elem())
@@ -144,8 +150,8 @@ func init() {
 }
 
 // stage writes the n records of row-major x (d values each) as text lines
-// "index,v1,...,vd" (shortest exact float formatting) to dir/input.txt,
-// the pipeline's input.
+// of StageBatch records "index,v1,...,vd;index,v1,...,vd;..." (shortest
+// exact float formatting) to dir/input.txt, the pipeline's input.
 func stage(ctx context.Context, dir string, x []float64, n, d int) (string, error) {
 	path := joinPath(dir, "input.txt")
 	fs, err := filesystem.New(ctx, path)
@@ -160,12 +166,18 @@ func stage(ctx context.Context, dir string, x []float64, n, d int) (string, erro
 	bw := bufio.NewWriterSize(w, 1<<20)
 	buf := make([]byte, 0, 256)
 	for i := range n {
-		buf = strconv.AppendInt(buf[:0], int64(i), 10)
+		buf = buf[:0]
+		if i%StageBatch != 0 {
+			buf = append(buf, ';')
+		}
+		buf = strconv.AppendInt(buf, int64(i), 10)
 		for _, v := range x[i*d : (i+1)*d] {
 			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		}
-		buf = append(buf, '\n')
+		if i%StageBatch == StageBatch-1 || i == n-1 {
+			buf = append(buf, '\n')
+		}
 		if _, err := bw.Write(buf); err != nil {
 			w.Close()
 			return "", fmt.Errorf("pipeline: staging the input: %w", err)
@@ -190,18 +202,23 @@ func joinPath(dir, name string) string {
 
 // parseRec parses a staged line.
 func parseRec(line string, emit func(Rec)) error {
-	f := strings.Split(line, ",")
-	i, err := strconv.ParseInt(f[0], 10, 64)
-	if err != nil {
-		return fmt.Errorf("pipeline: staged line %q: %w", line, err)
-	}
-	x := make([]float64, len(f)-1)
-	for a := range x {
-		if x[a], err = strconv.ParseFloat(f[a+1], 64); err != nil {
-			return fmt.Errorf("pipeline: staged line %q: %w", line, err)
+	var r Rec
+	for _, rec := range strings.Split(line, ";") {
+		f := strings.Split(rec, ",")
+		i, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return fmt.Errorf("pipeline: staged record %q: %w", rec, err)
+		}
+		r.I = append(r.I, i)
+		for _, c := range f[1:] {
+			v, err := strconv.ParseFloat(c, 64)
+			if err != nil {
+				return fmt.Errorf("pipeline: staged record %q: %w", rec, err)
+			}
+			r.X = append(r.X, v)
 		}
 	}
-	emit(Rec{I: i, X: x})
+	emit(r)
 	return nil
 }
 
