@@ -6,7 +6,7 @@ TAGS    ?= lpsolve coin
 BIN     := bin/sdcopt
 GOFLAGS_TAGS := -tags "$(TAGS)"
 
-.PHONY: all deps build demo test test-short fuzz bench figures vet clean
+.PHONY: all deps build pipeline demo test test-short fuzz bench figures vet clean
 
 all: build
 
@@ -15,6 +15,11 @@ deps:
 
 build: deps
 	@$(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/sdcopt
+
+# The Beam pipelines: a separate binary (Beam's dependencies; README.md,
+# "Running past one machine").
+pipeline: deps
+	@$(GO) build $(GOFLAGS_TAGS) -o bin/sdcopt-pipeline ./cmd/sdcopt-pipeline
 
 demo: build
 	@./$(BIN) demo

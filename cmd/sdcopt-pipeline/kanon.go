@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/pipeline"
+)
+
+type kanonFlags struct {
+	runnerFlags
+	data, out, graphOut string
+	qi, categorical     []string
+	keepMissing         bool
+	synthetic           int
+	k, partition        int
+	method              string
+	seed                uint64
+	solver              string
+}
+
+func newKanonCmd() *cobra.Command {
+	var s kanonFlags
+	c := &cobra.Command{
+		Use:   "kanon (--data FILE|adult | --synthetic N) --k K",
+		Short: "k-anonymity by freeform generalization on a Beam pipeline",
+		Long: "k-anonymize the quasi-identifiers by freeform generalization (as sdcopt kanon)\n" +
+			"on a Beam pipeline: coarse parts of at most --coarse records by Mondrian's\n" +
+			"median rule on a seeded sample, then, in a worker per part, the partitions of\n" +
+			"--partition records and the method, exactly as sdcopt kanon runs them on\n" +
+			"that part. The published file (quasi-identifiers only) and the graph file\n" +
+			"are those of sdcopt kanon and pass sdcopt kanon verify; they are verified\n" +
+			"before they are written.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runKanon(c, &s) },
+	}
+	f := c.Flags()
+	f.StringVar(&s.data, "data", "", "a CSV file with a header row, or adult (the shared UCI Adult file)")
+	f.StringSliceVar(&s.qi, "qi", nil, "quasi-identifier columns (adult default: "+strings.Join(datasets.AdultQI(), ",")+")")
+	f.StringSliceVar(&s.categorical, "categorical", nil, "categorical quasi-identifiers (adult default: "+strings.Join(datasets.AdultCategorical(), ",")+")")
+	f.BoolVar(&s.keepMissing, "keep-missing", false, "keep records with a missing categorical quasi-identifier as the category '?'")
+	f.IntVar(&s.synthetic, "synthetic", 0, "instead of --data: N synthetic records with Adult's 8 quasi-identifiers (seeded by --seed)")
+	f.IntVar(&s.k, "k", 0, "the k of k-anonymity (required)")
+	f.StringVar(&s.method, "method", kanon.MethodSortGreedy, "freeform method: "+strings.Join(kanon.Freeform(), ", "))
+	f.IntVar(&s.partition, "partition", 1000, "records per partition inside a coarse part (0: the coarse part is one partition)")
+	f.Uint64Var(&s.seed, "seed", 1, "seed of the sample, the assignments and the publish order")
+	f.StringVar(&s.solver, "solver", "", "MIP engine of --method mip (default: the best available; a cgo engine must be installed on every worker)")
+	f.StringVar(&s.out, "out", "", "write the published file here")
+	f.StringVar(&s.graphOut, "graph-out", "", "write the generalization graph here")
+	addRunnerFlags(c, &s.runnerFlags)
+	return c
+}
+
+func runKanon(c *cobra.Command, s *kanonFlags) error {
+	run, err := s.get()
+	if err != nil {
+		return err
+	}
+	if s.k < 1 {
+		return cli.BadInput("--k is required (at least 1)")
+	}
+	if !slices.Contains(kanon.Freeform(), s.method) {
+		return cli.BadInput("--method %q: want one of %s", s.method, strings.Join(kanon.Freeform(), ", "))
+	}
+	if s.partition < 0 || (s.partition > 0 && s.partition < s.k) {
+		return cli.BadInput("--partition %d: want 0 or at least k = %d", s.partition, s.k)
+	}
+	if s.coarse < 2*s.k {
+		return cli.BadInput("--coarse %d: want at least 2k = %d", s.coarse, 2*s.k)
+	}
+	var files cli.Files
+	files.Input("--data", s.data)
+	files.Output("--out", s.out)
+	files.Output("--graph-out", s.graphOut)
+	if err := files.Check(); err != nil {
+		return cli.BadInput("%v", err)
+	}
+	var q *datasets.QIData
+	label := s.data
+	switch {
+	case s.synthetic > 0 && s.data != "":
+		return cli.BadInput("--data and --synthetic exclude each other")
+	case s.synthetic > 0:
+		t, err := datasets.NewSyntheticQI(s.synthetic, s.seed)
+		if err != nil {
+			return cli.BadInput("--synthetic: %v", err)
+		}
+		q, label = pipeline.QIDataOf(t), fmt.Sprintf("synthetic:%d", s.synthetic)
+	case s.data == "":
+		return cli.BadInput("--data or --synthetic is required")
+	case strings.EqualFold(s.data, "adult") && len(s.qi) == 0:
+		q, err = datasets.LoadAdult(s.keepMissing)
+	default:
+		qi, cat := s.qi, s.categorical
+		path := s.data
+		if strings.EqualFold(s.data, "adult") {
+			if path, err = datasets.AdultPath(); err != nil {
+				return cli.BadInput("%v", err)
+			}
+			if len(cat) == 0 {
+				for _, x := range qi {
+					if slices.Contains(datasets.AdultCategorical(), x) {
+						cat = append(cat, x)
+					}
+				}
+			}
+		} else if len(qi) == 0 {
+			return cli.BadInput("--qi is required with --data %s", s.data)
+		}
+		q, err = datasets.LoadQI(path, qi, cat, s.keepMissing)
+	}
+	if err != nil {
+		return cli.BadInput("%v", err)
+	}
+	if s.k > q.Table.N {
+		return cli.BadInput("--k %d: the data has %d records", s.k, q.Table.N)
+	}
+	res, err := pipeline.Kanon(context.Background(), q.Table, pipeline.KanonConfig{
+		K: s.k, Method: s.method, Partition: s.partition, Coarse: s.coarse, Seed: s.seed, MIPSolver: s.solver, Runner: run})
+	if err != nil {
+		if errors.Is(err, kanon.ErrK) || errors.Is(err, kanon.ErrPartition) {
+			return cli.BadInput("%v", err)
+		}
+		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
+	}
+	// Verify the files as sdcopt kanon verify reads them, then write them.
+	var pub, graph bytes.Buffer
+	if err := kanon.WritePublished(&pub, q, res.Result, nil); err != nil {
+		return cli.BadInput("%v", err)
+	}
+	if err := kanon.WriteGraph(&graph, q, res.Result); err != nil {
+		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
+	}
+	pp, err := kanon.ReadPublished(bytes.NewReader(pub.Bytes()), "published file", q)
+	if err == nil {
+		var edges []kanon.Edge
+		if edges, err = kanon.ReadGraph(bytes.NewReader(graph.Bytes()), "graph file"); err == nil {
+			gcp := res.GCP
+			_, err = kanon.VerifyPublication(q, pp, edges, s.k, &gcp, "published file", "graph file")
+		}
+	}
+	if err != nil {
+		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: the pipeline's publication failed verification: %w", err)}
+	}
+	var outs cli.Outputs
+	defer outs.Abort()
+	for _, o := range []struct {
+		path string
+		b    *bytes.Buffer
+	}{{s.out, &pub}, {s.graphOut, &graph}} {
+		if o.path == "" {
+			continue
+		}
+		if err := outs.Write(o.path, func(w io.Writer) error { _, err := w.Write(o.b.Bytes()); return err }); err != nil {
+			return cli.BadInput("%v", err)
+		}
+	}
+	if err := outs.Commit(); err != nil {
+		return cli.BadInput("%v", err)
+	}
+	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records, k = %d, method %s, runner %s\n", label, q.Table.N, s.k, s.method, run.Name)
+	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), partitions %d (%d records)\n", len(res.Parts), s.coarse, res.Partitions, s.partition)
+	fmt.Fprintf(c.OutOrStdout(), "GCP %.6f, verified, %.2f s\n", res.GCP, res.Seconds)
+	return nil
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/kanon"
+	"github.com/sdcopt/sdcopt/pipeline"
+)
+
+func TestMain(m *testing.M) {
+	beam.Init()
+	os.Exit(m.Run())
+}
+
+func run(args ...string) (string, error) {
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+// TestKanonCommandVerifies writes a data file, runs the kanon pipeline on
+// it and checks the published and graph files as sdcopt kanon verify does.
+func TestKanonCommandVerifies(t *testing.T) {
+	dir := t.TempDir()
+	q := pipeline.QIDataOf(datasets.SyntheticQI(1200, 4))
+	data := filepath.Join(dir, "data.csv")
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(q.Header)
+	w.WriteAll(q.Records)
+	if err := os.WriteFile(data, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qi := strings.Join(q.Header, ",")
+	cat := strings.Join(q.Header[2:], ",")
+	pub, graph := filepath.Join(dir, "pub.csv"), filepath.Join(dir, "graph.csv")
+	out, err := run("kanon", "--data", data, "--qi", qi, "--categorical", cat, "--k", "4", "--method", "greedy",
+		"--partition", "200", "--coarse", "400", "--out", pub, "--graph-out", graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "verified") || !strings.Contains(out, "coarse parts") {
+		t.Fatalf("report:\n%s", out)
+	}
+	loaded, err := datasets.LoadQI(data, q.Header, q.Header[2:], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, _ := os.Open(pub)
+	defer pf.Close()
+	gf, _ := os.Open(graph)
+	defer gf.Close()
+	pp, err := kanon.ReadPublished(pf, pub, loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges, err := kanon.ReadGraph(gf, graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kanon.VerifyPublication(loaded, pp, edges, 4, nil, pub, graph); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"kanon", "--synthetic", "100", "--k", "3", "--runner", "portable"},
+		{"kanon", "--synthetic", "100", "--k", "3", "--runner", "portable", "--endpoint", "host"},
+		{"kanon", "--synthetic", "100", "--k", "3", "--endpoint", "localhost:8099"},
+		{"kanon", "--synthetic", "100", "--k", "3", "--runner", "flink"},
+		{"kanon", "--synthetic", "100", "--k", "3", "--method", "mondrian"},
+		{"kanon", "--synthetic", "100"},
+		{"kanon", "--k", "3"},
+		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "1"},
+		{"bench", "--spec", "/nonexistent/grid.json"},
+	} {
+		_, err := run(args...)
+		if err == nil || cli.Code(err) != 2 {
+			t.Errorf("%v: error %v (exit %d), want exit 2", args, err, cli.Code(err))
+		}
+	}
+}
+
+func TestMicroaggCommand(t *testing.T) {
+	out, err := run("microagg", "--data", "synthetic:gauss-600-3-4", "--k", "3", "--coarse", "300", "--out", filepath.Join(t.TempDir(), "prot.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "IL ") {
+		t.Fatalf("report:\n%s", out)
+	}
+}

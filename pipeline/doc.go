@@ -1,0 +1,24 @@
+// Package pipeline runs sdcopt's protection methods and benchmark grids as
+// Apache Beam pipelines (Beam's Go SDK): in this process on the prism
+// runner, or on a Flink or Spark cluster through a portable job endpoint
+// (Runner).
+//
+// Kanon and Microagg split the records into coarse parts by Mondrian's
+// median rule (LeFevre, DeWitt and Ramakrishnan, ICDE 2006) with the split
+// points computed from a seeded Bernoulli sample (BuildTree, InSample), so
+// no worker needs all the records; each part is then protected in a ParDo
+// by the single-machine method on that part (kanon.Anonymize with median
+// partitions; microagg.MDAV), and the measures are combined over the parts
+// (GCP = Σ n_p·GCP_p / n, Xu et al.'s global certainty penalty as in
+// model.QITable.GCP; IL = 100·SSE/SST as in model.IL, SST from the combined
+// per-attribute sums and sums of squares). KanonLocal and MicroaggLocal
+// run the same coarse parts without Beam: the reference the pipelines are
+// tested against, result for result.
+//
+// Bench runs a grid spec file (Grid) of `sdcopt bench icsm` cases as one
+// pipeline element per case and merges them into the bench report.
+//
+// The driver stages the records as text in the run's work directory,
+// which the workers read (textio), and reads the parts' results back from
+// it; on a cluster it must be storage that every worker reaches.
+package pipeline
