@@ -457,3 +457,29 @@ func TestDecisionDeadline(t *testing.T) {
 	}
 	t.Logf("%s in %v: %s", d.Outcome, time.Since(start), d.Operator.Explanation)
 }
+
+// TestVerifiedReleasesCached: an auditor compares each true release with
+// its table once (the cache of History checks), but a release whose counts
+// change afterwards is compared again and refused.
+func TestVerifiedReleasesCached(t *testing.T) {
+	vars := []model.Variable{{Name: "A", Levels: []string{"0", "1"}}, {Name: "B", Levels: []string{"0", "1"}}}
+	tab, err := model.NewTable(vars, []int64{5, 6, 7, 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := audit.New(tab, audit.Policy{}, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := audit.NewHistory(tab)
+	h.Releases = append(h.Releases, audit.Release{Margin: []string{"A"}, Counts: []int64{11, 15}})
+	for range 2 {
+		if _, err := a.Decide(h, audit.Request{Margin: []string{"B"}}); err != nil {
+			t.Fatalf("valid history: %v", err)
+		}
+	}
+	h.Releases[0].Counts = []int64{12, 14} // same total, other counts: a lie
+	if _, err := a.Decide(h, audit.Request{Margin: []string{"B"}}); !errors.Is(err, audit.ErrHistory) {
+		t.Fatalf("changed release after a verified one: err = %v, want ErrHistory", err)
+	}
+}

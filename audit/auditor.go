@@ -165,6 +165,8 @@ type Auditor struct {
 	mu    sync.Mutex
 	cache map[[32]byte]*intervals
 	order [][32]byte
+	// verified: the true releases already compared with the table.
+	verified releaseCache
 
 	// micro is set for an auditor of microdata (NewMicrodata; table is
 	// nil); refine for the auditor of a collapsed table inside it.
@@ -241,7 +243,7 @@ func (a *Auditor) decideBy(h *History, req Request, deadline time.Time) (*Decisi
 		return a.decideMicro(h, req, deadline)
 	}
 	start := time.Now()
-	if err := h.Check(a.table); err != nil {
+	if err := h.check(a.table, &a.verified); err != nil {
 		return nil, err
 	}
 	mode := req.Mode

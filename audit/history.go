@@ -2,12 +2,15 @@ package audit
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
@@ -101,6 +104,14 @@ func WriteHistory(w io.Writer, h *History) error {
 // table has every released margin is checked by Decide when it computes
 // bounds.
 func (h *History) Check(t *model.Table) error {
+	return h.check(t, nil)
+}
+
+// check is Check; verified, when not nil, holds the true releases already
+// compared with t (by margin and counts) and gets the ones compared now,
+// so that an auditor collapses each true release once, not at every
+// decision.
+func (h *History) check(t *model.Table, verified *releaseCache) error {
 	if len(h.Vars) != len(t.Vars) {
 		return fmt.Errorf("%w: %d variables, the table has %d", ErrHistory, len(h.Vars), len(t.Vars))
 	}
@@ -125,7 +136,7 @@ func (h *History) Check(t *model.Table) error {
 				return fmt.Errorf("%w: release %d (%s): cell %d has the negative count %d", ErrHistory, i+1, marginName(r.Margin), j, c)
 			}
 		}
-		if !r.Simulated {
+		if !r.Simulated && !verified.has(r) {
 			m, err := t.Collapse(sub)
 			if err != nil {
 				return err
@@ -136,9 +147,56 @@ func (h *History) Check(t *model.Table) error {
 						ErrHistory, i+1, marginName(r.Margin), j, r.Counts[j], m.Counts[j])
 				}
 			}
+			verified.add(r)
 		}
 	}
 	return h.checkAgree(t)
+}
+
+// releaseCache remembers true releases that agree with an auditor's
+// table, keyed by the margin and the SHA-256 of the counts (a release
+// with other counts is compared again). The zero value is ready; a nil
+// cache remembers nothing.
+type releaseCache struct {
+	mu sync.Mutex
+	ok map[[32]byte]bool
+}
+
+func releaseKey(r *Release) [32]byte {
+	hs := sha256.New()
+	hs.Write([]byte(strings.Join(r.Margin, "\x00")))
+	hs.Write([]byte{0xff})
+	var b [8]byte
+	for _, c := range r.Counts {
+		binary.LittleEndian.PutUint64(b[:], uint64(c))
+		hs.Write(b[:])
+	}
+	var k [32]byte
+	copy(k[:], hs.Sum(nil))
+	return k
+}
+
+func (c *releaseCache) has(r *Release) bool {
+	if c == nil {
+		return false
+	}
+	k := releaseKey(r)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ok[k]
+}
+
+func (c *releaseCache) add(r *Release) {
+	if c == nil {
+		return
+	}
+	k := releaseKey(r)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ok == nil {
+		c.ok = map[[32]byte]bool{}
+	}
+	c.ok[k] = true
 }
 
 // checkAgree checks that the releases agree pairwise on shared variables
