@@ -56,7 +56,6 @@ func Mondrian(t *model.QITable, k int) ([][]int, error) {
 	}
 	var classes [][]int
 	stack := [][]int{all}
-	d := t.D()
 	vals := make([]float64, 0, t.N)
 	for len(stack) > 0 {
 		part := stack[len(stack)-1]
@@ -65,46 +64,14 @@ func Mondrian(t *model.QITable, k int) ([][]int, error) {
 			classes = append(classes, part)
 			continue
 		}
-		box := t.NewBox(part[0])
-		for _, i := range part[1:] {
-			t.Add(box, i)
-		}
-		type cand struct {
-			a     int
-			width float64
-		}
-		var cands []cand
-		for a := range d {
-			at := &t.Attrs[a]
-			w := 0.0
-			switch {
-			case at.Kind == model.Numeric:
-				if at.Max > at.Min {
-					w = (box.Hi[a] - box.Lo[a]) / (at.Max - at.Min)
-				}
-			default:
-				w = t.AttrNCP(box, a)
-			}
-			if w > 0 {
-				cands = append(cands, cand{a, w})
-			}
-		}
-		slices.SortStableFunc(cands, func(x, y cand) int {
-			switch {
-			case x.width > y.width:
-				return -1
-			case x.width < y.width:
-				return 1
-			}
-			return 0
-		})
+		box, order := SplitOrder(t, part)
 		var parts [][]int
-		for _, c := range cands {
-			at := &t.Attrs[c.a]
+		for _, a := range order {
+			at := &t.Attrs[a]
 			if at.Kind == model.Categorical && at.Hier != nil {
-				parts = splitHierarchy(t, part, c.a, box.Node[c.a], k)
+				parts = splitHierarchy(t, part, a, box.Node[a], k)
 			} else {
-				parts = splitMedian(t, part, c.a, k, vals)
+				parts = splitMedian(t, part, a, k, vals)
 			}
 			if parts != nil {
 				break
@@ -121,6 +88,51 @@ func Mondrian(t *model.QITable, k int) ([][]int, error) {
 	}
 	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
 	return classes, nil
+}
+
+// SplitOrder returns the box of the records part and the attributes that
+// Mondrian's median rule tries to cut it on: those of positive normalized
+// width in the box (a numeric attribute's range over its range in the data,
+// a categorical one's NCP), widest first, ties in attribute order.
+func SplitOrder(t *model.QITable, part []int) (*model.Box, []int) {
+	box := t.NewBox(part[0])
+	for _, i := range part[1:] {
+		t.Add(box, i)
+	}
+	type cand struct {
+		a     int
+		width float64
+	}
+	var cands []cand
+	for a := range t.D() {
+		at := &t.Attrs[a]
+		w := 0.0
+		switch {
+		case at.Kind == model.Numeric:
+			if at.Max > at.Min {
+				w = (box.Hi[a] - box.Lo[a]) / (at.Max - at.Min)
+			}
+		default:
+			w = t.AttrNCP(box, a)
+		}
+		if w > 0 { // false for NaN too
+			cands = append(cands, cand{a, w})
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y cand) int {
+		switch {
+		case x.width > y.width:
+			return -1
+		case x.width < y.width:
+			return 1
+		}
+		return 0
+	})
+	order := make([]int, len(cands))
+	for i, c := range cands {
+		order[i] = c.a
+	}
+	return box, order
 }
 
 // splitMedian splits part at the median of attribute a (see Mondrian), or

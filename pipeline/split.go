@@ -2,10 +2,10 @@ package pipeline
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/sdcopt/sdcopt/kanon"
 	"github.com/sdcopt/sdcopt/model"
 )
 
@@ -155,42 +155,11 @@ func BuildTree(attrs []model.QIAttr, sample [][]float64, minSample int) (*Tree, 
 // medianSplit finds the split of part (see BuildTree).
 func medianSplit(t *model.QITable, part []int, minSize int) (a int, cut float64, strict, ok bool) {
 	d := t.D()
-	box := t.NewBox(part[0])
-	for _, i := range part[1:] {
-		t.Add(box, i)
-	}
-	type cand struct {
-		a     int
-		width float64
-	}
-	var cands []cand
-	for a := range d {
-		at := &t.Attrs[a]
-		w := 0.0
-		if at.Kind == model.Numeric {
-			if at.Max > at.Min {
-				w = (box.Hi[a] - box.Lo[a]) / (at.Max - at.Min)
-			}
-		} else {
-			w = t.AttrNCP(box, a)
-		}
-		if w > 0 && !math.IsNaN(w) {
-			cands = append(cands, cand{a, w})
-		}
-	}
-	slices.SortStableFunc(cands, func(x, y cand) int {
-		switch {
-		case x.width > y.width:
-			return -1
-		case x.width < y.width:
-			return 1
-		}
-		return 0
-	})
+	_, order := kanon.SplitOrder(t, part)
 	vals := make([]float64, len(part))
-	for _, c := range cands {
+	for _, ca := range order {
 		for x, i := range part {
-			vals[x] = t.X[i*d+c.a]
+			vals[x] = t.X[i*d+ca]
 		}
 		slices.Sort(vals)
 		m := vals[(len(vals)-1)/2]
@@ -201,9 +170,9 @@ func medianSplit(t *model.QITable, part []int, minSize int) (a int, cut float64,
 		}
 		switch {
 		case leq >= minSize && len(vals)-leq >= minSize:
-			return c.a, m, false, true
+			return ca, m, false, true
 		case le >= minSize && len(vals)-le >= minSize:
-			return c.a, m, true, true
+			return ca, m, true, true
 		}
 	}
 	return 0, 0, false, false
