@@ -508,6 +508,21 @@ func (ix *boxIndex) walk(tr *trie, c *cond, links []int64, add int64, limit int)
 	}
 	count, work := 0, int64(0)
 	var visit func(l int, s, e int32) bool
+	// enter counts node s of level l, inside the box on that level's
+	// attribute: a leaf's originals, or the subtree below it; true stops
+	// the walk (limit reached).
+	enter := func(l int, s int32) bool {
+		work++
+		if l == d-1 {
+			p := tr.leaf[l][s]
+			count += tr.mult[p]
+			if links != nil {
+				links[p] += add
+			}
+			return limit > 0 && count >= limit
+		}
+		return visit(l+1, tr.cs[l][s], tr.ce[l][s])
+	}
 	visit = func(l int, s, e int32) bool {
 		a := ix.order[l]
 		vals := tr.val[l]
@@ -515,17 +530,7 @@ func (ix *boxIndex) walk(tr *trie, c *cond, links []int64, add int64, limit int)
 			lo, hi := c.lo[a], c.hi[a]
 			s += int32(sort.Search(int(e-s), func(x int) bool { return vals[int(s)+x] >= lo }))
 			for ; s < e && vals[s] <= hi; s++ {
-				work++
-				if l == d-1 {
-					p := tr.leaf[l][s]
-					count += tr.mult[p]
-					if links != nil {
-						links[p] += add
-					}
-					if limit > 0 && count >= limit {
-						return true
-					}
-				} else if visit(l+1, tr.cs[l][s], tr.ce[l][s]) {
+				if enter(l, s) {
 					return true
 				}
 			}
@@ -534,20 +539,7 @@ func (ix *boxIndex) walk(tr *trie, c *cond, links []int64, add int64, limit int)
 		set := c.set[a]
 		for ; s < e; s++ {
 			code := int(vals[s])
-			if set[code/64]&(1<<(code%64)) == 0 {
-				continue
-			}
-			work++
-			if l == d-1 {
-				p := tr.leaf[l][s]
-				count += tr.mult[p]
-				if links != nil {
-					links[p] += add
-				}
-				if limit > 0 && count >= limit {
-					return true
-				}
-			} else if visit(l+1, tr.cs[l][s], tr.ce[l][s]) {
+			if set[code/64]&(1<<(code%64)) != 0 && enter(l, s) {
 				return true
 			}
 		}
