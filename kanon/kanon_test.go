@@ -643,8 +643,10 @@ func TestMIPEngines(t *testing.T) {
 // that has passed before the first partition starts gives the hungarian
 // fallback in every partition (a valid graph, no bound); on the first 29
 // records of Adult (27 after dropping missing values, k = 3), where HiGHS
-// was measured 30-240 s late on a 4-10 s limit, every engine finishes
-// within the limit plus a generous slack.
+// was measured 30-240 s late on a 4-10 s limit before its solves were
+// stopped by the host's clock (solvers/highs checkStop), every engine
+// finishes within the limit plus a generous slack (the slack is for a
+// loaded machine; the overrun it catches was 100 s and more).
 func TestMIPDeadline(t *testing.T) {
 	tab := randTable(860, 12, false)
 	r, err := Anonymize(tab, 2, &Options{Method: MethodMIP, Partition: 6, Split: SplitLex, TimeLimit: time.Nanosecond})
@@ -671,7 +673,7 @@ func TestMIPDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const limit, slack = 3 * time.Second, 3 * time.Second
+	const limit, slack = 5 * time.Second, 10 * time.Second
 	for _, eng := range []string{"highs", "cbc"} {
 		start := time.Now()
 		r, err := Anonymize(d.Table, 3, &Options{Method: MethodMIP, MIPSolver: eng, TimeLimit: limit})
@@ -682,9 +684,11 @@ func TestMIPDeadline(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", eng, err)
 		}
-		if s := time.Since(start); s > limit+slack {
+		s := time.Since(start)
+		if s > limit+slack {
 			t.Errorf("%s: %v for a %v limit", eng, s, limit)
 		}
+		t.Logf("%s: %v for a %v limit, %d fallbacks of %d partitions", eng, s, limit, r.Fallbacks, r.Partitions)
 		checkResult(t, d.Table, 3, r)
 	}
 }

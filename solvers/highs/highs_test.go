@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/solvers"
 	"github.com/sdcopt/sdcopt/solvers/solvertest"
@@ -478,5 +479,80 @@ func TestMissingRuntime(t *testing.T) {
 	_, err = doLoad()
 	if !errors.Is(err, solvers.ErrUnavailable) || !strings.Contains(err.Error(), "sha256") {
 		t.Errorf("mismatched file: %v", err)
+	}
+}
+
+// marketSplit is a market split instance (Cornuéjols & Dawande 1999):
+// m equality rows Σ a_ij x_j + s⁺_i − s⁻_i = ⌊Σ_j a_ij / 2⌋ over n binary
+// x, a_ij uniform in [0, 99], minimizing the total slack. Branch and bound
+// needs a number of nodes exponential in n for these (m = 4, n = 30 takes
+// minutes to hours).
+func marketSplit(m, n int, seed uint64) *solvers.Problem {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	a := make([][]float64, m)
+	p := &solvers.Problem{}
+	for i := range m {
+		a[i] = make([]float64, n)
+		sum := 0.0
+		for j := range n {
+			a[i][j] = float64(rng.IntN(100))
+			sum += a[i][j]
+		}
+		d := math.Floor(sum / 2)
+		p.AddRow(d, d, "")
+	}
+	for j := range n {
+		rows, vals := make([]int, m), make([]float64, m)
+		for i := range m {
+			rows[i], vals[i] = i, a[i][j]
+		}
+		p.AddCol(0, 0, 1, solvers.Binary, rows, vals, "")
+	}
+	for i := range m {
+		p.AddCol(1, 0, math.Inf(1), solvers.Continuous, []int{i}, []float64{1}, "")
+		p.AddCol(1, 0, math.Inf(1), solvers.Continuous, []int{i}, []float64{-1}, "")
+	}
+	return p
+}
+
+// TestHardStop: a solve with a time limit is ended from outside (by the
+// host's clock, see checkStop) at the limit plus hardStopGrace when HiGHS
+// has not stopped by itself. Here the grace is made negative so that the
+// hard stop (0.3 s) comes long before HiGHS's own limit (1 h): the solve
+// must return TimeLimit without a solution and with a warning, and the
+// pool must go on giving working instances (the stopped one is dead and
+// discarded).
+func TestHardStop(t *testing.T) {
+	s := newSolver(t)
+	defer func(g func(time.Duration) time.Duration) { hardStopGrace = g }(hardStopGrace)
+	hardStopGrace = func(limit time.Duration) time.Duration { return -limit + 300*time.Millisecond }
+	start := time.Now()
+	r, err := s.Solve(marketSplit(4, 30, 7), &solvers.Params{TimeLimit: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != solvers.TimeLimit || r.HasSolution || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[len(r.Warnings)-1], "did not stop") {
+		t.Fatalf("got %v (solution %v), warnings %q; want a hard stop", r.Status, r.HasSolution, r.Warnings)
+	}
+	// Generous: without the hard stop this solve runs for minutes.
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("hard stop after %v", d)
+	}
+	hardStopGrace = func(limit time.Duration) time.Duration { return 500*time.Millisecond + limit/20 }
+	for range 3 { // the pool still gives working instances
+		p := &solvers.Problem{Sense: solvers.Maximize}
+		for k := 0; k < 3; k++ {
+			p.AddRow(math.Inf(-1), []float64{5, 11, 8}[k], "")
+		}
+		p.AddCol(5, 0, 1, solvers.Binary, []int{0, 1, 2}, []float64{2, 4, 3}, "a")
+		p.AddCol(4, 0, 1, solvers.Binary, []int{0, 1, 2}, []float64{3, 1, 4}, "b")
+		p.AddCol(3, 0, 1, solvers.Binary, []int{0, 1, 2}, []float64{1, 2, 2}, "c")
+		r, err := s.Solve(p, &solvers.Params{TimeLimit: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != solvers.Optimal || !near(r.Objective, 9) {
+			t.Fatalf("after a hard stop: %v %v, want optimal 9 (see TestSmallMIP)", r.Status, r.Objective)
+		}
 	}
 }

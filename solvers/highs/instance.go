@@ -119,7 +119,7 @@ func (in *instance) call(name string, args ...uint64) (uint64, error) {
 func engineFailure(fn string, err error) error {
 	var te *trapError
 	if errors.As(err, &te) {
-		return &solvers.Error{Engine: engineName, Op: fn, Err: fmt.Errorf("%w: %v", solvers.ErrEngine, te)}
+		return &solvers.Error{Engine: engineName, Op: fn, Err: fmt.Errorf("%w: %w", solvers.ErrEngine, te)}
 	}
 	// A wasm trap (unreachable, out-of-bounds access, stack exhaustion):
 	// keep only the first line, the rest is a wasm stack trace.
