@@ -32,7 +32,8 @@
 //     TEXT (repeatable).
 //
 // The address 127.0.0.1:8080 in any block is replaced by a free loopback
-// port, so that the test does not depend on port 8080 being free.
+// port, so that the test does not depend on port 8080 being free. A block
+// that calls curl is skipped, saying so, where curl is not installed.
 package readmetest
 
 import (

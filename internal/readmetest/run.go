@@ -18,6 +18,10 @@ import (
 // replaces it by Addr.
 const DefaultAddr = "127.0.0.1:8080"
 
+// optionalTools are commands outside sdcopt that some blocks use and a
+// machine may lack; such a block is skipped, saying so.
+var optionalTools = []string{"curl"}
+
 // Runner runs blocks in one working directory, in order.
 type Runner struct {
 	Dir  string   // working directory of every block
@@ -68,6 +72,13 @@ func (r *Runner) Run(b Block) (skipped string, err error) {
 		return "long: runs without -short", nil
 	case b.Data && !r.HaveData:
 		return "needs the shared benchmark data (../shared/datasets), which are absent", nil
+	}
+	for _, tool := range optionalTools {
+		if strings.Contains(b.Code, tool+" ") {
+			if _, err := exec.LookPath(tool); err != nil {
+				return "needs " + tool + ", which is not installed", nil
+			}
+		}
 	}
 	if b.Pipeline {
 		if r.Pipeline == nil {
