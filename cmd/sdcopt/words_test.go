@@ -31,7 +31,7 @@ func TestNoProjectTalk(t *testing.T) {
 		}
 	}
 	walk(newRoot())
-	for _, name := range []string{"README.md", "bench/README.md"} {
+	for _, name := range []string{"README.md", "bench/README.md", "docs/REFERENCE.md", "docs/REPRODUCE.md"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", name))
 		if err != nil {
 			t.Fatal(err)
