@@ -14,7 +14,7 @@ if ! command -v go >/dev/null; then
 fi
 
 # chromium: the headless browser of the web page tests (server/)
-pkgs=(gcc pkg-config liblpsolve55-dev coinor-libclp-dev coinor-libcbc-dev chromium)
+pkgs=(gcc pkg-config liblpsolve55-dev coinor-libclp-dev coinor-libcbc-dev chromium curl)
 command -v npm >/dev/null || pkgs+=(npm)
 missing=()
 for p in "${pkgs[@]}"; do
