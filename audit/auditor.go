@@ -472,7 +472,10 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	} else {
 		// Not proven sharp: the certified method's witnesses give the
 		// attained interval, its duals the proven one.
-		cset := cellbounds.Settings{Method: cellbounds.Certified, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline)}
+		// Only the cells the policy checks, the likely disclosures first:
+		// a decision needs no other bound.
+		need := a.needed(ms)
+		cset := cellbounds.Settings{Method: cellbounds.Certified, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline), Cells: need}
 		cr, err := cellbounds.Compute(ms, cset)
 		if err != nil {
 			return nil, err
@@ -497,13 +500,86 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 				iv.inLo[c], iv.inHi[c] = min(iv.inLo[c], x), max(iv.inHi[c], x)
 			}
 		}
-		iv.sharp = cr.Sharp
+		// Sharp where it matters: every bound of every checked cell is
+		// attained and proven (the others were not worked on).
+		iv.sharp = cr.Sharp || (cr.Certificates != nil && allSharp(cr.Certificates, need))
 		if iv.sharp {
 			iv.inLo, iv.inHi = iv.lo, iv.hi
 		}
 	}
 	op.Method, op.Sharp, op.Warm = iv.method, iv.sharp, init != nil && iv.method == cellbounds.Shuttle
 	return iv, nil
+}
+
+// requirement returns the width the policy requires of each cell of the
+// auditor's table (for the auditor of a collapsed table, the most
+// demanding of its full cells and, with ProtectCollapsed, of itself).
+func (a *Auditor) requirement() []int64 {
+	req := make([]int64, len(a.table.Counts))
+	for y, count := range a.table.Counts {
+		q := int64(0)
+		if a.refine == nil || a.refine.collapsed {
+			q = a.policy.RequiredWidth(count)
+		}
+		if a.refine != nil {
+			q = max(q, a.refine.req[y])
+		}
+		req[y] = q
+	}
+	return req
+}
+
+// needed lists the cells the policy checks (those with a required width),
+// the likely disclosures first: ordered by the room their trivial upper
+// bound leaves over the required width (u_c - required, u_c the least
+// released marginal cell containing c; the lower bound is at least 0, so
+// a cell with u_c < required is disclosed whatever else is released),
+// then by index.
+func (a *Auditor) needed(ms *model.MarginSet) []int {
+	req := a.requirement()
+	dims := model.Dims(ms.Vars)
+	lv := make([]int, len(dims))
+	type cell struct {
+		c    int
+		room int64
+	}
+	var cells []cell
+	for c, q := range req {
+		if q == 0 {
+			continue
+		}
+		model.CellLevels(dims, c, lv)
+		u := int64(math.MaxInt64)
+		for _, m := range ms.Margins {
+			u = min(u, m.Counts[model.Project(dims, m.Vars, lv)])
+		}
+		cells = append(cells, cell{c, u - q})
+	}
+	slices.SortStableFunc(cells, func(x, y cell) int {
+		if x.room != y.room {
+			if x.room < y.room {
+				return -1
+			}
+			return 1
+		}
+		return x.c - y.c
+	})
+	out := make([]int, len(cells))
+	for i, x := range cells {
+		out[i] = x.c
+	}
+	return out
+}
+
+// allSharp reports whether both bounds of every cell of cells are
+// attained and proven by the certificates.
+func allSharp(certs *cellbounds.Certificates, cells []int) bool {
+	for _, c := range cells {
+		if !certs.Cells[c].Lower.Sharp() || !certs.Cells[c].Upper.Sharp() {
+			return false
+		}
+	}
+	return true
 }
 
 // timeLeft is the time until deadline as a cellbounds time limit: at

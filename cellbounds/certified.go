@@ -77,6 +77,7 @@ type certifier struct {
 	cs       *lp.CornerSystem
 	ck       *checker
 	n        int
+	cells    []int // the cells worked on, in order (Settings.Cells)
 	set      *Settings
 	prm      *solvers.Params
 	deadline time.Time
@@ -139,6 +140,23 @@ func newCertifier(ms *model.MarginSet, set *Settings) (*certifier, error) {
 	n := model.NumCells(dims)
 	c := &certifier{ms: ms, n: n, set: set, prm: set.Params.OrDefault(), seed: maphash.MakeSeed(), pool: map[uint64][]int{}}
 	c.deadline = set.deadline
+	if set.Cells != nil {
+		seen := make([]bool, n)
+		for _, j := range set.Cells {
+			if j < 0 || j >= n {
+				return nil, fmt.Errorf("cellbounds: Settings.Cells names cell %d of a table of %d cells", j, n)
+			}
+			if !seen[j] {
+				seen[j] = true
+				c.cells = append(c.cells, j)
+			}
+		}
+	} else {
+		c.cells = make([]int, n)
+		for j := range c.cells {
+			c.cells[j] = j
+		}
+	}
 	if set.memLimit > 0 {
 		if need := lp.CellBoundsMemory(ms, nil); need > set.memLimit {
 			return nil, fmt.Errorf("%w: the certified method's model of %d cells needs about %s, more than the memory limit of %s",
@@ -182,6 +200,9 @@ func (c *certifier) params(limit time.Duration) *solvers.Params {
 		p.TimeLimit = limit
 	}
 	if !c.deadline.IsZero() {
+		// Engines stop every solve at the deadline (wall-clock), also
+		// the solves of sessions opened long before it.
+		p.Deadline = c.deadline
 		left := time.Until(c.deadline)
 		if left < time.Millisecond {
 			left = time.Millisecond
@@ -439,7 +460,7 @@ func (c *certifier) run() error {
 	for _, upper := range []bool{true, false} {
 		t0 := time.Now()
 		var tasks []task
-		for j := 0; j < c.n; j++ {
+		for _, j := range c.cells {
 			t := task{j, upper}
 			if !c.settled(t) && !(upper && c.ck.upper[j] == 0) {
 				tasks = append(tasks, t)
@@ -478,7 +499,7 @@ func (c *certifier) run() error {
 		return err
 	}
 	var open []task
-	for j := 0; j < c.n; j++ {
+	for _, j := range c.cells {
 		for _, upper := range []bool{true, false} {
 			t := task{j, upper}
 			if b := c.bound(t); b.Witness < 0 {
@@ -702,7 +723,7 @@ func (c *certifier) bulkZeros(w *lpWorker) error {
 	for round := 0; round < bulkZeroRounds && !c.expired() && time.Now().Before(c.witnessDeadline); round++ {
 		c.mu.Lock()
 		var pending []int
-		for j := range c.certs.Cells {
+		for _, j := range c.cells {
 			if b := &c.certs.Cells[j].Lower; b.Value == 0 && b.Witness < 0 {
 				pending = append(pending, j)
 			}

@@ -120,6 +120,15 @@ type Settings struct {
 	// "auto" then runs the Certified method whatever the margins (the
 	// closed forms and the shuttle give no checkable evidence).
 	Certify bool
+	// Cells, when not nil, are the cells whose bounds the certified
+	// method works on, in this order: their LPs are solved first to last
+	// and only their bounds are searched for witnesses; the other cells
+	// keep the trivial bounds (valid, reported as not sharp unless a
+	// witness found on the way attains them). A caller that needs some
+	// cells only (a release auditor: the non-zero cells, the likely
+	// disclosures first) saves the rest of the work. Other methods
+	// ignore it. Indices outside the table are an error.
+	Cells []int
 
 	deadline time.Time // set by Compute from TimeLimit
 	memLimit int64     // set by Compute: MemoryLimit minus the results
@@ -540,6 +549,7 @@ func (c *componentSolver) solve(comp *frechet.Component) (*model.CellBounds, err
 	} else {
 		cset := *c.set
 		cset.Initial = nil // bounds of the whole table, not of the component
+		cset.Cells = nil   // cells of the whole table too
 		name, r, err = runSettled(sub, &cset)
 	}
 	if err != nil {
