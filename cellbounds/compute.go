@@ -126,7 +126,9 @@ type Settings struct {
 	// keep the trivial bounds (valid, reported as not sharp unless a
 	// witness found on the way attains them). A caller that needs some
 	// cells only (a release auditor: the non-zero cells, the likely
-	// disclosures first) saves the rest of the work. Other methods
+	// disclosures first) saves the rest of the work. "auto" keeps its
+	// closed forms (decomposable, reducible: every cell at once) and
+	// otherwise runs the certified method on these cells; other methods
 	// ignore it. Indices outside the table are an error.
 	Cells []int
 
@@ -680,6 +682,16 @@ const AutoShuttleBudget = 100 * time.Millisecond
 // the LP model does not fit, the tighter of the shuttle's and the LP+IP's
 // bounds when the latter stopped.
 func runSettled(ms *model.MarginSet, set *Settings) (string, *Run, error) {
+	if set.Cells != nil {
+		// Some cells only: the certified method on them (the shuttle and
+		// LP+IP bound every cell).
+		rc, err := runCertifiedMethod(ms, set)
+		if err != nil {
+			return "", nil, err
+		}
+		fillMethod(rc.Bounds, Certified)
+		return Certified, rc, nil
+	}
 	if model.NumCells(model.Dims(ms.Vars)) <= AutoShuttleMaxCells {
 		sset := *set
 		if sset.Shuttle == nil {

@@ -2,6 +2,9 @@ package cellbounds
 
 import (
 	"slices"
+	"time"
+
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // Gaps compare, bound by bound, what integer tables are known to attain
@@ -31,6 +34,13 @@ type Gaps struct {
 	// SharpBounds counts the bounds (two per cell) whose attained value
 	// equals the proven one; Bounds is 2 x cells.
 	SharpBounds, Bounds int
+	// Moved counts the bounds whose attained value local moves from the
+	// known table widened (Widen); MovesStopped that the deadline ended
+	// them.
+	Moved        int
+	MovesStopped bool
+
+	lower, upper []int64 // proven values
 }
 
 // CertifiedGaps computes the gaps of certs, with truth (nil: none) an
@@ -46,6 +56,7 @@ func CertifiedGaps(certs *Certificates, truth []int64) *Gaps {
 	g.Attained = len(tables) > 0
 	for c := range certs.Cells {
 		lo, hi := certs.Cells[c].Lower.Value, certs.Cells[c].Upper.Value
+		g.lower, g.upper = append(g.lower, lo), append(g.upper, hi)
 		if !g.Attained {
 			g.Gap[c] = hi - lo
 			continue
@@ -55,6 +66,22 @@ func CertifiedGaps(certs *Certificates, truth []int64) *Gaps {
 			a, b = min(a, w[c]), max(b, w[c])
 		}
 		g.AttainedLower[c], g.AttainedUpper[c] = a, b
+	}
+	g.sum()
+	return g
+}
+
+// sum recomputes the gaps and their summaries from the attained values.
+func (g *Gaps) sum() {
+	n := len(g.Gap)
+	g.SharpBounds, g.TotalGap, g.MaxGap, g.MedianGap = 0, 0, 0, 0
+	for c := range n {
+		lo, hi := g.lower[c], g.upper[c]
+		if !g.Attained {
+			g.Gap[c] = hi - lo
+			continue
+		}
+		a, b := g.AttainedLower[c], g.AttainedUpper[c]
 		g.Gap[c] = (a - lo) + (hi - b)
 		if a == lo {
 			g.SharpBounds++
@@ -76,5 +103,43 @@ func CertifiedGaps(certs *Certificates, truth []int64) *Gaps {
 			g.MedianGap = float64(s[n/2-1]+s[n/2]) / 2
 		}
 	}
-	return g
+}
+
+// Widen narrows the gaps by local moves (MoveSets, MoveCell) from t, an
+// integer table with the margins (variable sets margins): every cell
+// whose attained interval stops short of a proven bound is moved toward
+// it; the value reached is attained by the table moved to. The search
+// stops at deadline (zero: none), leaving the rest as it was.
+func (g *Gaps) Widen(t *model.Table, margins [][]int, deadline time.Time) {
+	if len(t.Counts) != len(g.Gap) {
+		return
+	}
+	sets := MoveSets(model.Dims(t.Vars), margins)
+	if len(sets) == 0 {
+		return
+	}
+	if !g.Attained {
+		copy(g.AttainedLower, t.Counts)
+		copy(g.AttainedUpper, t.Counts)
+		g.Attained = true
+	}
+	for c := range g.Gap {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			g.MovesStopped = true
+			break
+		}
+		if g.AttainedLower[c] > g.lower[c] {
+			if v, _ := MoveCell(t, sets, c, -1, g.lower[c], uint64(c)); v < g.AttainedLower[c] {
+				g.AttainedLower[c] = v
+				g.Moved++
+			}
+		}
+		if g.AttainedUpper[c] < g.upper[c] {
+			if v, _ := MoveCell(t, sets, c, +1, g.upper[c], uint64(c)); v > g.AttainedUpper[c] {
+				g.AttainedUpper[c] = v
+				g.Moved++
+			}
+		}
+	}
+	g.sum()
 }

@@ -2,8 +2,10 @@ package cellbounds_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // TestCertifiedGaps: gaps by hand on a certificate with two witnesses, the
@@ -43,4 +45,40 @@ func equal(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// TestGapsWiden: on the 2x2x2 table with all 2-way margins (two tables:
+// the even- and the odd-parity one, every cell's sharp bounds [0, 1]),
+// the even table alone attains one value per cell; local moves from it
+// reach the other table and close every gap.
+func TestGapsWiden(t *testing.T) {
+	vars := make([]model.Variable, 3)
+	for i := range vars {
+		vars[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
+	}
+	even := []int64{1, 0, 0, 1, 0, 1, 1, 0}
+	tab, err := model.NewTable(vars, even)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certs := &cellbounds.Certificates{}
+	for range even {
+		certs.Cells = append(certs.Cells, cellbounds.CellCertificate{Lower: cellbounds.BoundCertificate{Value: 0, Witness: -1},
+			Upper: cellbounds.BoundCertificate{Value: 1, Witness: -1}})
+	}
+	g := cellbounds.CertifiedGaps(certs, even)
+	if g.TotalGap != 8 || g.SharpBounds != 8 {
+		t.Fatalf("before the moves: total gap %d, %d sharp; want 8 and 8", g.TotalGap, g.SharpBounds)
+	}
+	g.Widen(tab, [][]int{{0, 1}, {0, 2}, {1, 2}}, time.Time{})
+	if g.TotalGap != 0 || g.SharpBounds != 16 || g.Moved != 8 {
+		t.Errorf("after the moves: total gap %d, %d of 16 sharp, %d moved; want 0, 16, 8", g.TotalGap, g.SharpBounds, g.Moved)
+	}
+	// Every 2-way margin fixed by the 3-way margin: no move, nothing
+	// changes.
+	g = cellbounds.CertifiedGaps(certs, even)
+	g.Widen(tab, [][]int{{0, 1, 2}}, time.Time{})
+	if g.TotalGap != 8 || g.Moved != 0 {
+		t.Errorf("with the full table released: total gap %d, %d moved; want 8, 0", g.TotalGap, g.Moved)
+	}
 }

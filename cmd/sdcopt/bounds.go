@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -245,6 +246,10 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	// time left.
 	set := cellbounds.Settings{Method: s.method, Compare: s.compare, Solver: s.ef.solver, Cold: s.cold, TimeLimit: prm.TimeLimit,
 		Certify: s.certs != ""}
+	var deadline time.Time // of the whole run, the local moves of the gap report included
+	if prm.TimeLimit > 0 {
+		deadline = time.Now().Add(prm.TimeLimit)
+	}
 	prm.TimeLimit = 0
 	set.Params = prm
 	prog := cli.NewProgress(s.quiet)
@@ -265,6 +270,7 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	}
 	prog.Finish()
 	rep := newBoundsReport(inst, s, res)
+	rep.widen(deadline)
 	write := func(w io.Writer) error {
 		switch s.format {
 		case "json":
@@ -325,11 +331,32 @@ func newBoundsReport(inst *boundsInstance, s *boundsSettings, res *cellbounds.Re
 	return r
 }
 
+// widen narrows the gaps by local moves from the table (with --table:
+// it has the margins) until deadline (zero: none).
+func (r *boundsReport) widen(deadline time.Time) {
+	if r.gaps == nil || r.inst.table == nil {
+		return
+	}
+	var margins [][]int
+	for _, m := range r.inst.ms.Margins {
+		margins = append(margins, m.Vars)
+	}
+	r.gaps.Widen(r.inst.table, margins, deadline)
+}
+
 // gapSummary says how far the attained values are from the proven ones.
 func (r *boundsReport) gapSummary() string {
 	g := r.gaps
-	return fmt.Sprintf("attained vs proven: %d of %d bounds sharp; gap per cell median %g, max %d, total %d",
+	out := fmt.Sprintf("attained vs proven: %d of %d bounds sharp; gap per cell median %g, max %d, total %d",
 		g.SharpBounds, g.Bounds, g.MedianGap, g.MaxGap, g.TotalGap)
+	if g.Moved > 0 || g.MovesStopped {
+		out += fmt.Sprintf(" (%d attained values widened by local moves from the table", g.Moved)
+		if g.MovesStopped {
+			out += ", stopped by the time limit"
+		}
+		out += ")"
+	}
+	return out
 }
 
 // flags returns the cell's flags: "F" when an LP bound (main or compared)
@@ -650,7 +677,7 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 	}
 	if g := r.gaps; g != nil {
 		doc = append(doc, jsonKV{"gaps", jsonObj{{"bounds", g.Bounds}, {"sharp_bounds", g.SharpBounds}, {"median_gap", g.MedianGap},
-			{"max_gap", g.MaxGap}, {"total_gap", g.TotalGap}, {"attained", g.Attained}}})
+			{"max_gap", g.MaxGap}, {"total_gap", g.TotalGap}, {"attained", g.Attained}, {"moved", g.Moved}, {"moves_stopped", g.MovesStopped}}})
 	}
 	doc = append(doc, jsonKV{"seconds", r.res.Seconds}, jsonKV{"sharp", r.res.Sharp}, jsonKV{"sharp_cells", r.res.SharpCells},
 		jsonKV{"valid_cells", r.res.ValidCells}, jsonKV{"stopped", stoppedOrComplete(r.res.Stopped)}, jsonKV{"note", r.res.Note})
