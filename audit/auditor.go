@@ -120,6 +120,9 @@ type OperatorReport struct {
 	// Evidence counts the checked cells by what decided them (see
 	// Evidence in evidence.go).
 	Evidence *Evidence `json:"evidence,omitempty"`
+
+	// deadline of the decision: the local moves stop there too.
+	deadline time.Time
 }
 
 // CellRisk is one cell the release would put at risk.
@@ -270,6 +273,7 @@ func (a *Auditor) decideBy(h *History, req Request, deadline time.Time) (*Decisi
 	sort.Ints(sub)
 	d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: mode,
 		PolicyVersion: a.policy.Version(), Operator: &OperatorReport{Disclosed: []CellRisk{}, Undecided: []CellRisk{}}}
+	d.Operator.deadline = deadline
 	defer func() { d.Operator.Seconds = time.Since(start).Seconds() }()
 
 	if !a.opt.FromScratch && a.implied(h, sub, d) {
@@ -480,7 +484,7 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	}
 	if truth && !every {
 		sets = cellbounds.MoveSets(model.Dims(ms.Vars), margins)
-		open = a.openAfterMoves(ms, sets, need)
+		open = a.openAfterMoves(ms, sets, need, deadline)
 		if len(open) == 0 {
 			iv := trivialIntervals(ms)
 			iv.truth, iv.margins = true, margins
@@ -559,7 +563,9 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 // reached is narrower than the required width. The moves never leave the
 // integer tables with the view's margins, so a cell they show safe is
 // safe whatever the bounds; classify finds the same moves again.
-func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int) []int {
+//
+// The moves stop at deadline: the cells not reached by then are open.
+func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, deadline time.Time) []int {
 	if len(sets) == 0 {
 		return need
 	}
@@ -567,7 +573,10 @@ func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int) 
 	dims := model.Dims(ms.Vars)
 	lv := make([]int, len(dims))
 	var open []int
-	for _, c := range need {
+	for i, c := range need {
+		if i%64 == 0 && time.Now().After(deadline) {
+			return append(open, need[i:]...)
+		}
 		q := req[c]
 		model.CellLevels(dims, c, lv)
 		u := int64(math.MaxInt64)

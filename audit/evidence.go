@@ -2,6 +2,7 @@ package audit
 
 import (
 	"slices"
+	"time"
 
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/model"
@@ -61,8 +62,8 @@ func (a *Auditor) classify(iv *intervals, risk CellRisk, pad bool, op *OperatorR
 		return
 	}
 	// Not decided by the bounds' evidence: move the cell down and up
-	// from the confidential table.
-	if iv.truth && a.table != nil {
+	// from the confidential table (until the decision's deadline).
+	if iv.truth && a.table != nil && (op.deadline.IsZero() || time.Now().Before(op.deadline)) {
 		// Search only as far as the decision needs: down to truth - req
 		// (not below the proven lower bound), then up to down + req.
 		c := risk.Cell
