@@ -533,7 +533,10 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			iv.lo[c], iv.hi[c] = max(iv.lo[c], ceil(cr.Bounds.Lower[c])), min(iv.hi[c], floor(cr.Bounds.Upper[c]))
 			iv.inLo[c], iv.inHi[c] = iv.hi[c]+1, iv.lo[c]-1 // empty until a table is known
 		}
-		tables := cr.Certificates.Witnesses
+		var tables [][]int64
+		if cr.Certificates != nil { // none when the time was up before it started
+			tables = cr.Certificates.Witnesses
+		}
 		iv.truth, iv.margins = truth, margins
 		if sets != nil {
 			iv.movesOnce.Do(func() { iv.moveSets = sets })
