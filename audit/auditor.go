@@ -695,12 +695,19 @@ func timeLeft(deadline time.Time) time.Duration {
 }
 
 // viewIsTrue reports whether every margin of ms is a margin of the table.
+// A margin found true is remembered (the auditor's cache of true
+// releases): a decision's view repeats the history's margins.
 func (a *Auditor) viewIsTrue(ms *model.MarginSet) bool {
 	for _, m := range ms.Margins {
+		r := &Release{Margin: a.names(m.Vars), Counts: m.Counts}
+		if a.verified.has(r) {
+			continue
+		}
 		t, err := a.table.Collapse(m.Vars)
 		if err != nil || !slices.Equal(t.Counts, m.Counts) {
 			return false
 		}
+		a.verified.add(r)
 	}
 	return true
 }
