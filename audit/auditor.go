@@ -493,6 +493,23 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			return iv, nil
 		}
 	}
+	if time.Now().After(deadline) {
+		// No time left: not even the closed forms (seconds on tables of
+		// millions of cells). The trivial bounds are valid; what the
+		// evidence at hand does not decide is undecided.
+		iv := trivialIntervals(ms)
+		iv.truth, iv.margins, iv.stopped, iv.method = truth, margins, true, "trivial"
+		if truth {
+			for c, x := range a.table.Counts {
+				iv.inLo[c], iv.inHi[c] = x, x // the confidential table has the view
+			}
+		}
+		if sets != nil {
+			iv.movesOnce.Do(func() { iv.moveSets = sets })
+		}
+		op.Method, op.Sharp = iv.method, false
+		return iv, nil
+	}
 	set := cellbounds.Settings{Method: cellbounds.Auto, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline), Initial: init}
 	if len(a.table.Counts) > cellbounds.AutoShuttleMaxCells && !every {
 		// Beyond the shuttle's tables auto bounds every cell by LP+IP:
