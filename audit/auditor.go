@@ -120,6 +120,9 @@ type OperatorReport struct {
 	// Evidence counts the checked cells by what decided them (see
 	// Evidence in evidence.go).
 	Evidence *Evidence `json:"evidence,omitempty"`
+
+	// deadline of the decision: the local moves stop there too.
+	deadline time.Time
 }
 
 // CellRisk is one cell the release would put at risk.
@@ -270,6 +273,7 @@ func (a *Auditor) decideBy(h *History, req Request, deadline time.Time) (*Decisi
 	sort.Ints(sub)
 	d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: mode,
 		PolicyVersion: a.policy.Version(), Operator: &OperatorReport{Disclosed: []CellRisk{}, Undecided: []CellRisk{}}}
+	d.Operator.deadline = deadline
 	defer func() { d.Operator.Seconds = time.Since(start).Seconds() }()
 
 	if !a.opt.FromScratch && a.implied(h, sub, d) {
@@ -284,7 +288,7 @@ func (a *Auditor) decideBy(h *History, req Request, deadline time.Time) (*Decisi
 		return nil, err
 	}
 	asked := &model.MarginSet{Vars: a.table.Vars, Margins: append(slices.Clone(view.Margins), truth)}
-	iv, err := a.bounds(asked, view, d.Operator, deadline)
+	iv, err := a.bounds(asked, view, d.Operator, deadline, false)
 	switch {
 	case errors.Is(err, cellbounds.ErrInfeasible) && len(view.Margins) > 0:
 		// Only possible when simulated releases are in the view.
@@ -417,10 +421,17 @@ type intervals struct {
 // bounds computes (or takes from the cache) the intervals of ms by
 // deadline; prev, when cached, is the shuttle's starting point. Intervals
 // cut short by the deadline are not cached.
-func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport, deadline time.Time) (*intervals, error) {
+//
+// every asks for the attained interval of every cell (the joint check of
+// components needs them all); otherwise only the cells the policy checks
+// are worked on (see compute). The two are cached apart.
+func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport, deadline time.Time, every bool) (*intervals, error) {
 	key := viewKey(ms)
+	if every {
+		key[0] ^= 0xff
+	}
 	if a.opt.FromScratch {
-		return a.compute(ms, nil, op, deadline)
+		return a.compute(ms, nil, op, deadline, every)
 	}
 	a.mu.Lock()
 	iv := a.cache[key]
@@ -433,7 +444,7 @@ func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport, deadline
 		op.Cached, op.Method, op.Sharp = true, iv.method, iv.sharp
 		return iv, nil
 	}
-	iv, err := a.compute(ms, init, op, deadline)
+	iv, err := a.compute(ms, init, op, deadline, every)
 	if err != nil {
 		return nil, err
 	}
@@ -455,8 +466,56 @@ func (a *Auditor) bounds(ms, prev *model.MarginSet, op *OperatorReport, deadline
 
 // compute computes the intervals of ms by deadline, the shuttle starting
 // from init when given.
-func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *OperatorReport, deadline time.Time) (*intervals, error) {
+func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *OperatorReport, deadline time.Time, every bool) (*intervals, error) {
+	// The cheapest evidence first: when every margin of the view is
+	// true, local moves from the confidential table show most cells safe
+	// in milliseconds, and only the others need bounds (decide, don't
+	// bound everything).
+	need := a.needed(ms)
+	truth := a.viewIsTrue(ms)
+	var margins [][]int
+	for _, m := range ms.Margins {
+		margins = append(margins, m.Vars)
+	}
+	var sets [][]int
+	open := need
+	if every {
+		open = nil // every cell, in table order
+	}
+	if truth && !every {
+		sets = cellbounds.MoveSets(model.Dims(ms.Vars), margins)
+		open = a.openAfterMoves(ms, sets, need, deadline)
+		if len(open) == 0 {
+			iv := trivialIntervals(ms)
+			iv.truth, iv.margins = true, margins
+			iv.movesOnce.Do(func() { iv.moveSets = sets })
+			op.Method, op.Sharp = iv.method, false
+			return iv, nil
+		}
+	}
+	if time.Now().After(deadline) {
+		// No time left: not even the closed forms (seconds on tables of
+		// millions of cells). The trivial bounds are valid; what the
+		// evidence at hand does not decide is undecided.
+		iv := trivialIntervals(ms)
+		iv.truth, iv.margins, iv.stopped, iv.method = truth, margins, true, "trivial"
+		if truth {
+			for c, x := range a.table.Counts {
+				iv.inLo[c], iv.inHi[c] = x, x // the confidential table has the view
+			}
+		}
+		if sets != nil {
+			iv.movesOnce.Do(func() { iv.moveSets = sets })
+		}
+		op.Method, op.Sharp = iv.method, false
+		return iv, nil
+	}
 	set := cellbounds.Settings{Method: cellbounds.Auto, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline), Initial: init}
+	if len(a.table.Counts) > cellbounds.AutoShuttleMaxCells && !every {
+		// Beyond the shuttle's tables auto bounds every cell by LP+IP:
+		// only the open cells, likely disclosures first.
+		set.Cells = open
+	}
 	run, err := cellbounds.Compute(ms, set)
 	if err != nil {
 		return nil, err
@@ -472,10 +531,17 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	} else {
 		// Not proven sharp: the certified method's witnesses give the
 		// attained interval, its duals the proven one.
-		cset := cellbounds.Settings{Method: cellbounds.Certified, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline)}
-		cr, err := cellbounds.Compute(ms, cset)
-		if err != nil {
-			return nil, err
+		// Only the open cells the policy checks, the likely disclosures
+		// first: a decision needs no other bound. Auto ran the certified
+		// method on them already when it was given them.
+		cr := &run.Run
+		if run.Certificates == nil || set.Cells == nil {
+			cset := cellbounds.Settings{Method: cellbounds.Certified, Solver: a.opt.Solver, TimeLimit: timeLeft(deadline), Cells: open}
+			res, err := cellbounds.Compute(ms, cset)
+			if err != nil {
+				return nil, err
+			}
+			cr = &res.Run
 		}
 		iv.stopped = iv.stopped || cr.Stopped == cellbounds.StoppedTimeLimit
 		iv.method += "+certified"
@@ -484,10 +550,13 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			iv.lo[c], iv.hi[c] = max(iv.lo[c], ceil(cr.Bounds.Lower[c])), min(iv.hi[c], floor(cr.Bounds.Upper[c]))
 			iv.inLo[c], iv.inHi[c] = iv.hi[c]+1, iv.lo[c]-1 // empty until a table is known
 		}
-		tables := cr.Certificates.Witnesses
-		iv.truth = a.viewIsTrue(ms)
-		for _, m := range ms.Margins {
-			iv.margins = append(iv.margins, m.Vars)
+		var tables [][]int64
+		if cr.Certificates != nil { // none when the time was up before it started
+			tables = cr.Certificates.Witnesses
+		}
+		iv.truth, iv.margins = truth, margins
+		if sets != nil {
+			iv.movesOnce.Do(func() { iv.moveSets = sets })
 		}
 		if iv.truth {
 			tables = append(tables, a.table.Counts) // the confidential table has every true margin
@@ -497,13 +566,142 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 				iv.inLo[c], iv.inHi[c] = min(iv.inLo[c], x), max(iv.inHi[c], x)
 			}
 		}
-		iv.sharp = cr.Sharp
+		// Sharp where it matters: every bound of every checked cell is
+		// attained and proven (the others were not worked on).
+		iv.sharp = cr.Sharp || (cr.Certificates != nil && !every && len(open) == len(need) && allSharp(cr.Certificates, need))
 		if iv.sharp {
 			iv.inLo, iv.inHi = iv.lo, iv.hi
 		}
 	}
 	op.Method, op.Sharp, op.Warm = iv.method, iv.sharp, init != nil && iv.method == cellbounds.Shuttle
 	return iv, nil
+}
+
+// openAfterMoves returns the cells of need (in order) that local moves
+// from the confidential table (over the variable sets sets) do not show
+// safe: moved down toward count - required and then up, the interval
+// reached is narrower than the required width. The moves never leave the
+// integer tables with the view's margins, so a cell they show safe is
+// safe whatever the bounds; classify finds the same moves again.
+//
+// The moves stop at deadline: the cells not reached by then are open.
+func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, deadline time.Time) []int {
+	if len(sets) == 0 {
+		return need
+	}
+	req := a.requirement()
+	dims := model.Dims(ms.Vars)
+	lv := make([]int, len(dims))
+	var open []int
+	for i, c := range need {
+		if i%64 == 0 && time.Now().After(deadline) {
+			return append(open, need[i:]...)
+		}
+		q := req[c]
+		model.CellLevels(dims, c, lv)
+		u := int64(math.MaxInt64)
+		for _, m := range ms.Margins {
+			u = min(u, m.Counts[model.Project(dims, m.Vars, lv)])
+		}
+		down := moveInterval(a.table, sets, c, -1, max(0, a.table.Counts[c]-q), uint64(c))
+		up := moveInterval(a.table, sets, c, +1, min(u, down+q), uint64(c))
+		if up-down < q {
+			open = append(open, c)
+		}
+	}
+	return open
+}
+
+// trivialIntervals are the trivial bounds of every cell, [0, least
+// released marginal cell containing it] (valid, not sharp), with nothing
+// attained yet.
+func trivialIntervals(ms *model.MarginSet) *intervals {
+	dims := model.Dims(ms.Vars)
+	n := model.NumCells(dims)
+	b := &model.CellBounds{Lower: make([]float64, n), Upper: make([]float64, n), Method: make([]string, n)}
+	iv := &intervals{lo: make([]int64, n), hi: make([]int64, n), inLo: make([]int64, n), inHi: make([]int64, n), method: "moves", bounds: b}
+	lv := make([]int, len(dims))
+	for c := range n {
+		model.CellLevels(dims, c, lv)
+		u := int64(math.MaxInt64)
+		for _, m := range ms.Margins {
+			u = min(u, m.Counts[model.Project(dims, m.Vars, lv)])
+		}
+		iv.hi[c], b.Upper[c], b.Method[c] = u, float64(u), "trivial"
+		iv.inLo[c], iv.inHi[c] = u+1, -1 // empty until a table is known
+	}
+	return iv
+}
+
+// requirement returns the width the policy requires of each cell of the
+// auditor's table (for the auditor of a collapsed table, the most
+// demanding of its full cells and, with ProtectCollapsed, of itself).
+func (a *Auditor) requirement() []int64 {
+	req := make([]int64, len(a.table.Counts))
+	for y, count := range a.table.Counts {
+		q := int64(0)
+		if a.refine == nil || a.refine.collapsed {
+			q = a.policy.RequiredWidth(count)
+		}
+		if a.refine != nil {
+			q = max(q, a.refine.req[y])
+		}
+		req[y] = q
+	}
+	return req
+}
+
+// needed lists the cells the policy checks (those with a required width),
+// the likely disclosures first: ordered by the room their trivial upper
+// bound leaves over the required width (u_c - required, u_c the least
+// released marginal cell containing c; the lower bound is at least 0, so
+// a cell with u_c < required is disclosed whatever else is released),
+// then by index.
+func (a *Auditor) needed(ms *model.MarginSet) []int {
+	req := a.requirement()
+	dims := model.Dims(ms.Vars)
+	lv := make([]int, len(dims))
+	type cell struct {
+		c    int
+		room int64
+	}
+	var cells []cell
+	for c, q := range req {
+		if q == 0 {
+			continue
+		}
+		model.CellLevels(dims, c, lv)
+		u := int64(math.MaxInt64)
+		for _, m := range ms.Margins {
+			u = min(u, m.Counts[model.Project(dims, m.Vars, lv)])
+		}
+		cells = append(cells, cell{c, u - q})
+	}
+	slices.SortStableFunc(cells, func(x, y cell) int {
+		if x.room != y.room {
+			if x.room < y.room {
+				return -1
+			}
+			return 1
+		}
+		return x.c - y.c
+	})
+	out := make([]int, len(cells))
+	for i, x := range cells {
+		out[i] = x.c
+	}
+	return out
+}
+
+// allSharp reports whether both bounds of every cell of cells are
+// attained and proven by the certificates.
+func allSharp(certs *cellbounds.Certificates, cells []int) bool {
+	for _, c := range cells {
+		if !certs.Cells[c].Lower.Sharp() || !certs.Cells[c].Upper.Sharp() {
+			return false
+		}
+	}
+	return true
 }
 
 // timeLeft is the time until deadline as a cellbounds time limit: at
@@ -514,12 +712,19 @@ func timeLeft(deadline time.Time) time.Duration {
 }
 
 // viewIsTrue reports whether every margin of ms is a margin of the table.
+// A margin found true is remembered (the auditor's cache of true
+// releases): a decision's view repeats the history's margins.
 func (a *Auditor) viewIsTrue(ms *model.MarginSet) bool {
 	for _, m := range ms.Margins {
+		r := &Release{Margin: a.names(m.Vars), Counts: m.Counts}
+		if a.verified.has(r) {
+			continue
+		}
 		t, err := a.table.Collapse(m.Vars)
 		if err != nil || !slices.Equal(t.Counts, m.Counts) {
 			return false
 		}
+		a.verified.add(r)
 	}
 	return true
 }

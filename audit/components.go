@@ -140,7 +140,7 @@ func (a *Auditor) decideSplit(h *History, req Request, sub []int, comps [][]int,
 			}
 			ms = &model.MarginSet{Vars: view.Vars, Margins: append(slices.Clone(view.Margins), truth)}
 		}
-		if ivs[i], err = in.bounds(ms, view, &OperatorReport{}, deadline); err != nil {
+		if ivs[i], err = in.bounds(ms, view, &OperatorReport{}, deadline, true); err != nil {
 			return nil, err
 		}
 		sharp = sharp && ivs[i].sharp

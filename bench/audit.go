@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -25,7 +26,9 @@ type AuditOptions struct {
 	// without the full table (audit.NewMicrodata): "adult:3" (the Adult
 	// training file over its 9 categorical variables) and
 	// "synthetic20:3" (100,000 seeded records of 20 variables with 2-6
-	// levels, datasets.SyntheticMicrodata).
+	// levels, datasets.SyntheticMicrodata). "4^5:3@0.5" is a sparse
+	// seeded table whose counts are Poisson with mean 0.5 (run
+	// incrementally only).
 	Cases []string
 	// Requests is the length of every request sequence; Sequences the
 	// number of sequences per case (seeds 1..Sequences).
@@ -90,6 +93,9 @@ type auditCase struct {
 	tab  *model.Table
 	md   *datasets.Microdata
 	way  int
+	// incrementalOnly: no run from scratch (sparse cases, whose
+	// decisions take seconds).
+	incrementalOnly bool
 }
 
 func (c auditCase) vars() []model.Variable {
@@ -141,12 +147,25 @@ func parseAuditCase(s string) (auditCase, error) {
 		c.tab, c.way = t, w
 		return c, nil
 	}
-	bc, err := ParseBoundsCase(s)
+	spec, mean, sparse := strings.Cut(s, "@")
+	bc, err := ParseBoundsCase(spec)
 	if err != nil {
 		return c, err
 	}
 	if bc.Way >= len(bc.Dims) {
 		return c, settingsErr("cases", "%q: requests of %d of %d variables release the table", s, bc.Way, len(bc.Dims))
+	}
+	if sparse {
+		m, err := strconv.ParseFloat(mean, 64)
+		if err != nil || !(m > 0 && m <= 100) {
+			return c, settingsErr("cases", "%q: the mean count after @ must be a number in (0, 100]", s)
+		}
+		t, err := poissonTable(bc.Dims, m, 1)
+		if err != nil {
+			return c, err
+		}
+		c.tab, c.way, c.incrementalOnly = t, bc.Way, true
+		return c, nil
 	}
 	t, err := bc.Table()
 	if err != nil {
@@ -154,6 +173,32 @@ func parseAuditCase(s string) (auditCase, error) {
 	}
 	c.tab, c.way = t, bc.Way
 	return c, nil
+}
+
+// poissonTable is a seeded table of the given dimensions (variables A, B,
+// ... with levels 0, 1, ...) whose counts are Poisson with the given mean
+// (Knuth's multiplication method): sparse tables with many small counts,
+// as the cross-classification of a survey over a few variables is.
+func poissonTable(dims []int, mean float64, seed uint64) (*model.Table, error) {
+	r := rand.New(rand.NewPCG(seed, 0x706f6973))
+	vars := make([]model.Variable, len(dims))
+	for i, d := range dims {
+		vars[i].Name = string(rune('A' + i))
+		for l := 0; l < d; l++ {
+			vars[i].Levels = append(vars[i].Levels, strconv.Itoa(l))
+		}
+	}
+	counts := make([]int64, model.NumCells(dims))
+	limit := math.Exp(-mean)
+	for i := range counts {
+		k, p := int64(0), r.Float64()
+		for p > limit {
+			k++
+			p *= r.Float64()
+		}
+		counts[i] = k
+	}
+	return model.NewTable(vars, counts)
 }
 
 // auditSequence draws a seeded request sequence as users make them:
@@ -213,8 +258,8 @@ func Audit(opt *AuditOptions) (*AuditReport, error) {
 		var rows [2]AuditRow
 		var outcomes [2][]string
 		modes := []bool{false, true}
-		if c.md != nil {
-			modes = modes[:1] // microdata: the incremental run only
+		if c.md != nil || c.incrementalOnly {
+			modes = modes[:1] // microdata and sparse tables: the incremental run only
 		}
 		for m, scratch := range modes {
 			row := AuditRow{Case: c.name, Mode: "incremental"}

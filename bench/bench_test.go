@@ -8,8 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWriteCSV: the union of the tables' columns, a "table" column in
@@ -179,5 +181,38 @@ func TestSettingsErrors(t *testing.T) {
 		if !errors.As(err, &se) || se.Field != c.field || !errors.Is(err, ErrSettings) {
 			t.Errorf("error %v, want a SettingsError of %q", err, c.field)
 		}
+	}
+}
+
+// TestAuditSparseCase: "DIMS:WAY@MEAN" is a seeded table with Poisson
+// counts of that mean, run incrementally only; bad means are refused.
+func TestAuditSparseCase(t *testing.T) {
+	c, err := parseAuditCase("3^4:2@0.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.tab.Counts) != 81 || !c.incrementalOnly || c.way != 2 {
+		t.Fatalf("3^4:2@0.5: %d cells, incremental only %v, way %d", len(c.tab.Counts), c.incrementalOnly, c.way)
+	}
+	// The mean of 81 Poisson(0.5) counts lies well within [0.2, 0.9]
+	// (standard deviation of the mean: sqrt(0.5/81) = 0.08).
+	if m := float64(c.tab.Total()) / 81; m < 0.2 || m > 0.9 {
+		t.Errorf("mean count %.2f, want about 0.5", m)
+	}
+	again, _ := parseAuditCase("3^4:2@0.5")
+	if !slices.Equal(again.tab.Counts, c.tab.Counts) {
+		t.Error("not seeded")
+	}
+	for _, bad := range []string{"3^4:2@0", "3^4:2@x", "3^4:2@-1", "3^4:4@1"} {
+		if _, err := parseAuditCase(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	rep, err := Audit(&AuditOptions{Cases: []string{"3^4:2@0.5"}, Requests: 4, Sequences: 1, TimeLimit: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Decisions != 4 || rep.Rows[0].Mode != "incremental" {
+		t.Errorf("rows %+v", rep.Rows)
 	}
 }

@@ -120,6 +120,17 @@ type Settings struct {
 	// "auto" then runs the Certified method whatever the margins (the
 	// closed forms and the shuttle give no checkable evidence).
 	Certify bool
+	// Cells, when not nil, are the cells whose bounds the certified
+	// method works on, in this order: their LPs are solved first to last
+	// and only their bounds are searched for witnesses; the other cells
+	// keep the trivial bounds (valid, reported as not sharp unless a
+	// witness found on the way attains them). A caller that needs some
+	// cells only (a release auditor: the non-zero cells, the likely
+	// disclosures first) saves the rest of the work. "auto" keeps its
+	// closed forms (decomposable, reducible: every cell at once) and
+	// otherwise runs the certified method on these cells; other methods
+	// ignore it. Indices outside the table are an error.
+	Cells []int
 
 	deadline time.Time // set by Compute from TimeLimit
 	memLimit int64     // set by Compute: MemoryLimit minus the results
@@ -540,6 +551,7 @@ func (c *componentSolver) solve(comp *frechet.Component) (*model.CellBounds, err
 	} else {
 		cset := *c.set
 		cset.Initial = nil // bounds of the whole table, not of the component
+		cset.Cells = nil   // cells of the whole table too
 		name, r, err = runSettled(sub, &cset)
 	}
 	if err != nil {
@@ -670,6 +682,16 @@ const AutoShuttleBudget = 100 * time.Millisecond
 // the LP model does not fit, the tighter of the shuttle's and the LP+IP's
 // bounds when the latter stopped.
 func runSettled(ms *model.MarginSet, set *Settings) (string, *Run, error) {
+	if set.Cells != nil {
+		// Some cells only: the certified method on them (the shuttle and
+		// LP+IP bound every cell).
+		rc, err := runCertifiedMethod(ms, set)
+		if err != nil {
+			return "", nil, err
+		}
+		fillMethod(rc.Bounds, Certified)
+		return Certified, rc, nil
+	}
 	if model.NumCells(model.Dims(ms.Vars)) <= AutoShuttleMaxCells {
 		sset := *set
 		if sset.Shuttle == nil {

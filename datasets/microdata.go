@@ -321,3 +321,33 @@ func SyntheticMicrodata(n int, levels []int, seed uint64) (*Microdata, error) {
 	}
 	return md, nil
 }
+
+// MicrodataFromCells rebuilds microdata from its non-empty cells (as
+// Cells returns them: the level indices of every variable, and how many
+// records have them), one record per counted unit in the order given. A
+// cell of the wrong width, a level outside its variable or a count below
+// 1 is an error wrapping ErrMicrodata.
+func MicrodataFromCells(source string, vars []model.Variable, levels [][]int32, counts []int64) (*Microdata, error) {
+	if len(levels) != len(counts) {
+		return nil, fmt.Errorf("%w: %d cells, %d counts", ErrMicrodata, len(levels), len(counts))
+	}
+	md := &Microdata{Source: source, Vars: slices.Clone(vars)}
+	for i, lv := range levels {
+		if len(lv) != len(vars) {
+			return nil, fmt.Errorf("%w: cell %d has %d levels for %d variables", ErrMicrodata, i, len(lv), len(vars))
+		}
+		for j, x := range lv {
+			if x < 0 || int(x) >= len(vars[j].Levels) {
+				return nil, fmt.Errorf("%w: cell %d: level %d of variable %s, which has %d", ErrMicrodata, i, x, vars[j].Name, len(vars[j].Levels))
+			}
+		}
+		if counts[i] < 1 {
+			return nil, fmt.Errorf("%w: cell %d has count %d", ErrMicrodata, i, counts[i])
+		}
+		for range counts[i] {
+			md.codes = append(md.codes, lv...)
+			md.N++
+		}
+	}
+	return md, nil
+}

@@ -452,15 +452,14 @@ func readLongTableVars(r io.Reader, name string, o CSVOptions, sel []string) (*l
 	for i := range levelIdx {
 		levelIdx[i] = map[string]int{}
 	}
-	type cell struct {
-		lv    []int // codes of every variable of the file
-		count int64
-		line  int
-	}
-	var cells []cell
+	// The cells read, flat (no allocation per row): the codes of every
+	// variable of the file (k per cell), the count and the line.
+	var codes []int32
+	var cellCounts []int64
+	var lines []int
+	lv := make([]int, k)
 	rows := &rowReader{cr: cr, name: name, width: len(header)}
 	for rec, line := range rows.all() {
-		lv := make([]int, k)
 		for i, j := range varCols {
 			l := strings.TrimSpace(rec[j])
 			if l == "" {
@@ -484,12 +483,15 @@ func readLongTableVars(r io.Reader, name string, o CSVOptions, sel []string) (*l
 		if msg != "" {
 			return nil, &DataError{File: name, Line: line, Column: header[countCol], Msg: msg}
 		}
-		cells = append(cells, cell{lv, c, line})
+		for _, x := range lv {
+			codes = append(codes, int32(x))
+		}
+		cellCounts, lines = append(cellCounts, c), append(lines, line)
 	}
 	if rows.err != nil {
 		return nil, rows.err
 	}
-	if len(cells) == 0 {
+	if len(cellCounts) == 0 {
 		return nil, &DataError{File: name, Line: 1, Msg: "header only, no cells (empty table)"}
 	}
 	vars := make([]model.Variable, len(out))
@@ -501,33 +503,56 @@ func readLongTableVars(r io.Reader, name string, o CSVOptions, sel []string) (*l
 		return nil, &DataError{File: name, Msg: err.Error(), Err: ErrTooLarge}
 	}
 	counts := make([]int64, model.NumCells(dims))
-	// A duplicate is the same label in every variable of the file: keyed
-	// by the codes of all of them (the full table is never materialized).
-	firstLine := make(map[string]int, len(cells))
+	// A duplicate is the same label in every variable of the file. When
+	// the table keeps every variable, its cell index identifies the
+	// labels, and the line of each cell's first row is kept per cell;
+	// otherwise the rows are keyed by the codes of all the variables (the
+	// full table over the file's variables is never materialized).
+	var firstAt []int32 // per cell of the table: first line, 0 = none
+	var firstLine map[string]int
+	if len(out) == k {
+		firstAt = make([]int32, len(counts))
+	} else {
+		firstLine = make(map[string]int, len(cellCounts))
+	}
 	key := make([]byte, 0, 4*k)
 	olv := make([]int, len(out))
 	var total int64
-	for _, c := range cells {
-		key = key[:0]
-		for _, x := range c.lv {
-			key = binary.AppendUvarint(key, uint64(x))
+	for r, c := range cellCounts {
+		cl := codes[r*k : (r+1)*k]
+		line := lines[r]
+		for i, p := range out {
+			olv[i] = int(cl[p])
 		}
-		if first := firstLine[string(key)]; first != 0 {
-			labels := make([]string, k)
-			for i := range c.lv {
-				labels[i] = all[i].Name + "=" + all[i].Levels[c.lv[i]]
+		idx := model.CellIndex(dims, olv)
+		first := 0
+		if firstAt != nil {
+			first = int(firstAt[idx])
+			if first == 0 {
+				firstAt[idx] = int32(min(line, math.MaxInt32))
 			}
-			return nil, &DataError{File: name, Line: c.line,
+		} else {
+			key = key[:0]
+			for _, x := range cl {
+				key = binary.AppendUvarint(key, uint64(x))
+			}
+			first = firstLine[string(key)]
+			if first == 0 {
+				firstLine[string(key)] = line
+			}
+		}
+		if first != 0 {
+			labels := make([]string, k)
+			for i := range cl {
+				labels[i] = all[i].Name + "=" + all[i].Levels[cl[i]]
+			}
+			return nil, &DataError{File: name, Line: line,
 				Msg: fmt.Sprintf("duplicate cell %s (first on line %d)", strings.Join(labels, ","), first)}
 		}
-		firstLine[string(key)] = c.line
-		for i, p := range out {
-			olv[i] = c.lv[p]
-		}
-		counts[model.CellIndex(dims, olv)] += c.count
-		total += c.count
+		counts[idx] += c
+		total += c
 		if total > maxCount {
-			return nil, &DataError{File: name, Line: c.line, Column: header[countCol], Msg: fmt.Sprintf("grand total exceeds %d", int64(maxCount))}
+			return nil, &DataError{File: name, Line: line, Column: header[countCol], Msg: fmt.Sprintf("grand total exceeds %d", int64(maxCount))}
 		}
 	}
 	return &longTable{vars: vars, counts: counts}, nil

@@ -153,6 +153,7 @@ func CellBoundsProblem(ms *model.MarginSet, integer bool) *solvers.Problem {
 	for j := range vals {
 		vals[j] = 1
 	}
+	p.Reserve(n, n*len(ms.Margins), true)
 	for c := 0; c < n; c++ {
 		model.CellLevels(dims, c, lv)
 		up := solvers.Inf
@@ -548,9 +549,13 @@ func (d *deadlineSession) ready() (sess solvers.Session, reopened bool, err erro
 	}
 	d.close()
 	prm := d.prm
-	if want != prm.OrDefault().TimeLimit {
+	if want != prm.OrDefault().TimeLimit || !d.deadline.IsZero() {
+		// The engine also stops every solve at the deadline itself
+		// (Params.Deadline, wall-clock), so a solve never runs past it
+		// by more than the engine's check interval.
 		c := *prm.OrDefault()
 		c.TimeLimit = want
+		c.Deadline = d.deadline
 		prm = &c
 	}
 	if d.cold {
@@ -593,11 +598,12 @@ func checkFeasible(s solvers.Solver, p *solvers.Problem, prm *solvers.Params, de
 		if left <= 0 {
 			return false, nil
 		}
-		if tl := prm.OrDefault().TimeLimit; tl == 0 || left < tl {
-			c := *prm.OrDefault()
+		c := *prm.OrDefault()
+		if tl := c.TimeLimit; tl == 0 || left < tl {
 			c.TimeLimit = left
-			prm = &c
 		}
+		c.Deadline = deadline
+		prm = &c
 	}
 	r, err := s.Solve(p, prm)
 	if err != nil {

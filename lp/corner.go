@@ -137,6 +137,11 @@ func NewCornerSystem(ms *model.MarginSet, integer bool) *CornerSystem {
 	lv := make([]int, len(dims))
 	var rows []int
 	var vals []float64
+	// Every cell is a column with an entry per subset it is a corner of:
+	// room for the columns and two entries each up front (on tables of
+	// millions of cells the copies of growing arrays took most of the
+	// time of building the model).
+	p.Reserve(n, 2*n, false)
 	for c := 0; c < n; c++ {
 		model.CellLevels(dims, c, lv)
 		rows, vals = rows[:0], vals[:0]

@@ -102,7 +102,8 @@ type Server struct {
 type tableState struct {
 	mu      sync.Mutex
 	info    *TableInfo
-	table   *model.Table
+	table   *model.Table // for microdata: the variables only
+	conf    *confData
 	auditor *audit.Auditor
 	hist    *audit.History
 }
@@ -565,15 +566,15 @@ func (s *Server) state(ctx context.Context, name string) (*tableState, error) {
 		s.mu.Unlock()
 		return nil, err
 	}
-	t, err := s.store.loadTable(ctx, info)
+	conf, err := s.store.loadTable(ctx, info)
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.store.history(ctx, info, t)
+	h, err := s.store.history(ctx, info, conf.table)
 	if err != nil {
 		return nil, err
 	}
-	ts.info, ts.table, ts.hist = info, t, h
+	ts.info, ts.table, ts.conf, ts.hist = info, conf.table, conf, h
 	return ts, nil
 }
 
@@ -588,7 +589,13 @@ func (s *Server) refreshPolicy(ctx context.Context, ts *tableState) error {
 	if ts.auditor != nil && p == ts.auditor.Policy() {
 		return nil
 	}
-	a, err := audit.New(ts.table, p, audit.Options{Solver: s.cfg.Solver, TimeLimit: s.cfg.DecisionTimeLimit})
+	opt := audit.Options{Solver: s.cfg.Solver, TimeLimit: s.cfg.DecisionTimeLimit}
+	var a *audit.Auditor
+	if ts.conf.md != nil {
+		a, err = audit.NewMicrodata(ts.conf.md, p, opt, ts.conf.mopt)
+	} else {
+		a, err = audit.New(ts.table, p, opt)
+	}
 	if err != nil {
 		return err
 	}
@@ -638,14 +645,27 @@ func (s *Server) loadTable(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, "table larger than %d bytes", s.cfg.MaxTableBody)
 		return
 	}
-	t, err := datasets.ReadTableCSV(bytes.NewReader(data), "upload")
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	if err := s.store.LoadTable(r.Context(), name, t, pol, "upload", data); err != nil {
-		s.fail(w, r, err)
-		return
+	if vars := r.URL.Query().Get("vars"); vars != "" {
+		// Microdata: one row per respondent over the variables named.
+		md, err := datasets.ReadMicrodata(bytes.NewReader(data), "upload", strings.Split(vars, ","), nil)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		if err := s.store.LoadMicrodata(r.Context(), name, md, audit.MicrodataOptions{}, pol, nil, "upload", data); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	} else {
+		t, err := datasets.ReadTableCSV(bytes.NewReader(data), "upload")
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		if err := s.store.LoadTable(r.Context(), name, t, pol, "upload", data); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 	}
 	info, err := s.store.Table(r.Context(), name)
 	if err != nil {

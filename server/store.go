@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 
 	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/internal/filelock"
 	"github.com/sdcopt/sdcopt/model"
 )
@@ -79,6 +81,28 @@ var migrations = []string{
 		revoked_at TEXT
 	);
 	ALTER TABLE conf_tables ADD COLUMN labels_json TEXT NOT NULL DEFAULT '{}';`,
+	// 3: microdata tables: the non-empty cells of the records (microJSON),
+	// '' for a full table (counts_json).
+	`ALTER TABLE conf_tables ADD COLUMN micro_json TEXT NOT NULL DEFAULT '';`,
+}
+
+// microJSON is how a microdata table is stored: its non-empty full cells
+// (the level index of every variable, then the count) and the options of
+// its auditor. The full table is never built.
+type microJSON struct {
+	Cells            [][]int64 `json:"cells"`
+	Records          int       `json:"records"`
+	MaxCells         int       `json:"max_cells,omitempty"`
+	ProtectCollapsed bool      `json:"protect_collapsed,omitempty"`
+}
+
+// confData is what a stored table decides on: a full table, or microdata
+// (md, with the options of its auditor; table then holds the variables
+// only).
+type confData struct {
+	table *model.Table
+	md    *datasets.Microdata
+	mopt  audit.MicrodataOptions
 }
 
 // Store is the service's database.
@@ -294,31 +318,38 @@ func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 // leaves out (anyone holding a candidate table could confirm it by its
 // hash).
 type TableInfo struct {
-	ID                int64            `json:"-"`
-	Name              string           `json:"name"`
-	Vars              []model.Variable `json:"-"`
-	Variables         []VariableInfo   `json:"variables"`
-	Cells             int              `json:"cells"`
-	Source            string           `json:"source,omitempty"`
-	SHA256            string           `json:"sha256,omitempty"`
-	LoadedAt          string           `json:"loaded_at,omitempty"`
-	Policy            audit.Policy     `json:"policy"`
-	PolicyVersion     string           `json:"policy_version"`
-	PolicyText        string           `json:"policy_text"`
-	Releases          int              `json:"releases"`
-	SimulatedReleases int              `json:"simulated_releases"`
-	Notice            string           `json:"notice,omitempty"`
+	ID        int64            `json:"-"`
+	Name      string           `json:"name"`
+	Vars      []model.Variable `json:"-"`
+	Variables []VariableInfo   `json:"variables"`
+	Cells     int              `json:"cells"`
+	// Microdata: the table is the cross-classification of microdata
+	// (never built; Cells is its size, saturating at the largest int);
+	// Records their number.
+	Microdata         bool         `json:"microdata,omitempty"`
+	Records           int          `json:"records,omitempty"`
+	Source            string       `json:"source,omitempty"`
+	SHA256            string       `json:"sha256,omitempty"`
+	LoadedAt          string       `json:"loaded_at,omitempty"`
+	Policy            audit.Policy `json:"policy"`
+	PolicyVersion     string       `json:"policy_version"`
+	PolicyText        string       `json:"policy_text"`
+	Releases          int          `json:"releases"`
+	SimulatedReleases int          `json:"simulated_releases"`
+	Notice            string       `json:"notice,omitempty"`
 }
 
 // PublicTable describes a table as anyone may see it: its layout, its
 // policy and how many releases (and simulated ones) it has; no file name,
 // hash or time of the confidential file.
 type PublicTable struct {
-	Name          string         `json:"name"`
-	Variables     []VariableInfo `json:"variables"`
-	Cells         int            `json:"cells"`
-	Policy        audit.Policy   `json:"policy"`
-	PolicyVersion string         `json:"policy_version"`
+	Name      string         `json:"name"`
+	Variables []VariableInfo `json:"variables"`
+	Cells     int            `json:"cells"`
+	// Microdata: the table is the cross-classification of microdata.
+	Microdata     bool         `json:"microdata,omitempty"`
+	Policy        audit.Policy `json:"policy"`
+	PolicyVersion string       `json:"policy_version"`
 	// PolicyText is the policy in words (PolicyText).
 	PolicyText        string `json:"policy_text"`
 	Releases          int    `json:"releases"`
@@ -330,7 +361,7 @@ type PublicTable struct {
 
 // Public is what anyone may see of the table.
 func (t *TableInfo) Public() *PublicTable {
-	return &PublicTable{Name: t.Name, Variables: t.Variables, Cells: t.Cells, Policy: t.Policy, PolicyVersion: t.PolicyVersion, PolicyText: t.PolicyText,
+	return &PublicTable{Name: t.Name, Variables: t.Variables, Cells: t.Cells, Microdata: t.Microdata, Policy: t.Policy, PolicyVersion: t.PolicyVersion, PolicyText: t.PolicyText,
 		Releases: t.Releases, SimulatedReleases: t.SimulatedReleases, Notice: t.Notice}
 }
 
@@ -380,12 +411,23 @@ func (s *Store) LoadLabeledTable(ctx context.Context, name string, t *model.Tabl
 	if labels == nil {
 		labels = Labels{}
 	}
-	lj, _ := json.Marshal(labels)
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	vars, _ := json.Marshal(t.Vars)
 	counts, _ := json.Marshal(t.Counts)
+	return s.insertTable(ctx, name, t.Vars, string(counts), nil, labels, p, source, data)
+}
+
+// insertTable stores a table (counts, or microdata when micro is not
+// nil) with its labels and first policy in one transaction.
+func (s *Store) insertTable(ctx context.Context, name string, vs []model.Variable, counts string, micro any, labels Labels, p audit.Policy, source string, data []byte) error {
+	lj, _ := json.Marshal(labels)
+	vars, _ := json.Marshal(vs)
+	mj := ""
+	if micro != nil {
+		b, _ := json.Marshal(micro)
+		mj = string(b)
+	}
 	sum := sha256.Sum256(data)
 	pj, _ := json.Marshal(p)
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -393,8 +435,8 @@ func (s *Store) LoadLabeledTable(ctx context.Context, name string, t *model.Tabl
 		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO conf_tables (name, vars_json, labels_json, counts_json, source, sha256, loaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		name, string(vars), string(lj), string(counts), source, hex.EncodeToString(sum[:]), now())
+	res, err := tx.ExecContext(ctx, `INSERT INTO conf_tables (name, vars_json, labels_json, counts_json, micro_json, source, sha256, loaded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		name, string(vars), string(lj), counts, mj, source, hex.EncodeToString(sum[:]), now())
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			return fmt.Errorf("%w: %q", ErrExists, name)
@@ -407,6 +449,40 @@ func (s *Store) LoadLabeledTable(ctx context.Context, name string, t *model.Tabl
 		return err
 	}
 	return tx.Commit()
+}
+
+// LoadMicrodata stores confidential microdata under name with its policy
+// and the options of its auditor (audit.NewMicrodata): only the non-empty
+// cells of the cross-classification are stored, the full table is never
+// built. source and data are as for LoadTable; labels as for
+// LoadLabeledTable.
+func (s *Store) LoadMicrodata(ctx context.Context, name string, md *datasets.Microdata, mopt audit.MicrodataOptions, p audit.Policy, labels Labels, source string, data []byte) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	if err := labels.Check(md.Vars); err != nil {
+		return err
+	}
+	if labels == nil {
+		labels = Labels{}
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if mopt.MaxCells < 0 {
+		return fmt.Errorf("%w: max cells %d is negative", audit.ErrRequest, mopt.MaxCells)
+	}
+	levels, counts := md.Cells()
+	mj := microJSON{Records: md.N, MaxCells: mopt.MaxCells, ProtectCollapsed: mopt.ProtectCollapsed, Cells: make([][]int64, len(levels))}
+	for i, lv := range levels {
+		row := make([]int64, len(lv)+1)
+		for j, x := range lv {
+			row[j] = int64(x)
+		}
+		row[len(lv)] = counts[i]
+		mj.Cells[i] = row
+	}
+	return s.insertTable(ctx, name, md.Vars, "[]", mj, labels, p, source, data)
 }
 
 // SetPolicy records a new policy for a table; later decisions use it.
@@ -497,12 +573,12 @@ func (s *Store) Tables(ctx context.Context) ([]*TableInfo, error) {
 // Table describes one table (ErrNotFound when unknown).
 func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 	var info TableInfo
-	var vars, pj, lj string
-	err := s.db.QueryRowContext(ctx, `SELECT t.id, t.name, t.vars_json, t.labels_json, t.source, t.sha256, t.loaded_at,
+	var vars, pj, lj, micro string
+	err := s.db.QueryRowContext(ctx, `SELECT t.id, t.name, t.vars_json, t.labels_json, t.micro_json, t.source, t.sha256, t.loaded_at,
 			(SELECT policy_json FROM policies p WHERE p.table_id = t.id ORDER BY p.id DESC LIMIT 1),
 			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id),
 			(SELECT COUNT(*) FROM releases r WHERE r.table_id = t.id AND r.simulated != 0)
-		FROM conf_tables t WHERE t.name = ?`, name).Scan(&info.ID, &info.Name, &vars, &lj, &info.Source, &info.SHA256, &info.LoadedAt, &pj,
+		FROM conf_tables t WHERE t.name = ?`, name).Scan(&info.ID, &info.Name, &vars, &lj, &micro, &info.Source, &info.SHA256, &info.LoadedAt, &pj,
 		&info.Releases, &info.SimulatedReleases)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
@@ -536,7 +612,20 @@ func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 			}
 		}
 		info.Variables = append(info.Variables, vi)
-		info.Cells *= len(v.Levels)
+		if l := len(v.Levels); l > 0 && info.Cells > math.MaxInt/l {
+			info.Cells = math.MaxInt
+		} else {
+			info.Cells *= l
+		}
+	}
+	if micro != "" {
+		var mj struct {
+			Records int `json:"records"`
+		}
+		if err := json.Unmarshal([]byte(micro), &mj); err != nil {
+			return nil, err
+		}
+		info.Microdata, info.Records = true, mj.Records
 	}
 	return &info, nil
 }
@@ -553,17 +642,44 @@ func (s *Store) policy(ctx context.Context, tableID int64) (audit.Policy, error)
 	return p, err
 }
 
-// loadTable reads a table's counts.
-func (s *Store) loadTable(ctx context.Context, info *TableInfo) (*model.Table, error) {
-	var counts string
-	if err := s.db.QueryRowContext(ctx, `SELECT counts_json FROM conf_tables WHERE id = ?`, info.ID).Scan(&counts); err != nil {
+// loadTable reads a table's counts, or its microdata.
+func (s *Store) loadTable(ctx context.Context, info *TableInfo) (*confData, error) {
+	var counts, micro string
+	if err := s.db.QueryRowContext(ctx, `SELECT counts_json, micro_json FROM conf_tables WHERE id = ?`, info.ID).Scan(&counts, &micro); err != nil {
 		return nil, err
+	}
+	if micro != "" {
+		var mj microJSON
+		if err := json.Unmarshal([]byte(micro), &mj); err != nil {
+			return nil, err
+		}
+		levels, cs := make([][]int32, len(mj.Cells)), make([]int64, len(mj.Cells))
+		for i, row := range mj.Cells {
+			if len(row) != len(info.Vars)+1 {
+				return nil, fmt.Errorf("table %q: stored microdata cell %d has %d fields for %d variables", info.Name, i, len(row), len(info.Vars))
+			}
+			levels[i] = make([]int32, len(info.Vars))
+			for j := range info.Vars {
+				levels[i][j] = int32(row[j])
+			}
+			cs[i] = row[len(info.Vars)]
+		}
+		md, err := datasets.MicrodataFromCells(info.Source, info.Vars, levels, cs)
+		if err != nil {
+			return nil, fmt.Errorf("table %q: %w", info.Name, err)
+		}
+		return &confData{table: &model.Table{Vars: info.Vars}, md: md,
+			mopt: audit.MicrodataOptions{MaxCells: mj.MaxCells, ProtectCollapsed: mj.ProtectCollapsed}}, nil
 	}
 	var c []int64
 	if err := json.Unmarshal([]byte(counts), &c); err != nil {
 		return nil, err
 	}
-	return model.NewTable(info.Vars, c)
+	t, err := model.NewTable(info.Vars, c)
+	if err != nil {
+		return nil, err
+	}
+	return &confData{table: t}, nil
 }
 
 // PublicRelease is one released margin as the public sees it.

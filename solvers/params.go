@@ -34,6 +34,13 @@ type Params struct {
 	// TimeLimit bounds the wall-clock time of one Solve. Zero means no
 	// limit; it must lie in [0, MaxTimeLimit].
 	TimeLimit time.Duration
+	// Deadline, when not zero, is a wall-clock instant at which every
+	// solve stops: that of Solve and each Solve of a session, which reads
+	// it anew every time (a session fixes TimeLimit when it opens). A
+	// solve runs for at most the smaller of TimeLimit and the time left
+	// (Limit); one started past the deadline stops at once with status
+	// TimeLimit.
+	Deadline time.Time
 	// MIPRelGap is the relative gap |bound - incumbent| / |incumbent| at
 	// which a MIP solve stops as optimal, in [0, 1]. Zero means
 	// DefaultMIPRelGap; ask for a tiny positive value such as 1e-12 for
@@ -70,6 +77,27 @@ func (p *Params) OrDefault() *Params {
 		return DefaultParams()
 	}
 	return p
+}
+
+// MinDeadlineLimit is the limit Limit gives a solve started at or past
+// Params.Deadline: an engine's 0 means no limit.
+const MinDeadlineLimit = time.Millisecond
+
+// Limit returns the time limit of a solve starting now: the smaller of
+// TimeLimit and the time left before Deadline (at least
+// MinDeadlineLimit), 0 when neither is set.
+func (p *Params) Limit() time.Duration {
+	if p == nil {
+		return 0
+	}
+	l := p.TimeLimit
+	if !p.Deadline.IsZero() {
+		left := max(time.Until(p.Deadline), MinDeadlineLimit)
+		if l == 0 || left < l {
+			l = left
+		}
+	}
+	return l
 }
 
 // RelGap returns MIPRelGap, or DefaultMIPRelGap when it is not positive.

@@ -56,3 +56,27 @@ func TestParamsValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestParamsLimit: Limit is the smaller of TimeLimit and the time left
+// before Deadline, at least MinDeadlineLimit once the deadline passed.
+func TestParamsLimit(t *testing.T) {
+	now := time.Now()
+	cases := []struct {
+		name     string
+		p        *Params
+		min, max time.Duration
+	}{
+		{"nil", nil, 0, 0},
+		{"none", &Params{}, 0, 0},
+		{"time limit", &Params{TimeLimit: 3 * time.Second}, 3 * time.Second, 3 * time.Second},
+		{"deadline nearer", &Params{TimeLimit: time.Hour, Deadline: now.Add(2 * time.Second)}, time.Second, 2 * time.Second},
+		{"limit nearer", &Params{TimeLimit: time.Second, Deadline: now.Add(time.Hour)}, time.Second, time.Second},
+		{"deadline only", &Params{Deadline: now.Add(time.Minute)}, 50 * time.Second, time.Minute},
+		{"passed", &Params{TimeLimit: time.Hour, Deadline: now.Add(-time.Minute)}, MinDeadlineLimit, MinDeadlineLimit},
+	}
+	for _, c := range cases {
+		if got := c.p.Limit(); got < c.min || got > c.max {
+			t.Errorf("%s: Limit() = %v, want in [%v, %v]", c.name, got, c.min, c.max)
+		}
+	}
+}

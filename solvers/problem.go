@@ -3,6 +3,7 @@ package solvers
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Inf is the bound used for "no bound". Any value with math.IsInf is
@@ -124,6 +125,24 @@ func (p *Problem) AddRow(lo, up float64, name string) int {
 		p.RowNames = append(p.RowNames, name)
 	}
 	return len(p.RowLower) - 1
+}
+
+// Reserve makes room for cols more columns with nonzeros more entries
+// (and their names when names is true), so that building a large problem
+// column by column does not copy its arrays again and again.
+func (p *Problem) Reserve(cols, nonzeros int, names bool) {
+	if cols <= 0 {
+		return
+	}
+	p.Obj = slices.Grow(p.Obj, cols)
+	p.ColLower = slices.Grow(p.ColLower, cols)
+	p.ColUpper = slices.Grow(p.ColUpper, cols)
+	p.ColStart = slices.Grow(p.ColStart, cols+1)
+	p.RowIndex = slices.Grow(p.RowIndex, nonzeros)
+	p.Value = slices.Grow(p.Value, nonzeros)
+	if names {
+		p.ColNames = slices.Grow(p.ColNames, cols)
+	}
 }
 
 // AddCol appends a column with objective coefficient obj, bounds [lo, up],

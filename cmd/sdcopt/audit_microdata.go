@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -8,6 +10,7 @@ import (
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/model"
 )
 
 // auditMicroFlags select microdata instead of a table: --microdata FILE
@@ -46,13 +49,40 @@ func (m *auditMicroFlags) check(table string) error {
 	return nil
 }
 
-// auditor loads the microdata and returns its auditor.
-func (m *auditMicroFlags) auditor(p audit.Policy, opt audit.Options) (*audit.Auditor, error) {
+// load reads the microdata.
+func (m *auditMicroFlags) load() (*datasets.Microdata, error) {
 	md, err := datasets.LoadMicrodata(m.file, strings.Split(m.vars, ","), m.levels)
 	if err != nil {
 		return nil, cli.BadInput("%v", err)
 	}
-	a, err := audit.NewMicrodata(md, p, opt, audit.MicrodataOptions{MaxCells: m.maxCells, ProtectCollapsed: m.protect})
+	return md, nil
+}
+
+// options are the auditor's microdata options.
+func (m *auditMicroFlags) options() audit.MicrodataOptions {
+	return audit.MicrodataOptions{MaxCells: m.maxCells, ProtectCollapsed: m.protect}
+}
+
+// cellCount is the number of cells of the cross-classification of vars,
+// in words when it passes 10^18.
+func cellCount(vars []model.Variable) string {
+	n := new(big.Int).SetInt64(1)
+	for _, v := range vars {
+		n.Mul(n, big.NewInt(int64(len(v.Levels))))
+	}
+	if n.IsInt64() && n.Int64() < 1e18 {
+		return n.String()
+	}
+	return fmt.Sprintf("about 10^%d", len(n.String())-1)
+}
+
+// auditor loads the microdata and returns its auditor.
+func (m *auditMicroFlags) auditor(p audit.Policy, opt audit.Options) (*audit.Auditor, error) {
+	md, err := m.load()
+	if err != nil {
+		return nil, err
+	}
+	a, err := audit.NewMicrodata(md, p, opt, m.options())
 	if err != nil {
 		return nil, libraryError("", err)
 	}

@@ -552,16 +552,18 @@ func newBenchAuditCmd() *cobra.Command {
 			"latency of a decision (median, p95, max), the outcomes, and whether both runs\n"+
 			"decided alike. Cases: autoworkers:WAY (margins of 1..WAY variables) or\n"+
 			"DIMS:WAY as in bench bounds (2^10:2: ten binary variables, 1-2-way requests);\n"+
+			"DIMS:WAY@MEAN, a sparse table with Poisson counts of mean MEAN (4^5:3@0.5;\n"+
+			"incremental run only);\n"+
 			"microdata audited without building the full table (incremental run only, with\n"+
 			"the share of decisions left undecided and the cells by evidence): adult:WAY (the\n"+
 			"Adult training file over its 9 categorical variables) and synthetic20:WAY\n"+
 			"(100,000 seeded records of 20 variables with 2-6 levels).",
 		func(f *pflag.FlagSet) {
-			f.StringSliceVar(&o.Cases, "cases", o.Cases, "tables: autoworkers:WAY, DIMS:WAY, adult:WAY or synthetic20:WAY")
+			f.StringSliceVar(&o.Cases, "cases", o.Cases, "tables: autoworkers:WAY, DIMS:WAY, DIMS:WAY@MEAN, adult:WAY or synthetic20:WAY")
 			f.IntVar(&o.Requests, "requests", o.Requests, "requests per sequence")
 			f.IntVar(&o.Sequences, "sequences", o.Sequences, "sequences per case (seeds 1..N)")
 			f.StringVar(&policy, "policy", "", "policy parameters (see sdcopt audit)")
-			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "time limit of each bounds computation in seconds")
+			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "time limit of each decision in seconds (everything it computes)")
 			f.StringVar(&o.Solver, "solver", "", "engine (default auto)")
 		},
 		func(_ *cobra.Command, prog *cli.Progress) (*bench.AuditReport, error) {

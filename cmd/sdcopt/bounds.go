@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -245,6 +246,10 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	// time left.
 	set := cellbounds.Settings{Method: s.method, Compare: s.compare, Solver: s.ef.solver, Cold: s.cold, TimeLimit: prm.TimeLimit,
 		Certify: s.certs != ""}
+	var deadline time.Time // of the whole run, the local moves of the gap report included
+	if prm.TimeLimit > 0 {
+		deadline = time.Now().Add(prm.TimeLimit)
+	}
 	prm.TimeLimit = 0
 	set.Params = prm
 	prog := cli.NewProgress(s.quiet)
@@ -265,6 +270,7 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	}
 	prog.Finish()
 	rep := newBoundsReport(inst, s, res)
+	rep.widen(deadline)
 	write := func(w io.Writer) error {
 		switch s.format {
 		case "json":
@@ -308,10 +314,49 @@ type boundsReport struct {
 	s       *boundsSettings
 	res     *cellbounds.Result
 	compare []string // compared methods, in the order asked
+	// gaps compare attained and proven bounds (certified runs; with
+	// --table the table itself is one of the integer tables known).
+	gaps *cellbounds.Gaps
 }
 
 func newBoundsReport(inst *boundsInstance, s *boundsSettings, res *cellbounds.Result) *boundsReport {
-	return &boundsReport{inst: inst, s: s, res: res, compare: dedupe(s.compare)}
+	r := &boundsReport{inst: inst, s: s, res: res, compare: dedupe(s.compare)}
+	if res.Certificates != nil {
+		var truth []int64
+		if inst.table != nil {
+			truth = inst.table.Counts
+		}
+		r.gaps = cellbounds.CertifiedGaps(res.Certificates, truth)
+	}
+	return r
+}
+
+// widen narrows the gaps by local moves from the table (with --table:
+// it has the margins) until deadline (zero: none).
+func (r *boundsReport) widen(deadline time.Time) {
+	if r.gaps == nil || r.inst.table == nil {
+		return
+	}
+	var margins [][]int
+	for _, m := range r.inst.ms.Margins {
+		margins = append(margins, m.Vars)
+	}
+	r.gaps.Widen(r.inst.table, margins, deadline)
+}
+
+// gapSummary says how far the attained values are from the proven ones.
+func (r *boundsReport) gapSummary() string {
+	g := r.gaps
+	out := fmt.Sprintf("attained vs proven: %d of %d bounds sharp; gap per cell median %g, max %d, total %d",
+		g.SharpBounds, g.Bounds, g.MedianGap, g.MaxGap, g.TotalGap)
+	if g.Moved > 0 || g.MovesStopped {
+		out += fmt.Sprintf(" (%d attained values widened by local moves from the table", g.Moved)
+		if g.MovesStopped {
+			out += ", stopped by the time limit"
+		}
+		out += ")"
+	}
+	return out
 }
 
 // flags returns the cell's flags: "F" when an LP bound (main or compared)
@@ -394,6 +439,9 @@ func (r *boundsReport) writeText(w io.Writer) error {
 	if r.res.Note != "" {
 		fmt.Fprintf(w, "note: %s\n", r.res.Note)
 	}
+	if r.gaps != nil {
+		fmt.Fprintln(w, r.gapSummary())
+	}
 	for _, m := range r.compare {
 		run := r.res.Compare[m]
 		eng := ""
@@ -412,6 +460,9 @@ func (r *boundsReport) writeText(w io.Writer) error {
 		head = append(head, "count")
 	}
 	head = append(head, "bounds")
+	if r.gaps != nil {
+		head = append(head, "attained", "gap")
+	}
 	for _, m := range r.compare {
 		head = append(head, m)
 	}
@@ -430,6 +481,13 @@ func (r *boundsReport) writeText(w io.Writer) error {
 		}
 		b := r.res.Bounds
 		row = append(row, cellbounds.FormatInterval(b.Lower[c], b.Upper[c]))
+		if g := r.gaps; g != nil {
+			att := "-"
+			if g.Attained {
+				att = cellbounds.FormatInterval(float64(g.AttainedLower[c]), float64(g.AttainedUpper[c]))
+			}
+			row = append(row, att, strconv.FormatInt(g.Gap[c], 10))
+		}
 		for _, m := range r.compare {
 			cb := r.res.Compare[m].Bounds
 			row = append(row, cellbounds.FormatInterval(cb.Lower[c], cb.Upper[c]))
@@ -585,6 +643,14 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 		b := r.res.Bounds
 		cell = append(cell, jsonKV{"lower", jsonBound(b.Lower[c])}, jsonKV{"upper", jsonBound(b.Upper[c])},
 			jsonKV{"method", b.Method[c]})
+		if g := r.gaps; g != nil {
+			if g.Attained {
+				cell = append(cell, jsonKV{"attained_lower", g.AttainedLower[c]}, jsonKV{"attained_upper", g.AttainedUpper[c]})
+			} else {
+				cell = append(cell, jsonKV{"attained_lower", nil}, jsonKV{"attained_upper", nil})
+			}
+			cell = append(cell, jsonKV{"gap", g.Gap[c]})
+		}
 		for _, m := range r.compare {
 			cb := r.res.Compare[m].Bounds
 			cell = append(cell, jsonKV{m + "_lower", jsonBound(cb.Lower[c])}, jsonKV{m + "_upper", jsonBound(cb.Upper[c])})
@@ -608,6 +674,10 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 	}
 	if r.res.CertifiedStats != nil {
 		doc = append(doc, jsonKV{"certified", r.res.CertifiedStats})
+	}
+	if g := r.gaps; g != nil {
+		doc = append(doc, jsonKV{"gaps", jsonObj{{"bounds", g.Bounds}, {"sharp_bounds", g.SharpBounds}, {"median_gap", g.MedianGap},
+			{"max_gap", g.MaxGap}, {"total_gap", g.TotalGap}, {"attained", g.Attained}, {"moved", g.Moved}, {"moves_stopped", g.MovesStopped}}})
 	}
 	doc = append(doc, jsonKV{"seconds", r.res.Seconds}, jsonKV{"sharp", r.res.Sharp}, jsonKV{"sharp_cells", r.res.SharpCells},
 		jsonKV{"valid_cells", r.res.ValidCells}, jsonKV{"stopped", stoppedOrComplete(r.res.Stopped)}, jsonKV{"note", r.res.Note})

@@ -18,6 +18,7 @@ import (
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/internal/filelock"
+	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/server"
 )
 
@@ -198,17 +199,22 @@ func runServe(s *serveSettings) error {
 // serveLoadSettings are the flags of `sdcopt serve load`.
 type serveLoadSettings struct {
 	tableFlags
+	micro                           auditMicroFlags
 	db, name, table, policy, labels string
 }
 
 func newServeLoadCmd() *cobra.Command {
 	var s serveLoadSettings
 	c := &cobra.Command{
-		Use:   "load --db FILE --name NAME --table FILE.csv [--policy small=3,min_width=3,...] [--labels FILE]",
+		Use:   "load --db FILE --name NAME (--table FILE.csv | --microdata FILE.csv --vars V1,V2,...) [--policy small=3,min_width=3,...] [--labels FILE]",
 		Short: "Load a confidential table into the service's database (operator)",
 		Long: "Store a table (long CSV: variables + count) under NAME with its policy, the\n" +
 			"file's name and sha256. A name in use is refused: a table with a release\n" +
 			"history cannot be replaced. The server may be running.\n\n" +
+			"--microdata FILE --vars V1,V2,... stores microdata instead (one row per\n" +
+			"respondent; the table is the cross-classification of the variables, never\n" +
+			"built: each decision works on the table over the variables it involves).\n" +
+			"--levels, --max-cells and --protect-collapsed as for sdcopt audit.\n\n" +
 			"--labels FILE says what the variables and their levels mean, shown on the\n" +
 			"analysts' page: JSON {\"A\": {\"label\": \"Smoker\", \"levels\": {\"1\": \"yes\"}}}\n" +
 			"or CSV with the header variable,level,label (an empty level labels the\n" +
@@ -223,14 +229,18 @@ func newServeLoadCmd() *cobra.Command {
 	f.StringVar(&s.name, "name", "", "the table's name in the service")
 	f.StringVar(&s.table, "table", "", "the table, long CSV")
 	addTableFlags(f, &s.tableFlags)
+	s.micro.register(c)
 	f.StringVar(&s.labels, "labels", "", "labels of the variables and levels (JSON or CSV variable,level,label)")
 	f.StringVar(&s.policy, "policy", "", "policy over the defaults small=3,min_width=3,min_rel_width=0,simulate=false (simulate=true lets requesters ask for simulated answers)")
 	return c
 }
 
 func runServeLoad(w io.Writer, s *serveLoadSettings) error {
-	if s.db == "" || s.name == "" || s.table == "" {
-		return cli.BadInput("--db, --name and --table are required")
+	if s.db == "" || s.name == "" {
+		return cli.BadInput("--db and --name are required")
+	}
+	if err := s.micro.check(s.table); err != nil {
+		return err
 	}
 	if err := server.CheckName(s.name); err != nil {
 		return cli.BadInput("--name: %v", err)
@@ -239,17 +249,28 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 	if err != nil {
 		return cli.BadInput("--policy: %v", err)
 	}
-	data, err := os.ReadFile(s.table)
-	if err != nil {
-		return cli.BadInput("--table: %v", err)
+	var t *model.Table
+	var md *datasets.Microdata
+	source := s.table
+	if s.micro.file != "" {
+		source = s.micro.file
+		if md, err = s.micro.load(); err != nil {
+			return err
+		}
+		t = &model.Table{Vars: md.Vars}
 	}
-	opt, err := s.tableFlags.options()
-	if err != nil {
-		return err
-	}
-	t, err := datasets.LoadTableCSVWith(s.table, nil, opt)
+	data, err := os.ReadFile(source)
 	if err != nil {
 		return cli.BadInput("%v", err)
+	}
+	if md == nil {
+		opt, err := s.tableFlags.options()
+		if err != nil {
+			return err
+		}
+		if t, err = datasets.LoadTableCSVWith(s.table, nil, opt); err != nil {
+			return cli.BadInput("%v", err)
+		}
 	}
 	var labels server.Labels
 	if s.labels != "" {
@@ -271,11 +292,21 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 		return cli.BadInput("--db: %v", err)
 	}
 	defer store.Close()
-	if err := store.LoadLabeledTable(context.Background(), s.name, t, pol, labels, s.table, data); err != nil {
+	if md != nil {
+		err = store.LoadMicrodata(context.Background(), s.name, md, s.micro.options(), pol, labels, source, data)
+	} else {
+		err = store.LoadLabeledTable(context.Background(), s.name, t, pol, labels, source, data)
+	}
+	if err != nil {
 		if errors.Is(err, server.ErrExists) || errors.Is(err, server.ErrName) || errors.Is(err, audit.ErrPolicy) || errors.Is(err, server.ErrLabels) {
 			return cli.BadInput("%v", err)
 		}
 		return libraryError("serve load", err)
+	}
+	if md != nil {
+		fmt.Fprintf(w, "loaded %s: microdata, %d records over %d variables (%s cells, never built), policy %s\n",
+			s.name, md.N, len(md.Vars), cellCount(md.Vars), pol.Version())
+		return nil
 	}
 	fmt.Fprintf(w, "loaded %s: %d variables, %d cells, total %d, policy %s\n", s.name, len(t.Vars), len(t.Counts), t.Total(), pol.Version())
 	return nil

@@ -21,12 +21,19 @@ package coin
 // The binding passes []int32 as CoinBigIndex*: fail the build if the
 // library was configured with 64-bit CoinBigIndex.
 typedef char coin_bigindex_is_int[(sizeof(CoinBigIndex) == sizeof(int)) ? 1 : -1];
+
+// wallclock.cpp
+int sdcopt_clp_check(Clp_Simplex *m, int nrows, int ncols);
+void sdcopt_clp_set_wall_seconds(Clp_Simplex *m, double secs);
+int sdcopt_clp_hit_limit(Clp_Simplex *m);
+#cgo LDFLAGS: -lstdc++
 */
 import "C"
 
 import (
 	"math"
 	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -198,9 +205,34 @@ func setAt(p *C.double, k int, v float64) {
 	unsafe.Slice((*float64)(unsafe.Pointer(p)), k+1)[k] = v
 }
 
-func (m *clpModel) setDirection(d float64)       { C.Clp_setOptimizationDirection(m.p, C.double(d)) }
-func (m *clpModel) setLogLevel(l int)            { C.Clp_setLogLevel(m.p, C.int(l)) }
-func (m *clpModel) setMaximumSeconds(s float64)  { C.Clp_setMaximumSeconds(m.p, C.double(s)) }
+func (m *clpModel) setDirection(d float64)      { C.Clp_setOptimizationDirection(m.p, C.double(d)) }
+func (m *clpModel) setLogLevel(l int)           { C.Clp_setLogLevel(m.p, C.int(l)) }
+func (m *clpModel) setMaximumSeconds(s float64) { C.Clp_setMaximumSeconds(m.p, C.double(s)) }
+
+// setMaximumWallSeconds sets the wall-clock limit of the next solves, s
+// seconds from now (s < 0: none), and reports false when the C++ side is
+// not reachable (see wallclock.cpp; the caller falls back to the CPU-time
+// limit).
+func (m *clpModel) setMaximumWallSeconds(s float64) bool {
+	if !clpWallOK() {
+		return false
+	}
+	C.sdcopt_clp_set_wall_seconds(m.p, C.double(s))
+	return true
+}
+
+// hitLimit reports CLP's own check of its iteration and time limits.
+func (m *clpModel) hitLimit() bool { return C.sdcopt_clp_hit_limit(m.p) == 1 }
+
+// clpWallOK reports whether wallclock.cpp's view of Clp_Simplex matches
+// this library (checked once on a model of 1 row and 2 columns).
+var clpWallOK = sync.OnceValue(func() bool {
+	m := newClpModel()
+	defer m.free()
+	m.load(2, 1, []int{0, 1, 2}, []int{0, 0}, []float64{1, 1}, []float64{0, 0}, []float64{1, 1}, []float64{0, 0}, []float64{0}, []float64{1})
+	return C.sdcopt_clp_check(m.p, 1, 2) == 1
+})
+
 func (m *clpModel) setMaximumIterations(n int)   { C.Clp_setMaximumIterations(m.p, C.int(n)) }
 func (m *clpModel) setPrimalTolerance(t float64) { C.Clp_setPrimalTolerance(m.p, C.double(t)) }
 func (m *clpModel) setDualTolerance(t float64)   { C.Clp_setDualTolerance(m.p, C.double(t)) }

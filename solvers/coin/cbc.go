@@ -170,8 +170,8 @@ func solveMIP(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) 
 	}
 	// Params.TimeLimit is wall-clock; CBC counts CPU time unless told.
 	m.setParameter("timeMode", "elapsed")
-	if prm.TimeLimit > 0 {
-		s := prm.TimeLimit.Seconds()
+	if l := prm.Limit(); l > 0 {
+		s := l.Seconds()
 		m.setMaximumSeconds(s)
 		m.setParameter("seconds", formatFloat(s))
 	}

@@ -166,12 +166,21 @@ func (o *clpOptions) configure(m *clpModel, prm *solvers.Params) []string {
 	return w
 }
 
-// armTimeLimit sets CLP's time limit; CLP counts it from the moment it is
-// set, so it is armed right before every solve.
+// armTimeLimit sets CLP's time limit (Params.Limit: the smaller of
+// TimeLimit and the time left before Deadline); CLP counts it from the
+// moment it is set, so it is armed right before every solve. The limit is
+// wall-clock time (wallclock.cpp); only if that is unreachable does it
+// fall back to CLP's CPU-time limit, which overruns on a busy machine.
 func armTimeLimit(m *clpModel, prm *solvers.Params) {
-	if prm.TimeLimit > 0 {
-		m.setMaximumSeconds(prm.TimeLimit.Seconds())
+	l := prm.Limit()
+	if l > 0 {
+		if m.setMaximumWallSeconds(l.Seconds()) {
+			m.setMaximumSeconds(-1)
+		} else {
+			m.setMaximumSeconds(l.Seconds())
+		}
 	} else {
+		m.setMaximumWallSeconds(-1)
 		m.setMaximumSeconds(-1)
 	}
 }
@@ -245,7 +254,7 @@ func readClp(engine string, m *clpModel, offset float64, prm *solvers.Params, o 
 	case 3:
 		if o.maxIter >= 0 && m.iterations() >= o.maxIter {
 			r.Status = solvers.IterationLimit
-		} else if prm.TimeLimit > 0 {
+		} else if prm.TimeLimit > 0 || !prm.Deadline.IsZero() {
 			r.Status = solvers.TimeLimit
 		} else {
 			r.Status = solvers.IterationLimit

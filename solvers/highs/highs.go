@@ -254,8 +254,8 @@ func applyParams(in *instance, h uint32, prm *solvers.Params) (warnings []string
 	set("output_flag", strconv.FormatBool(prm.Verbose))
 	// HiGHS-wasm has no threads: more than one aborts the engine.
 	set("threads", "1")
-	if prm.TimeLimit > 0 {
-		set("time_limit", fmtFloat(prm.TimeLimit.Seconds()))
+	if l := prm.Limit(); l > 0 {
+		set("time_limit", fmtFloat(l.Seconds()))
 	}
 	rel, abs := prm.MIPRelGap, prm.MIPAbsGap
 	if rel == 0 {

@@ -181,6 +181,12 @@ func (s *session) Solve() (*solvers.Result, error) {
 		return emptyResult(p, warnings), nil
 	}
 	in.state.verbose, in.state.out = s.prm.Verbose, logWriter
+	if !s.prm.Deadline.IsZero() {
+		// Params.Deadline is re-read at every solve.
+		if err := setOption(in, s.h, "time_limit", fmtFloat(s.prm.Limit().Seconds())); err != nil {
+			return nil, err
+		}
+	}
 	t0 := time.Now()
 	res, err := run(in, s.h, p)
 	if err != nil {

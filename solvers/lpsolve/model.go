@@ -295,7 +295,15 @@ func (md *model) solve() (res *solvers.Result, err error) {
 		pre |= presolveDuals
 	}
 	md.lp.setPresolve(pre)
-	md.lp.setTimeout(md.opts.timeoutSec)
+	timeout := md.opts.timeoutSec
+	if !md.opts.deadline.IsZero() {
+		// Whole seconds, at least 1: lp_solve's 0 means no limit.
+		left := int64(math.Ceil(max(time.Until(md.opts.deadline), solvers.MinDeadlineLimit).Seconds()))
+		if timeout == 0 || left < timeout {
+			timeout = left
+		}
+	}
+	md.lp.setTimeout(timeout)
 
 	t0 := time.Now()
 	ret := md.lp.solve()
@@ -314,7 +322,7 @@ func (md *model) solve() (res *solvers.Result, err error) {
 		// A MIP stopped early with an incumbent: lp_solve does not say why.
 		// With a time limit set and (nearly) used up it was the timeout.
 		res.HasSolution = true
-		if md.opts.timeoutSec > 0 && res.Seconds >= 0.9*float64(md.opts.timeoutSec) {
+		if timeout > 0 && res.Seconds >= 0.9*float64(timeout) {
 			res.Status = solvers.TimeLimit
 		} else {
 			res.Status = solvers.Interrupted

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sdcopt/sdcopt/solvers"
 )
@@ -16,7 +17,8 @@ import (
 // NewSession.
 type options struct {
 	verbose    bool
-	timeoutSec int64 // whole seconds, 0 = none
+	timeoutSec int64     // whole seconds, 0 = none
+	deadline   time.Time // Params.Deadline: re-read at every solve
 	relGap     float64
 	absGap     float64
 	feasTol    float64
@@ -87,6 +89,7 @@ func parseOptions(prm *solvers.Params, session bool) (*options, error) {
 			o.warnings = append(o.warnings, fmt.Sprintf("lp_solve counts the time limit in whole seconds: %v rounded up to %ds", prm.TimeLimit, o.timeoutSec))
 		}
 	}
+	o.deadline = prm.Deadline
 	if prm.Threads > 1 {
 		o.warnings = append(o.warnings, fmt.Sprintf("lp_solve is single-threaded: Threads=%d ignored", prm.Threads))
 	}
