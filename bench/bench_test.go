@@ -181,8 +181,18 @@ func TestSettingsErrors(t *testing.T) {
 			_, err := MicroaggTradeoff(o)
 			return err
 		}, "methods"},
-		{func() error { o := DefaultMicroaggTradeoffOptions(); o.Ks = []int{1}; _, err := MicroaggTradeoff(o); return err }, "k"},
-		{func() error { o := DefaultMicroaggTradeoffOptions(); o.Data = []string{"adult"}; _, err := MicroaggTradeoff(o); return err }, "data"},
+		{func() error {
+			o := DefaultMicroaggTradeoffOptions()
+			o.Ks = []int{1}
+			_, err := MicroaggTradeoff(o)
+			return err
+		}, "k"},
+		{func() error {
+			o := DefaultMicroaggTradeoffOptions()
+			o.Data = []string{"adult"}
+			_, err := MicroaggTradeoff(o)
+			return err
+		}, "data"},
 	}
 	for _, c := range cases {
 		err := c.run()
