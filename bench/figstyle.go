@@ -174,21 +174,16 @@ func drawFigure(p *plot.Plot, c draw.Canvas) {
 	leg.Draw(draw.Crop(c, c.Size().X-width+legendGap, -legendGap, 0, 0))
 }
 
-// plainTicks places ticks as gonum's default (linear) or log ticker does
-// and labels them as plain numbers (plainNumber), never "1e+03". On a log
-// axis spanning less than two powers of ten the 2s and 5s are labelled
-// too.
+// plainTicks places ticks at steps of 1, 2 or 5 times a power of ten
+// (linear: about five labelled ticks, minor ticks between) or at the
+// powers of ten (log), and labels them as plain numbers (plainNumber),
+// never "1e+03". On a log axis spanning less than two powers of ten the
+// 2s and 5s are labelled too.
 type plainTicks struct{ log bool }
 
 func (t plainTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !t.log {
-		ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-		for i := range ticks {
-			if ticks[i].Label != "" {
-				ticks[i].Label = plainNumber(ticks[i].Value)
-			}
-		}
-		return ticks
+		return linearTicks(lo, hi)
 	}
 	var ticks []plot.Tick
 	majors := 0
@@ -210,6 +205,38 @@ func (t plainTicks) Ticks(lo, hi float64) []plot.Tick {
 		if m == 1 || (majors < 2 && (m == 2 || m == 5)) {
 			ticks[i].Label = plainNumber(ticks[i].Value)
 		}
+	}
+	return ticks
+}
+
+// linearTicks are labelled ticks every step in [lo, hi], step the
+// smallest of 1, 2, 5 times a power of ten giving at most 5 steps, and
+// unlabelled ones every step/5 (step/4 for a step of 2·10^e).
+func linearTicks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return []plot.Tick{{Value: lo, Label: plainNumber(lo)}}
+	}
+	span := hi - lo
+	e := math.Pow(10, math.Floor(math.Log10(span/6)))
+	step, minors := 10*e, 5
+	for _, m := range []struct {
+		mult   float64
+		minors int
+	}{{1, 5}, {2, 4}, {5, 5}} {
+		if span/(m.mult*e) <= 5 {
+			step, minors = m.mult*e, m.minors
+			break
+		}
+	}
+	var ticks []plot.Tick
+	minor := step / float64(minors)
+	for i := math.Ceil(lo / minor); i*minor <= hi*(1+1e-12)+1e-300; i++ {
+		v := i * minor
+		tk := plot.Tick{Value: v}
+		if r := math.Mod(math.Abs(i), float64(minors)); r == 0 {
+			tk.Label = plainNumber(v)
+		}
+		ticks = append(ticks, tk)
 	}
 	return ticks
 }

@@ -97,6 +97,9 @@ func TestPlainTicks(t *testing.T) {
 		{2, 50, true, []string{"2", "5", "10", "20", "50"}},
 		{5000, 2e6, true, []string{"10k", "100k", "1M"}},
 		{0, 3000, false, []string{"0", "1000", "2000", "3000"}},
+		{0.9, 7.1, false, []string{"2", "4", "6"}},
+		{-0.35, 0.35, false, []string{"-0.2", "0", "0.2"}},
+		{28, 104, false, []string{"40", "60", "80", "100"}},
 	} {
 		got := labels(c.lo, c.hi, c.log)
 		if !slices.Equal(got, c.want) {
