@@ -177,7 +177,7 @@ func drawFigure(p *plot.Plot, c draw.Canvas) {
 // plainTicks places ticks at steps of 1, 2 or 5 times a power of ten
 // (linear: about five labelled ticks, minor ticks between) or at the
 // powers of ten (log), and labels them as plain numbers (plainNumber),
-// never "1e+03". On a log axis spanning less than two powers of ten the
+// never "1e+03". On a log axis holding fewer than three powers of ten the
 // 2s and 5s are labelled too.
 type plainTicks struct{ log bool }
 
@@ -202,7 +202,7 @@ func (t plainTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	for i := range ticks {
 		m := mantissa(ticks[i].Value)
-		if m == 1 || (majors < 2 && (m == 2 || m == 5)) {
+		if m == 1 || (majors < 3 && (m == 2 || m == 5)) {
 			ticks[i].Label = plainNumber(ticks[i].Value)
 		}
 	}

@@ -71,8 +71,8 @@ func TestPlainNumber(t *testing.T) {
 }
 
 // TestPlainTicks: log axes are labelled at the powers of ten as plain
-// numbers (never 1e+03), with the 2s and 5s when fewer than two powers of
-// ten fall in the range; linear axes get plain labels too.
+// numbers (never 1e+03), with the 2s and 5s when fewer than three powers
+// of ten fall in the range; linear axes get plain labels at 1-2-5 steps.
 func TestPlainTicks(t *testing.T) {
 	labels := func(lo, hi float64, log bool) []string {
 		var out []string
@@ -95,6 +95,7 @@ func TestPlainTicks(t *testing.T) {
 		{0.01, 200, true, []string{"0.01", "0.1", "1", "10", "100"}},
 		{250, 8000, true, []string{"500", "1000", "2000", "5000"}},
 		{2, 50, true, []string{"2", "5", "10", "20", "50"}},
+		{0.4, 40, true, []string{"0.5", "1", "2", "5", "10", "20"}},
 		{5000, 2e6, true, []string{"10k", "100k", "1M"}},
 		{0, 3000, false, []string{"0", "1000", "2000", "3000"}},
 		{0.9, 7.1, false, []string{"2", "4", "6"}},

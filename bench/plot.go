@@ -253,8 +253,8 @@ func (r *DobraReport) Figures() ([]*Figure, error) {
 			return nil, err
 		}
 		err = addSeries(q,
-			series{label: "upper bounds (LP ≥ IP)", xy: up, color: figColor(1), shape: draw.PyramidGlyph{}, radius: 5, noLine: true},
-			series{label: "lower bounds (LP ≤ IP)", xy: lo, color: figColor(0), shape: draw.BoxGlyph{}, radius: 4, noLine: true},
+			series{label: fmt.Sprintf("upper bounds (LP ≥ IP), %d cells", len(up)), xy: up, color: figColor(1), shape: draw.PyramidGlyph{}, radius: 5, noLine: true},
+			series{label: fmt.Sprintf("lower bounds (LP ≤ IP), %d cells", len(lo)), xy: lo, color: figColor(0), shape: draw.BoxGlyph{}, radius: 4, noLine: true},
 		)
 		if err != nil {
 			return nil, err
