@@ -210,7 +210,7 @@ func (t plainTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // linearTicks are labelled ticks every step in [lo, hi], step the
-// smallest of 1, 2, 5 times a power of ten giving at most 5 steps, and
+// largest of 1, 2, 5 times a power of ten giving at least 3 steps, and
 // unlabelled ones every step/5 (step/4 for a step of 2·10^e).
 func linearTicks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
@@ -218,19 +218,18 @@ func linearTicks(lo, hi float64) []plot.Tick {
 	}
 	span := hi - lo
 	e := math.Pow(10, math.Floor(math.Log10(span/6)))
-	step, minors := 10*e, 5
+	step, minors := e, 5
 	for _, m := range []struct {
 		mult   float64
 		minors int
-	}{{1, 5}, {2, 4}, {5, 5}} {
-		if span/(m.mult*e) <= 5 {
+	}{{2, 4}, {5, 5}, {10, 5}} {
+		if span/(m.mult*e) >= 3 {
 			step, minors = m.mult*e, m.minors
-			break
 		}
 	}
 	var ticks []plot.Tick
 	minor := step / float64(minors)
-	for i := math.Ceil(lo / minor); i*minor <= hi*(1+1e-12)+1e-300; i++ {
+	for i := math.Ceil(lo/minor - 1e-9); i*minor <= hi+1e-9*span; i++ {
 		v := i * minor
 		tk := plot.Tick{Value: v}
 		if r := math.Mod(math.Abs(i), float64(minors)); r == 0 {

@@ -80,7 +80,7 @@ func TestPlainTicks(t *testing.T) {
 			if tk.Label != "" {
 				out = append(out, tk.Label)
 			}
-			if tk.Value < lo*(1-1e-9) || tk.Value > hi*(1+1e-9) {
+			if eps := 1e-9 * (hi - lo); tk.Value < lo-eps || tk.Value > hi+eps {
 				t.Errorf("[%g, %g]: tick %g outside", lo, hi, tk.Value)
 			}
 		}
@@ -99,6 +99,7 @@ func TestPlainTicks(t *testing.T) {
 		{5000, 2e6, true, []string{"10k", "100k", "1M"}},
 		{0, 3000, false, []string{"0", "1000", "2000", "3000"}},
 		{0.9, 7.1, false, []string{"2", "4", "6"}},
+		{-0.1, 2.5, false, []string{"0", "0.5", "1", "1.5", "2", "2.5"}},
 		{-0.35, 0.35, false, []string{"-0.2", "0", "0.2"}},
 		{28, 104, false, []string{"40", "60", "80", "100"}},
 	} {
