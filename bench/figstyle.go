@@ -251,6 +251,9 @@ func mantissa(v float64) int {
 // digits).
 func plainNumber(v float64) string {
 	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 10, 64), 64)
+	if v == 0 {
+		return "0" // also -0
+	}
 	a := math.Abs(v)
 	switch {
 	case a >= 1e6:
