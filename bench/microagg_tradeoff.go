@@ -256,8 +256,9 @@ func (r *MicroaggTradeoffReport) WriteText(w io.Writer) error {
 }
 
 // Figures draws per data set: IL against k per method with the band
-// between the proven lower bound and the best IL found (where the bound
-// was run: the optimum lies inside it), and the risk-utility planes, IL
+// between the proven lower bound (the largest proven at any k' ≤ k) and
+// the best IL found (where the bound was run: the optimum lies inside
+// it), and the risk-utility planes, IL
 // against the DBRL risk and against the interval disclosure risk, one
 // line per method through its k values (the lowest risk at the largest
 // k).
@@ -274,18 +275,30 @@ func (r *MicroaggTradeoffReport) Figures() ([]*Figure, error) {
 	var figs []*Figure
 	for _, name := range names {
 		p := newPlot(fmt.Sprintf("Microaggregation of %s: information loss vs k", name), "k", "IL (%)")
-		var lo, hi plotter.XYs
+		// A clustering with groups of at least k has groups of at least
+		// k' ≤ k, so the optimal IL grows with k and a bound proven at k'
+		// holds at every larger k: the band's lower edge is the running
+		// maximum of the bounds in k.
+		var bs []MicroaggTradeoffBound
 		for _, b := range r.Bounds {
 			if b.Data == name {
-				lo = append(lo, plotter.XY{X: float64(b.K), Y: b.LowerBoundIL})
-				hi = append(hi, plotter.XY{X: float64(b.K), Y: b.BestIL})
+				bs = append(bs, b)
 			}
 		}
-		if len(lo) > 0 {
-			if err := addBand(p, fmt.Sprintf("optimum lies here (bound: colgen, %g s)", r.BoundTime), lo, hi, figGrey); err != nil {
+		slices.SortFunc(bs, func(a, b MicroaggTradeoffBound) int { return a.K - b.K })
+		var bandLo, bandHi plotter.XYs
+		run := math.Inf(-1)
+		for _, b := range bs {
+			run = max(run, b.LowerBoundIL)
+			bandLo = append(bandLo, plotter.XY{X: float64(b.K), Y: run})
+			bandHi = append(bandHi, plotter.XY{X: float64(b.K), Y: b.BestIL})
+		}
+		if len(bandLo) > 0 {
+			if err := addBand(p, "the optimum lies in here", bandLo, bandHi, figGrey); err != nil {
 				return nil, err
 			}
-			if err := addSeries(p, series{label: "lower bound", xy: lo, color: figGrey, dash: dotted, shape: draw.PlusGlyph{}}); err != nil {
+			lbl := fmt.Sprintf("lower bound (colgen, %g s per k)", r.BoundTime)
+			if err := addSeries(p, series{label: lbl, xy: bandLo, color: figGrey, dash: dotted, shape: draw.PlusGlyph{}, radius: 6}); err != nil {
 				return nil, err
 			}
 		}
@@ -299,6 +312,20 @@ func (r *MicroaggTradeoffReport) Figures() ([]*Figure, error) {
 		}
 		for i := range planes {
 			planes[i].plot = newPlot(fmt.Sprintf("%s: information loss vs disclosure risk (points: k)", name), planes[i].axis, "IL (%)")
+		}
+		// IL spanning more than a factor of 10 (EIA: 0.2 % for ICSM at k
+		// = 2, 24 % for the projection at k = 10) goes on a log axis.
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range r.Rows {
+			if x.Data == name {
+				lo, hi = min(lo, x.IL), max(hi, x.IL)
+			}
+		}
+		if lo > 0 && hi > 10*lo {
+			setLog(&p.Y)
+			for _, pl := range planes {
+				setLog(&pl.plot.Y)
+			}
 		}
 		for i, m := range methods {
 			var byK plotter.XYs
