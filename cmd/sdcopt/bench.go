@@ -372,9 +372,9 @@ func newBenchMicroaggTradeoffCmd() *cobra.Command {
 			"distance-based record linkage (DBRL: the share of protected records whose\n"+
 			"nearest original is their own) and interval disclosure (the share of records\n"+
 			"whose original values all lie within p standard deviations of the protected\n"+
-			"ones), with IL1s (see `sdcopt risk`). With --bound-time S the column\n"+
-			"generation (no ICSM start, no gap closing, no branching) proves a lower bound\n"+
-			"on the optimal IL of every case within S seconds; its clustering joins the\n"+
+			"ones), with IL1s, as `sdcopt microagg` reports them. With --bound-time S the\n"+
+			"column generation (no ICSM start, no gap closing, no branching) proves a lower\n"+
+			"bound on the optimal IL of every case within S seconds; its clustering joins the\n"+
 			"rows as colgen. --plot draws IL vs k with the band between the bound and the\n"+
 			"best IL found, and IL vs each risk (risk-utility plots).",
 		func(f *pflag.FlagSet) {
