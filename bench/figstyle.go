@@ -137,8 +137,11 @@ func widen(a *plot.Axis) {
 		return
 	}
 	pad := axisMargin * (hi - lo)
-	if pad == 0 {
-		pad = 0.5 * math.Max(math.Abs(hi), 1)
+	if pad == 0 { // one value: a tenth of it either side (0.5 around 0)
+		pad = 0.1 * math.Abs(hi)
+		if pad == 0 {
+			pad = 0.5
+		}
 	}
 	a.Min, a.Max = lo-pad, hi+pad
 	if lo >= 0 && a.Min < 0 {
