@@ -16,14 +16,14 @@ import (
 // and legend placement live here and nowhere else.
 
 // Figure size and resolution: 10 x 5.6 inches, PNG at 128 dots per inch
-// (1280 x 716 pixels), SVG in points.
+// (1280 x 717 pixels: vgimg rounds 716.8 up), SVG in points.
 const (
 	figureWidth  = 10 * vg.Inch
 	figureHeight = 5.6 * vg.Inch
 	figureDPI    = 128
 )
 
-// Font sizes (points) and strokes.
+// Font sizes and strokes, in points.
 const (
 	titleFontSize  = 16
 	labelFontSize  = 14
@@ -31,10 +31,11 @@ const (
 	legendFontSize = 12
 	lineWidth      = vg.Length(2)
 	glyphRadius    = vg.Length(4)
-	// legendGap separates the data area from the legend column.
-	legendGap = 12 * vg.Length(1)
+	// legendGap separates the data area from the legend column and the
+	// legend from the right edge (vg.Length is in points).
+	legendGap = vg.Length(12)
 	// axisMargin is the share of the data range added on each side of a
-	// linear axis (a factor of 1+axisMargin·span on a log axis), so that
+	// linear axis (a factor (hi/lo)^axisMargin on a log axis), so that
 	// no marker sits on the frame; axes are never forced to start at 0.
 	axisMargin = 0.05
 )
