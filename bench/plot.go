@@ -296,6 +296,17 @@ func (r *KanonReport) Figures() ([]*Figure, error) {
 			if err := addSeries(q, series{label: m, xy: risk, color: figColor(i), shape: sh}); err != nil {
 				return nil, err
 			}
+			if i == 0 { // the first method's points say their k
+				var ks []string
+				for _, x := range r.VsK {
+					if x.Method == m && x.Linkage > 0 {
+						ks = append(ks, fmt.Sprintf("k=%d", x.K))
+					}
+				}
+				if err := addPointLabels(q, risk, ks); err != nil {
+					return nil, err
+				}
+			}
 		}
 		figs = append(figs, newFigure("kanon-gcp-adult", p))
 		if hasRisk(r.VsK) {
@@ -306,7 +317,7 @@ func (r *KanonReport) Figures() ([]*Figure, error) {
 		k := r.Sweep[0].K
 		p := newPlot(fmt.Sprintf("Adult, k = %d: GCP vs partition size", k), "records per partition", "GCP")
 		setLog(&p.X)
-		q := newPlot(fmt.Sprintf("Adult, k = %d: GCP vs time (points: partition sizes)", k), "seconds", "GCP")
+		q := newPlot(fmt.Sprintf("Adult, k = %d: GCP vs time (points: records per partition)", k), "seconds", "GCP")
 		setLog(&q.X)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, x := range r.Sweep {
@@ -337,6 +348,17 @@ func (r *KanonReport) Figures() ([]*Figure, error) {
 			}
 			if err := addSeries(q, series{label: m, xy: byTime, color: figColor(i), shape: sh}); err != nil {
 				return nil, err
+			}
+			if m == kanon.MethodHungarian { // one method's points say their partition size
+				var sizes []string
+				for _, x := range r.Sweep {
+					if x.Method == m {
+						sizes = append(sizes, fmt.Sprint(x.Partition))
+					}
+				}
+				if err := addPointLabels(q, byTime, sizes); err != nil {
+					return nil, err
+				}
 			}
 		}
 		figs = append(figs, newFigure("kanon-gcp-partition-adult", p), newFigure("kanon-gcp-time-adult", q))
