@@ -53,7 +53,7 @@ figures: build
 	./$(BIN) bench mdav --plot $(FIGURES) --out $(FIGURES)/mdav.txt --quiet
 	./$(BIN) bench icsm --data tarragona,census,eia --plot $(FIGURES) --out $(FIGURES)/icsm.txt --quiet
 	./$(BIN) bench microagg-tradeoff --k 2,3,4,5,7,10 --bound-time 10 --plot $(FIGURES) --out $(FIGURES)/microagg-tradeoff.txt --quiet
-	./$(BIN) bench kanon --partition 1000 --mip-n '' --scale-n '' --sweep-partition 250,500,1000,2000,4000 --plot $(FIGURES) --out $(FIGURES)/kanon.txt --quiet
+	./$(BIN) bench kanon --partition 1000 --budget 0 --mip-n '' --scale-n '' --sweep-partition 250,500,1000,2000,4000 --plot $(FIGURES) --out $(FIGURES)/kanon.txt --quiet
 	./$(BIN) bench scaling --plot $(FIGURES) --out $(FIGURES)/scaling.txt --quiet
 	./$(BIN) bench dobra --tables table3,table5 --plot $(FIGURES) --out $(FIGURES)/dobra.txt --quiet
 
