@@ -41,16 +41,19 @@ test-short: deps
 bench: deps
 	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchtime 1x -timeout 90m ./...
 
-# The figures of bench/README.md, drawn by the bench commands (gonum/plot),
-# with the reports they come from beside them. About 15 minutes on 2 cores.
+# The figures of bench/README.md, drawn by the bench commands (gonum/plot,
+# house style in bench/figstyle.go), with the reports they come from beside
+# them. About 35 minutes on 2 cores (icsm's Table 4 alone about 12).
 FIGURES := bench/figures
 
 figures: build
 	@mkdir -p $(FIGURES)
-	./$(BIN) bench colgen --data census --plot $(FIGURES) --out $(FIGURES)/colgen-census.txt --quiet
-	./$(BIN) bench colgen --data tarragona --plot $(FIGURES) --out $(FIGURES)/colgen-tarragona.txt --quiet
+	./$(BIN) bench colgen --data census --n 30,40,50,100 --plot $(FIGURES) --out $(FIGURES)/colgen-census.txt --quiet
+	./$(BIN) bench colgen --data tarragona --n 30,40,50,100 --plot $(FIGURES) --out $(FIGURES)/colgen-tarragona.txt --quiet
+	./$(BIN) bench mdav --plot $(FIGURES) --out $(FIGURES)/mdav.txt --quiet
 	./$(BIN) bench icsm --data tarragona,census,eia --plot $(FIGURES) --out $(FIGURES)/icsm.txt --quiet
-	./$(BIN) bench kanon --mip-n '' --scale-n '' --plot $(FIGURES) --out $(FIGURES)/kanon.txt --quiet
+	./$(BIN) bench microagg-tradeoff --k 2,3,4,5,7,10 --bound-time 10 --plot $(FIGURES) --out $(FIGURES)/microagg-tradeoff.txt --quiet
+	./$(BIN) bench kanon --partition 1000 --budget 0 --mip-n '' --scale-n '' --sweep-partition 250,500,1000,2000,4000 --plot $(FIGURES) --out $(FIGURES)/kanon.txt --quiet
 	./$(BIN) bench scaling --plot $(FIGURES) --out $(FIGURES)/scaling.txt --quiet
 	./$(BIN) bench dobra --tables table3,table5 --plot $(FIGURES) --out $(FIGURES)/dobra.txt --quiet
 

@@ -137,14 +137,11 @@ func checkRenders(t *testing.T, rep Report) {
 	}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
-		switch {
-		case err != nil:
+		if err != nil {
 			t.Error(err)
-		case strings.HasSuffix(p, ".svg") && !bytes.Contains(b, []byte("<svg")):
-			t.Errorf("%s is not an SVG", p)
-		case strings.HasSuffix(p, ".png") && !bytes.HasPrefix(b, []byte("\x89PNG")):
-			t.Errorf("%s is not a PNG", p)
+			continue
 		}
+		checkFigureFile(t, p, b)
 	}
 }
 
@@ -174,6 +171,30 @@ func TestSettingsErrors(t *testing.T) {
 			return err
 		}, "mip-k"},
 		{func() error { _, err := Dobra(&DobraOptions{Tables: []string{"table9"}}); return err }, "tables"},
+		{func() error {
+			o := DefaultKanonOptions()
+			o.SweepPartitions = []int{5}
+			_, err := Kanon(o)
+			return err
+		}, "sweep-partition"},
+		{func() error {
+			o := DefaultMicroaggTradeoffOptions()
+			o.Methods = []string{"magic"}
+			_, err := MicroaggTradeoff(o)
+			return err
+		}, "methods"},
+		{func() error {
+			o := DefaultMicroaggTradeoffOptions()
+			o.Ks = []int{1}
+			_, err := MicroaggTradeoff(o)
+			return err
+		}, "k"},
+		{func() error {
+			o := DefaultMicroaggTradeoffOptions()
+			o.Data = []string{"adult"}
+			_, err := MicroaggTradeoff(o)
+			return err
+		}, "data"},
 	}
 	for _, c := range cases {
 		err := c.run()

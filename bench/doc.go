@@ -5,7 +5,8 @@
 // method, the engine, the measures, the seconds and the published value —
 // that render as text (WriteText), CSV (WriteCSV over Tables) and JSON
 // (encoding/json, lower_snake_case keys with "method" and "seconds"), and
-// draw their figures with gonum.org/v1/plot (Figures, SaveFigures).
+// draw their figures with gonum.org/v1/plot (Figures, SaveFigures) in
+// one house style (figstyle.go).
 //
 // Runners (each takes an options struct; nil means its Default…Options):
 //
@@ -25,9 +26,16 @@
 //     tables induced by fixed marginal totals", Tables 2-5 on the Czech
 //     autoworkers table: our sharp bounds beside the LP, IP, shuttle and
 //     published bounds, every difference explained.
+//   - MicroaggTradeoff: information loss against disclosure risk of every
+//     microaggregation method at every k on the CASC sets (package risk:
+//     distance-based record linkage after Domingo-Ferrer & Torra, interval
+//     disclosure as sdcMicro's dRisk), with a lower bound on the optimal
+//     IL from the column generation.
 //   - Kanon: freeform k-anonymity after Doka et al., Sections 8-9, on UCI
-//     Adult: GCP and time vs k per method, the exact MIP against the
-//     heuristics on small samples, SortGreedy's time vs n.
+//     Adult: GCP, time and the publication's re-identification and
+//     linkage risk vs k per method, the exact MIP against the heuristics
+//     on small samples, SortGreedy's time vs n, GCP and time vs the
+//     partition size.
 //   - Scaling: time vs n for MDAV, ICSM and SortGreedy with the exponent
 //     of a least-squares fit on log-log axes (gonum/stat).
 //

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/sdcopt/sdcopt/datasets"
@@ -19,15 +21,57 @@ func TestReportsRender(t *testing.T) {
 		Table2: []ICSMTable2Row{{Data: "census", K: 3, Sets: 1, ILMDAV: 5.69, IL: 4.85, PublishedMDAV: 5.69, Published: 4.85},
 			{Data: "census", K: 5, Sets: 1, ILMDAV: 9.09, IL: 7.52, PublishedMDAV: 9.09, Published: 7.78}},
 		Table4: []ICSMTable4Row{{Data: "census", K: 3, IL: 4.75, Published: 4.75, PublishedLS: 4.85}}}
-	kanon := &KanonReport{Method: "kanon", N: 100, Heuristics: []string{"greedy", "hungarian"}, VsK: []KanonKRow{
-		{Method: "greedy", K: 2, GCP: 0.02}, {Method: "greedy", K: 5, GCP: 0.06},
-		{Method: "hungarian", K: 2, GCP: 0.01}, {Method: "hungarian", K: 5, GCP: 0.05}}}
+	kanon := &KanonReport{Method: "kanon", N: 100, Heuristics: []string{"greedy", "hungarian", "mondrian"}, VsK: []KanonKRow{
+		{Method: "greedy", K: 2, GCP: 0.02, Linkage: 0.4}, {Method: "greedy", K: 5, GCP: 0.06, Linkage: 0.15},
+		{Method: "hungarian", K: 2, GCP: 0.01, Linkage: 0.45}, {Method: "hungarian", K: 5, GCP: 0.05, Linkage: 0.17},
+		{Method: "mondrian", K: 2, GCP: 0.03, Linkage: 0.5}, {Method: "mondrian", K: 5, GCP: 0.08, Linkage: 0.2}},
+		Sweep: []KanonSweepRow{{Method: "greedy", K: 10, Partition: 250, GCP: 0.07, Seconds: 0.4}, {Method: "greedy", K: 10, Partition: 1000, GCP: 0.065, Seconds: 1.5},
+			{Method: "hungarian", K: 10, Partition: 250, GCP: 0.06, Seconds: 0.9}, {Method: "hungarian", K: 10, Partition: 1000, GCP: 0.05, Seconds: 6},
+			{Method: "mondrian", K: 10, GCP: 0.071, Seconds: 0.0001}}}
+	dobra := &DobraReport{Method: "dobra", Results: []*DobraTable{{Table: "table3", Cells: []DobraCell{
+		{LPLower: 0, LPUpper: 312.67, IPLower: 0, IPUpper: 312}, {LPLower: 10, LPUpper: 50, IPLower: 10, IPUpper: 50}}}}}
+	tradeoff := &MicroaggTradeoffReport{Method: "microagg-tradeoff", IntervalP: 0.05, BoundTime: 5, Rows: []MicroaggTradeoffRow{
+		{Data: "census", K: 3, Method: "mdav", IL: 5.69, Linkage: 0.31}, {Data: "census", K: 5, Method: "mdav", IL: 9.09, Linkage: 0.18},
+		{Data: "census", K: 3, Method: "icsm", IL: 4.85, Linkage: 0.33}, {Data: "census", K: 5, Method: "icsm", IL: 7.52, Linkage: 0.2}},
+		Bounds: []MicroaggTradeoffBound{{Data: "census", K: 3, LowerBoundIL: 3.4, BestIL: 4.85}, {Data: "census", K: 5, LowerBoundIL: 5, BestIL: 7.52}}}
 	pub3, pub5, yes := MDAVPublished["census"][3], MDAVPublished["census"][5], true
 	mdav := &MDAVReport{Method: "mdav", Rows: []MDAVRow{
 		{Data: "census", K: 3, IL: 5.69, Published: &pub3, Match: &yes}, {Data: "census", K: 4, IL: 7.5},
 		{Data: "census", K: 5, IL: 9.09, Published: &pub5, Match: &yes}}}
-	for _, rep := range []Report{colgen, icsm, kanon, mdav} {
+	for _, rep := range []Report{colgen, icsm, kanon, mdav, tradeoff} {
 		checkRenders(t, rep)
+	}
+	// Every figure of the field: kanon's risk, partition and time planes,
+	// Dobra's LP-vs-IP scatter, the microaggregation band and risk plane
+	// (no interval-disclosure figure: that risk is 0 everywhere here).
+	want := map[Figurer][]string{
+		kanon:    {"kanon-gcp-adult", "kanon-risk-adult", "kanon-gcp-partition-adult", "kanon-gcp-time-adult"},
+		dobra:    {"dobra-widths-table3", "dobra-lp-ip-table3"},
+		tradeoff: {"microagg-il-k-census", "microagg-risk-dbrl-census"},
+	}
+	for rep, names := range want {
+		figs, err := rep.Figures()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range figs {
+			got = append(got, f.Name)
+		}
+		if !slices.Equal(got, names) {
+			t.Errorf("figures %q, want %q", got, names)
+		}
+		paths, err := SaveFigures(figs, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFigureFile(t, p, b)
+		}
 	}
 	if s := colgen.Summary(); len(s) != 2 || s[0].PublishedBest != min(p1.MSTH, p1.SRH) || s[1].PiStar != 1.5 {
 		t.Errorf("summary %+v", s)

@@ -39,6 +39,12 @@ type KanonOptions struct {
 	// with partitions of ScalePartition (0 = automatic, with Budget).
 	ScaleNs        []int
 	ScalePartition int
+	// Table 4: GCP and time vs partition size on Adult at k = SweepK (0 =
+	// KanonSweepK) for every method of Methods but mondrian and mip, one
+	// run per size of SweepPartitions (Mondrian, which has no partitions,
+	// once as the reference).
+	SweepPartitions []int
+	SweepK          int
 	// Seed seeds the samples, the synthetic data and the assignments.
 	Seed     uint64
 	Progress Progress
@@ -46,6 +52,9 @@ type KanonOptions struct {
 
 // KanonScaleK is the k of the scaling table.
 const KanonScaleK = 10
+
+// KanonSweepK is the default k of the partition-size table.
+const KanonSweepK = 10
 
 // DefaultKanonOptions returns k = 2, 5, 10, 25, 50 with greedy,
 // sortgreedy, hungarian, flow and mondrian, partitions chosen
@@ -78,6 +87,28 @@ type KanonKRow struct {
 	// VsMondrian is GCP / Mondrian's GCP at the same k (when mondrian is
 	// among the methods and its GCP is positive); null otherwise.
 	VsMondrian *float64 `json:"vs_mondrian"`
+	// The disclosure risk of the publication (kanon.Risk, see package
+	// risk): the largest and the mean re-identification probability over
+	// the published records (prosecutor model, at most 1/k) and the mean
+	// success of the linkage attack on the boxes (the expected share of
+	// originals linked to their own record); RiskExact false when the
+	// means were estimated on a sample.
+	MaxReidentification  float64 `json:"max_reidentification"`
+	MeanReidentification float64 `json:"mean_reidentification"`
+	Linkage              float64 `json:"linkage"`
+	RiskExact            bool    `json:"risk_exact"`
+}
+
+// KanonSweepRow is a row of table 4: one method at one partition size
+// (Partition 0 for mondrian, which has none).
+type KanonSweepRow struct {
+	Method     string  `json:"method"`
+	K          int     `json:"k"`
+	Partition  int     `json:"partition"`
+	Partitions int     `json:"partitions"`
+	GCP        float64 `json:"gcp"`
+	Seconds    float64 `json:"seconds"`
+	Verified   bool    `json:"verified"`
 }
 
 // KanonMIPRow is a row of table 2.
@@ -120,6 +151,7 @@ type KanonReport struct {
 	VsK        []KanonKRow     `json:"vs_k"`
 	MIP        []KanonMIPRow   `json:"mip"`
 	Scale      []KanonScaleRow `json:"scale"`
+	Sweep      []KanonSweepRow `json:"sweep"`
 	Seconds    float64         `json:"seconds"`
 }
 
@@ -156,6 +188,21 @@ func (o *KanonOptions) check() error {
 			}
 		}
 	}
+	if o.SweepK < 0 {
+		return settingsErr("sweep-k", "must be at least 1 (0 = %d), got %d", KanonSweepK, o.SweepK)
+	}
+	sk := o.SweepK
+	if sk == 0 {
+		sk = KanonSweepK
+	}
+	for _, p := range o.SweepPartitions {
+		if p < sk {
+			return settingsErr("sweep-partition", "%d is below k = %d", p, sk)
+		}
+		if p > kanon.MaxDense {
+			return settingsErr("sweep-partition", "%d is above %d, the largest partition of the dense methods", p, kanon.MaxDense)
+		}
+	}
 	for _, n := range o.ScaleNs {
 		if n < KanonScaleK {
 			return settingsErr("scale-n", "%d is below k = %d", n, KanonScaleK)
@@ -184,7 +231,7 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 		rep.Budget = kanon.DefaultBudget.Seconds()
 	}
 	var t *model.QITable
-	if len(opt.Ks) > 0 || len(opt.MIPNs) > 0 {
+	if len(opt.Ks) > 0 || len(opt.MIPNs) > 0 || len(opt.SweepPartitions) > 0 {
 		q, err := datasets.LoadAdult(false)
 		if err != nil {
 			return nil, err
@@ -214,8 +261,12 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 			if m == kanon.MethodMondrian {
 				mondrian = res.GCP
 			}
-			rep.VsK = append(rep.VsK, KanonKRow{Method: m, K: k, N: t.N, GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition,
-				Classes: res.Classes, Seconds: res.Seconds, Verified: true})
+			row := KanonKRow{Method: m, K: k, N: t.N, GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition,
+				Classes: res.Classes, Seconds: res.Seconds, Verified: true}
+			if rk := res.Risk; rk != nil {
+				row.MaxReidentification, row.MeanReidentification, row.Linkage, row.RiskExact = rk.MaxReidentification, rk.MeanReidentification, rk.LinkageMean, rk.Exact
+			}
+			rep.VsK = append(rep.VsK, row)
 		}
 		if mondrian > 0 {
 			for x := first; x < len(rep.VsK); x++ {
@@ -279,8 +330,43 @@ func Kanon(opt *KanonOptions) (*KanonReport, error) {
 		rep.Scale = append(rep.Scale, KanonScaleRow{N: n, K: KanonScaleK, Method: kanon.MethodSortGreedy, Partition: res.Partition,
 			Partitions: res.Partitions, GCP: res.GCP, Seconds: res.Seconds, Verified: true})
 	}
+	if err := kanonSweep(rep, t, opt, heur, prog); err != nil {
+		return nil, err
+	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// kanonSweep runs table 4: every heuristic but mondrian at every
+// partition size, Mondrian once.
+func kanonSweep(rep *KanonReport, t *model.QITable, opt *KanonOptions, heur []string, prog Progress) error {
+	k := opt.SweepK
+	if k == 0 {
+		k = KanonSweepK
+	}
+	for _, m := range heur {
+		sizes := opt.SweepPartitions
+		if m == kanon.MethodMondrian {
+			sizes = []int{0}
+		}
+		for _, part := range sizes {
+			if len(opt.SweepPartitions) == 0 {
+				break
+			}
+			prog.Printf("Adult: %s, k = %d, partitions of %d", m, k, part)
+			o := &kanon.Options{Method: m, Seed: opt.Seed, Partition: part, SkipRisk: true} // GCP and time only
+			res, err := kanon.Anonymize(t, k, o)
+			if err != nil {
+				return fmt.Errorf("bench kanon: Adult, %s, k = %d, partitions of %d: %w", m, k, part, err)
+			}
+			if err := kanon.CheckResult(t, k, res); err != nil {
+				return checkErr("Adult, %s, k = %d, partitions of %d: %v", m, k, part, err)
+			}
+			rep.Sweep = append(rep.Sweep, KanonSweepRow{Method: m, K: k, Partition: res.Partition, Partitions: res.Partitions,
+				GCP: res.GCP, Seconds: res.Seconds, Verified: true})
+		}
+	}
+	return nil
 }
 
 // partLabel names a partition size (0 = all records).
@@ -323,9 +409,11 @@ func sampleQITable(t *model.QITable, idx []int) *model.QITable {
 // Tables returns the three tables (the MIP table with one row per sample
 // and heuristic).
 func (r *KanonReport) Tables() []*Table {
-	vs := &Table{Name: "vs_k", Columns: []string{"method", "k", "n", "gcp", "vs_mondrian", "partition", "partitions", "classes", "seconds", "verified"}}
+	vs := &Table{Name: "vs_k", Columns: []string{"method", "k", "n", "gcp", "vs_mondrian", "partition", "partitions", "classes", "seconds", "verified",
+		"max_reidentification", "mean_reidentification", "linkage", "risk_exact"}}
 	for _, x := range r.VsK {
-		vs.add(x.Method, x.K, x.N, x.GCP, x.VsMondrian, x.Partition, x.Partitions, x.Classes, x.Seconds, x.Verified)
+		vs.add(x.Method, x.K, x.N, x.GCP, x.VsMondrian, x.Partition, x.Partitions, x.Classes, x.Seconds, x.Verified,
+			x.MaxReidentification, x.MeanReidentification, x.Linkage, x.RiskExact)
 	}
 	mip := &Table{Name: "mip", Columns: []string{"n", "k", "sample", "optimum", "bound", "optimal", "mip_seconds", "solver", "method", "gcp", "gap"}}
 	for _, x := range r.MIP {
@@ -337,7 +425,11 @@ func (r *KanonReport) Tables() []*Table {
 	for _, x := range r.Scale {
 		sc.add(x.N, x.K, x.Method, x.Partition, x.Partitions, x.GCP, x.Seconds, x.Verified)
 	}
-	return []*Table{vs, mip, sc}
+	sw := &Table{Name: "sweep", Columns: []string{"method", "k", "partition", "partitions", "gcp", "seconds", "verified"}}
+	for _, x := range r.Sweep {
+		sw.add(x.Method, x.K, x.Partition, x.Partitions, x.GCP, x.Seconds, x.Verified)
+	}
+	return []*Table{vs, mip, sc, sw}
 }
 
 // WriteText writes the three tables.
@@ -394,6 +486,31 @@ func (r *KanonReport) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Disclosure risk of the publications: largest / mean re-identification probability over the published records, mean success of the linkage attack (%)")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprint(tw, "K")
+		for _, m := range heur {
+			fmt.Fprintf(tw, "\t%s", strings.ToUpper(m))
+		}
+		fmt.Fprintln(tw)
+		sampled := false
+		for _, k := range ks {
+			fmt.Fprintf(tw, "%d", k)
+			for _, m := range heur {
+				for _, x := range r.VsK {
+					if x.K == k && x.Method == m {
+						fmt.Fprintf(tw, "\t%.2f / %.2f / %.2f", 100*x.MaxReidentification, 100*x.MeanReidentification, 100*x.Linkage)
+						sampled = sampled || !x.RiskExact
+					}
+				}
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+		if sampled {
+			fmt.Fprintln(w, "(some means estimated on a seeded sample of records: risk_exact = false in --format csv/json)")
+		}
+		fmt.Fprintln(w)
 	}
 	if len(r.MIP) > 0 {
 		fmt.Fprintln(w, "Exact MIP vs heuristics on seeded Adult samples: optimum GCP, heuristic GCP (gap = GCP/optimum - 1)")
@@ -438,6 +555,20 @@ func (r *KanonReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "%d\t%d\t%d\t%.4f\t%.1f\n", x.N, x.Partition, x.Partitions, x.GCP, x.Seconds)
 		}
 		tw.Flush()
+	}
+	if len(r.Sweep) > 0 {
+		fmt.Fprintf(w, "Adult, k = %d: GCP (seconds) vs records per partition\n", r.Sweep[0].K)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "METHOD\tPARTITION\tPARTITIONS\tGCP\tSECONDS")
+		for _, x := range r.Sweep {
+			part := fmt.Sprint(x.Partition)
+			if x.Method == kanon.MethodMondrian {
+				part = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%.1f\n", x.Method, part, x.Partitions, x.GCP, x.Seconds)
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
 	}
 	_, err := fmt.Fprintln(w, "every result verified: k-regular (Mondrian: complete classes of at least k records) with the identity round, boxes contain their originals, GCP recomputed")
 	return err

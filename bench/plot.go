@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"os"
@@ -12,35 +11,42 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/sdcopt/sdcopt/kanon"
 )
 
-// Figure is one figure of a report, drawn with gonum.org/v1/plot.
+// Figure is one figure of a report, drawn with gonum.org/v1/plot in the
+// house style of figstyle.go.
 type Figure struct {
 	// Name is the file name without extension ("colgen-gap-census").
 	Name string
 	Plot *plot.Plot
 }
 
-// Figure size.
-const (
-	figureWidth  = 16 * vg.Centimeter
-	figureHeight = 10 * vg.Centimeter
-)
-
 // FigureFormats are the file formats SaveFigures writes.
 var FigureFormats = []string{"svg", "png"}
 
-// Write draws the figure in format ("svg" or "png") to w.
+// Write draws the figure in format ("svg" or "png") to w: the plot on the
+// left, its legend (if any) in a column on the right, outside the data.
 func (f *Figure) Write(w io.Writer, format string) error {
-	wt, err := f.Plot.WriterTo(figureWidth, figureHeight, format)
-	if err != nil {
+	var c vg.CanvasWriterTo
+	switch format {
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figureWidth, figureHeight), vgimg.UseDPI(figureDPI))}
+	case "svg":
+		c = vgsvg.New(figureWidth, figureHeight)
+	default:
+		return fmt.Errorf("bench: figure %s: unknown format %q", f.Name, format)
+	}
+	drawFigure(f.Plot, draw.New(c))
+	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("bench: figure %s: %w", f.Name, err)
 	}
-	_, err = wt.WriteTo(w)
-	return err
+	return nil
 }
 
 // SaveFigures writes every figure as NAME.svg and NAME.png in dir
@@ -82,85 +88,11 @@ func saveFigure(f *Figure, path, format string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// newPlot returns a plot with a title, axis labels and the legend at the
-// top left.
-func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Legend.TextStyle.Font.Size = vg.Points(7)
-	p.Add(plotter.NewGrid())
-	return p
-}
-
-// roomForLegend raises the top of a linear y axis so that the legend
-// (entries lines at the top left) does not cover the data.
-func roomForLegend(p *plot.Plot, entries int) {
-	lo, hi := p.Y.Min, p.Y.Max
-	if hi <= lo {
-		return
-	}
-	// Each legend line takes about 4 % of the plot's height.
-	frac := min(0.04*float64(entries)+0.04, 0.7)
-	p.Y.Max = lo + (hi-lo)/(1-frac)
-}
-
-// series is one line of a figure.
-type series struct {
-	label string
-	xy    plotter.XYs
-	color color.Color
-	dash  []vg.Length
-	shape draw.GlyphDrawer
-	plain bool // a line without point markers
-}
-
-var (
-	dashed = []vg.Length{vg.Points(6), vg.Points(3)}
-	dotted = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-)
-
-// addSeries draws lines with point markers; points with a NaN coordinate
-// are left out.
-func addSeries(p *plot.Plot, ss ...series) error {
-	for _, s := range ss {
-		xy := slices.DeleteFunc(slices.Clone(s.xy), func(v plotter.XY) bool { return math.IsNaN(v.X) || math.IsNaN(v.Y) })
-		if len(xy) == 0 {
-			continue
-		}
-		if s.plain {
-			line, err := plotter.NewLine(xy)
-			if err != nil {
-				return err
-			}
-			line.Color, line.Dashes = s.color, s.dash
-			p.Add(line)
-			p.Legend.Add(s.label, line)
-			continue
-		}
-		line, points, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return err
-		}
-		line.Color, points.Color = s.color, s.color
-		line.Dashes = s.dash
-		if s.shape != nil {
-			points.Shape = s.shape
-		}
-		p.Add(line, points)
-		p.Legend.Add(s.label, line, points)
-	}
-	return nil
-}
-
 // Figures draws the mean gap of π* (the paper's output), of the returned
 // clustering and of the published better of MSTH and SRH against n, one
 // colour per k (Gentile, Spagnolo-Arrizabalaga & Castro, Tables 3/4).
 func (r *ColgenReport) Figures() ([]*Figure, error) {
-	p := newPlot(fmt.Sprintf("Column generation, %s subsets: mean gap vs n", r.Data), "n (records)", "gap (%), formula (15)")
+	p := newPlot(fmt.Sprintf("Column generation on %s subsets: mean gap vs n", r.Data), "n (records)", "gap (%), formula (15)")
 	byK := map[int][]ColgenSummary{}
 	var ks []int
 	for _, s := range r.Summary() {
@@ -176,19 +108,17 @@ func (r *ColgenReport) Figures() ([]*Figure, error) {
 			best = append(best, plotter.XY{X: float64(s.N), Y: s.Best})
 			pub = append(pub, plotter.XY{X: float64(s.N), Y: s.PublishedBest})
 		}
-		c := plotutil.Color(i)
+		c := figColor(i)
 		err := addSeries(p,
-			series{label: fmt.Sprintf("k=%d ours, pi* (paper's algorithm)", k), xy: pi, color: c, shape: draw.CircleGlyph{}},
+			series{label: fmt.Sprintf("k=%d published min(MSTH, SRH)", k), xy: pub, color: c, dash: dashed, shape: draw.TriangleGlyph{}},
+			series{label: fmt.Sprintf("k=%d ours, π* (paper's algorithm)", k), xy: pi, color: c, shape: draw.CircleGlyph{}},
 			series{label: fmt.Sprintf("k=%d ours, after gap closing", k), xy: best, color: c, dash: dotted, shape: draw.BoxGlyph{}},
-			series{label: fmt.Sprintf("k=%d published, min(MSTH, SRH)", k), xy: pub, color: c, dash: dashed, shape: draw.TriangleGlyph{}},
 		)
 		if err != nil {
 			return nil, err
 		}
 	}
-	p.Y.Min = 0
-	roomForLegend(p, 3*len(ks))
-	return []*Figure{{Name: "colgen-gap-" + r.Data, Plot: p}}, nil
+	return []*Figure{newFigure("colgen-gap-"+r.Data, p)}, nil
 }
 
 // Figures draws the IL of MDAV against k, one line per data set, ours
@@ -202,6 +132,7 @@ func (r *MDAVReport) Figures() ([]*Figure, error) {
 		}
 	}
 	p := newPlot("MDAV: information loss vs k", "k", "IL (%)")
+	setLog(&p.Y) // EIA's IL is a tenth of Census's and a hundredth of Tarragona's
 	for i, name := range names {
 		var ours, pub plotter.XYs
 		for _, x := range r.Rows {
@@ -215,16 +146,14 @@ func (r *MDAVReport) Figures() ([]*Figure, error) {
 			}
 		}
 		err := addSeries(p,
-			series{label: name + ", ours", xy: ours, color: plotutil.Color(i), shape: draw.CircleGlyph{}},
-			series{label: name + ", published", xy: pub, color: plotutil.Color(i), dash: dashed, shape: draw.TriangleGlyph{}},
+			series{label: name + ", published", xy: pub, color: figColor(i), dash: dashed, shape: draw.RingGlyph{}, radius: 6},
+			series{label: name + ", ours", xy: ours, color: figColor(i), shape: draw.CircleGlyph{}},
 		)
 		if err != nil {
 			return nil, err
 		}
 	}
-	p.Y.Min = 0
-	roomForLegend(p, 2*len(names))
-	return []*Figure{{Name: "mdav-il", Plot: p}}, nil
+	return []*Figure{newFigure("mdav-il", p)}, nil
 }
 
 // Figures draws, per CASC data set, the IL against k: MDAV, one ICSM run
@@ -265,53 +194,28 @@ func (r *ICSMReport) Figures() ([]*Figure, error) {
 			ls = append(ls, plotter.XY{X: k, Y: x.PublishedLS})
 		}
 		p := newPlot(fmt.Sprintf("ICSM on %s: information loss vs k", name), "k", "IL (%)")
+		// Published values first (open markers, dashed), ours on top.
 		err := addSeries(p,
-			series{label: "MDAV, ours", xy: mdav, color: plotutil.Color(0), shape: draw.CircleGlyph{}},
-			series{label: "MDAV, published", xy: pubMDAV, color: plotutil.Color(0), dash: dashed, shape: draw.TriangleGlyph{}},
-			series{label: "ICSM from MDAV (Table 2), ours", xy: t2, color: plotutil.Color(1), shape: draw.CircleGlyph{}},
-			series{label: "ICSM from MDAV (Table 2), published", xy: pub2, color: plotutil.Color(1), dash: dashed, shape: draw.TriangleGlyph{}},
-			series{label: fmt.Sprintf("ICSM, best of %d runs (Table 4), ours", 1+r.Restarts), xy: t4, color: plotutil.Color(2), shape: draw.CircleGlyph{}},
-			series{label: "ICSM, best of 1600 runs (Table 4), published", xy: pub4, color: plotutil.Color(2), dash: dashed, shape: draw.TriangleGlyph{}},
-			series{label: "LS (Table 4), published", xy: ls, color: plotutil.Color(3), dash: dotted, shape: draw.CrossGlyph{}},
+			series{label: "MDAV, published", xy: pubMDAV, color: figColor(0), dash: dashed, shape: draw.RingGlyph{}, radius: 6},
+			series{label: "ICSM from MDAV (T2), published", xy: pub2, color: figColor(1), dash: dashed, shape: draw.RingGlyph{}, radius: 6},
+			series{label: "ICSM, best of 1600 runs (T4), published", xy: pub4, color: figColor(2), dash: dashed, shape: draw.RingGlyph{}, radius: 6},
+			series{label: "LS (T4), published", xy: ls, color: figColor(3), dash: dotted, shape: draw.CrossGlyph{}, radius: 6},
+			series{label: "MDAV, ours", xy: mdav, color: figColor(0), shape: draw.CircleGlyph{}},
+			series{label: "ICSM from MDAV (T2), ours", xy: t2, color: figColor(1), shape: draw.CircleGlyph{}},
+			series{label: fmt.Sprintf("ICSM, best of %d runs (T4), ours", 1+r.Restarts), xy: t4, color: figColor(2), shape: draw.CircleGlyph{}},
 		)
 		if err != nil {
 			return nil, err
 		}
-		p.Y.Min = 0
-		roomForLegend(p, 7)
-		figs = append(figs, &Figure{Name: "icsm-il-" + name, Plot: p})
-	}
-	return figs, nil
-}
-
-// Figures draws the GCP against k per method on Adult (table 1), and the
-// mean optimality gap of each heuristic on the MIP samples when there
-// are any.
-func (r *KanonReport) Figures() ([]*Figure, error) {
-	var figs []*Figure
-	if len(r.VsK) > 0 {
-		p := newPlot(fmt.Sprintf("Freeform k-anonymity on Adult (%d records): GCP vs k", r.N), "k", "GCP")
-		for i, m := range r.Heuristics {
-			var xy plotter.XYs
-			for _, x := range r.VsK {
-				if x.Method == m {
-					xy = append(xy, plotter.XY{X: float64(x.K), Y: x.GCP})
-				}
-			}
-			if err := addSeries(p, series{label: m, xy: xy, color: plotutil.Color(i), shape: plotutil.Shape(i)}); err != nil {
-				return nil, err
-			}
-		}
-		p.Y.Min = 0
-		roomForLegend(p, len(r.Heuristics))
-		figs = append(figs, &Figure{Name: "kanon-gcp-adult", Plot: p})
+		figs = append(figs, newFigure("icsm-il-"+name, p))
 	}
 	return figs, nil
 }
 
 // Figures draws the LP and IP bound widths of every cell of every table,
-// cells sorted by IP width (Dobra & Fienberg: the LP bound is an upper
-// bound on the integer one and may be fractional).
+// cells sorted by IP width, and every cell's LP bounds against its IP
+// bounds with the diagonal (Dobra & Fienberg: the LP bounds enclose the
+// integer ones and may be fractional).
 func (r *DobraReport) Figures() ([]*Figure, error) {
 	var figs []*Figure
 	for _, tb := range r.Results {
@@ -324,24 +228,149 @@ func (r *DobraReport) Figures() ([]*Figure, error) {
 			lp = append(lp, plotter.XY{X: float64(i + 1), Y: c.LPUpper - c.LPLower})
 			ipw = append(ipw, plotter.XY{X: float64(i + 1), Y: c.IPUpper - c.IPLower})
 		}
-		p := newPlot(fmt.Sprintf("%s: bound width per cell", tb.Table), "cell (sorted by IP width)", "upper - lower")
-		for i, s := range []struct {
-			label string
-			xy    plotter.XYs
-			shape draw.GlyphDrawer
-		}{{"LP bounds", lp, draw.CircleGlyph{}}, {"integer (IP) bounds", ipw, draw.CrossGlyph{}}} {
-			sc, err := plotter.NewScatter(s.xy)
-			if err != nil {
-				return nil, err
-			}
-			sc.Color = plotutil.Color(i)
-			sc.Shape = s.shape
-			p.Add(sc)
-			p.Legend.Add(s.label, sc)
+		p := newPlot(fmt.Sprintf("%s: bound width per cell", tb.Table), "cell (sorted by IP width)", "upper − lower")
+		// LP as large open rings under small filled IP dots: where they
+		// agree the dot sits inside the ring, where LP is wider the ring
+		// stands above the dot.
+		err := addSeries(p,
+			series{label: "LP bounds", xy: lp, color: figColor(1), shape: draw.RingGlyph{}, radius: 7, noLine: true},
+			series{label: "integer (IP) bounds", xy: ipw, color: figColor(0), shape: draw.CircleGlyph{}, radius: 3.5, noLine: true},
+		)
+		if err != nil {
+			return nil, err
 		}
-		p.Y.Min = 0
-		roomForLegend(p, 2)
-		figs = append(figs, &Figure{Name: "dobra-widths-" + tb.Table, Plot: p})
+		figs = append(figs, newFigure("dobra-widths-"+tb.Table, p))
+
+		var up, lo plotter.XYs
+		hi := 0.0
+		for _, c := range tb.Cells {
+			up = append(up, plotter.XY{X: c.IPUpper, Y: c.LPUpper})
+			lo = append(lo, plotter.XY{X: c.IPLower, Y: c.LPLower})
+			hi = max(hi, c.IPUpper, c.LPUpper)
+		}
+		q := newPlot(fmt.Sprintf("%s: LP vs integer bounds per cell", tb.Table), "integer (IP) bound", "LP bound")
+		if err := addDiagonal(q, "LP = IP", 0, hi); err != nil {
+			return nil, err
+		}
+		err = addSeries(q,
+			series{label: fmt.Sprintf("upper bounds (LP ≥ IP), %d cells", len(up)), xy: up, color: figColor(1), shape: draw.PyramidGlyph{}, radius: 5, noLine: true},
+			series{label: fmt.Sprintf("lower bounds (LP ≤ IP), %d cells", len(lo)), xy: lo, color: figColor(0), shape: draw.BoxGlyph{}, radius: 4, noLine: true},
+		)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, newFigure("dobra-lp-ip-"+tb.Table, q))
 	}
 	return figs, nil
+}
+
+// Figures draws, on Adult: GCP against k per method (table 1), the
+// risk-utility plane of the same runs (GCP against the linkage attack's
+// success, see KanonKRow), and with table 4 GCP against the partition
+// size and against the time.
+func (r *KanonReport) Figures() ([]*Figure, error) {
+	var figs []*Figure
+	shapeOf := func(m string) (int, draw.GlyphDrawer) {
+		i := slices.Index(r.Heuristics, m)
+		return i, figShape(i)
+	}
+	if len(r.VsK) > 0 {
+		p := newPlot(fmt.Sprintf("Freeform k-anonymity on Adult (%d records): GCP vs k", r.N), "k", "GCP")
+		setLog(&p.X)
+		q := newPlot("Adult: information loss vs disclosure risk (points: k)", "linkage attack success, mean over records (%)", "GCP")
+		setLog(&q.X)
+		for _, m := range r.Heuristics {
+			var xy, risk plotter.XYs
+			for _, x := range r.VsK {
+				if x.Method == m {
+					xy = append(xy, plotter.XY{X: float64(x.K), Y: x.GCP})
+					if x.Linkage > 0 {
+						risk = append(risk, plotter.XY{X: 100 * x.Linkage, Y: x.GCP})
+					}
+				}
+			}
+			i, sh := shapeOf(m)
+			if err := addSeries(p, series{label: m, xy: xy, color: figColor(i), shape: sh}); err != nil {
+				return nil, err
+			}
+			if err := addSeries(q, series{label: m, xy: risk, color: figColor(i), shape: sh}); err != nil {
+				return nil, err
+			}
+			if i == 0 { // the first method's points say their k
+				var ks []string
+				for _, x := range r.VsK {
+					if x.Method == m && x.Linkage > 0 {
+						ks = append(ks, fmt.Sprintf("k=%d", x.K))
+					}
+				}
+				if err := addPointLabels(q, risk, ks); err != nil {
+					return nil, err
+				}
+			}
+		}
+		figs = append(figs, newFigure("kanon-gcp-adult", p))
+		if hasRisk(r.VsK) {
+			figs = append(figs, newFigure("kanon-risk-adult", q))
+		}
+	}
+	if len(r.Sweep) > 0 {
+		k := r.Sweep[0].K
+		p := newPlot(fmt.Sprintf("Adult, k = %d: GCP vs partition size", k), "records per partition", "GCP")
+		setLog(&p.X)
+		q := newPlot(fmt.Sprintf("Adult, k = %d: GCP vs time (points: records per partition)", k), "seconds", "GCP")
+		setLog(&q.X)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range r.Sweep {
+			if x.Method != kanon.MethodMondrian {
+				lo, hi = min(lo, float64(x.Partition)), max(hi, float64(x.Partition))
+			}
+		}
+		for _, m := range r.Heuristics {
+			var byPart, byTime plotter.XYs
+			for _, x := range r.Sweep {
+				if x.Method == m {
+					byPart = append(byPart, plotter.XY{X: float64(x.Partition), Y: x.GCP})
+					byTime = append(byTime, plotter.XY{X: max(x.Seconds, minSeconds), Y: x.GCP})
+				}
+			}
+			if len(byTime) == 0 {
+				continue
+			}
+			i, sh := shapeOf(m)
+			if m == kanon.MethodMondrian {
+				// No partitions: a horizontal reference line.
+				byPart = plotter.XYs{{X: lo, Y: byTime[0].Y}, {X: hi, Y: byTime[0].Y}}
+				if err := addSeries(p, series{label: m + " (no partitions)", xy: byPart, color: figColor(i), dash: dashed, plain: true}); err != nil {
+					return nil, err
+				}
+			} else if err := addSeries(p, series{label: m, xy: byPart, color: figColor(i), shape: sh}); err != nil {
+				return nil, err
+			}
+			if err := addSeries(q, series{label: m, xy: byTime, color: figColor(i), shape: sh}); err != nil {
+				return nil, err
+			}
+			if m == kanon.MethodHungarian { // one method's points say their partition size
+				var sizes []string
+				for _, x := range r.Sweep {
+					if x.Method == m {
+						sizes = append(sizes, fmt.Sprint(x.Partition))
+					}
+				}
+				if err := addPointLabels(q, byTime, sizes); err != nil {
+					return nil, err
+				}
+			}
+		}
+		figs = append(figs, newFigure("kanon-gcp-partition-adult", p), newFigure("kanon-gcp-time-adult", q))
+	}
+	return figs, nil
+}
+
+// minSeconds is the smallest time drawn on a log time axis (runs faster
+// than a millisecond are drawn at 1 ms).
+const minSeconds = 1e-3
+
+// hasRisk reports whether the rows carry a measured risk.
+func hasRisk(rows []KanonKRow) bool {
+	return slices.ContainsFunc(rows, func(x KanonKRow) bool { return x.Linkage > 0 })
 }

@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/kanon"
@@ -200,8 +198,8 @@ func (r *ScalingReport) WriteText(w io.Writer) error {
 // Figures draws the times on log-log axes with the fitted lines.
 func (r *ScalingReport) Figures() ([]*Figure, error) {
 	p := newPlot("Time vs number of records", "n (records)", "seconds")
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{}, plot.LogTicks{}
+	setLog(&p.X)
+	setLog(&p.Y)
 	for i, f := range r.Fits {
 		var xy, fit plotter.XYs
 		for _, x := range r.Rows {
@@ -210,14 +208,14 @@ func (r *ScalingReport) Figures() ([]*Figure, error) {
 				fit = append(fit, plotter.XY{X: float64(x.N), Y: math.Exp(f.Intercept + f.Exponent*math.Log(float64(x.N)))})
 			}
 		}
-		c := plotutil.Color(i)
+		c := figColor(i)
 		err := addSeries(p,
-			series{label: f.Method, xy: xy, color: c, shape: plotutil.Shape(i)},
+			series{label: f.Method, xy: xy, color: c, shape: figShape(i), noLine: true},
 			series{label: fmt.Sprintf("fit: n^%.2f", f.Exponent), xy: fit, color: c, dash: dashed, plain: true},
 		)
 		if err != nil {
 			return nil, err
 		}
 	}
-	return []*Figure{{Name: "scaling-time", Plot: p}}, nil
+	return []*Figure{newFigure("scaling-time", p)}, nil
 }

@@ -155,6 +155,10 @@ func TestUsageMessages(t *testing.T) {
 		{"audit --mip-gap", []string{"audit", "replay", "--table", table, "--requests", "B", "--mip-gap", "0.1"}, 2,
 			[]string{"unknown flag: --mip-gap"}, ""},
 		{"bench without figures --plot", []string{"bench", "audit", "--plot", t.TempDir()}, 2, []string{"unknown flag: --plot"}, ""},
+		{"microagg-tradeoff k below 2", []string{"bench", "microagg-tradeoff", "--k", "1", "--quiet"}, 2, []string{"--k", "at least 2"}, ""},
+		{"microagg-tradeoff unknown method", []string{"bench", "microagg-tradeoff", "--methods", "magic", "--quiet"}, 2, []string{"--methods", `"magic"`}, ""},
+		{"microagg-tradeoff negative bound time", []string{"bench", "microagg-tradeoff", "--bound-time", "-1", "--quiet"}, 2, []string{"--bound-time"}, ""},
+		{"kanon sweep below k", []string{"bench", "kanon", "--sweep-partition", "5", "--quiet"}, 2, []string{"--sweep-partition", "below k = 10"}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,6 +188,27 @@ func TestBenchMDAVPlot(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, msg)
 	}
 	for _, f := range []string{"mdav-il.svg", "mdav-il.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// TestBenchTradeoffPlot: bench microagg-tradeoff --plot draws IL vs k and
+// IL vs the DBRL risk on Census.
+func TestBenchTradeoffPlot(t *testing.T) {
+	if _, ok := sharedDataDir(); !ok {
+		t.Skip("no shared data")
+	}
+	dir := filepath.Join(t.TempDir(), "figs")
+	out, msg, code := run(t, "bench", "microagg-tradeoff", "--data", "census", "--k", "3,5", "--methods", "mdav,projection", "--plot", dir, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	if !strings.Contains(out, "DBRL") || !strings.Contains(out, "projection") {
+		t.Errorf("report %q", out)
+	}
+	for _, f := range []string{"microagg-il-k-census.png", "microagg-risk-dbrl-census.svg"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
