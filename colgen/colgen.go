@@ -89,6 +89,19 @@ type Options struct {
 	MaxIterations int
 	// Workers is the number of goroutines of complete enumeration (0 = all).
 	Workers int
+	// Smoothing is the weight α of the stability centre in the dual
+	// smoothing of the master (Wentges; see stabilize.go): the greedy
+	// pricing runs first at α·π̂ + (1−α)·π_out, π̂ the duals of the best
+	// Lagrangian bound so far. 0 (the default) or a negative value turns
+	// smoothing off; values must be below 1 (0.8 is the usual choice).
+	// NoHeuristicPricing turns it off too (the separation point is priced
+	// greedily).
+	Smoothing float64
+	// NoAscent turns off the subgradient ascent on the per-record
+	// Lagrangian bound that runs between master iterations while pricing
+	// has not converged (ascentStepsPerIteration steps per iteration; see
+	// ascent in stabilize.go).
+	NoAscent bool
 	// Progress, when set, is called when a phase starts and ends, after
 	// every master iteration and at every branch-and-price node report,
 	// on the goroutine of Run. It only observes: nothing it does changes
@@ -145,6 +158,14 @@ type Stats struct {
 	ICSMSeconds      float64 // the ICSM start
 	PolishSeconds    float64 // the ICSM polish
 	BranchSeconds    float64 // branch-and-price
+	// Separations counts the pricings at a smoothed separation point,
+	// Mispricings those that found no column improving the master (then
+	// the master's own duals were priced).
+	Separations, Mispricings int
+	// AscentSteps and AscentSeconds: the subgradient ascent on the
+	// per-record bound.
+	AscentSteps   int
+	AscentSeconds float64
 }
 
 // PricingSeconds is the time spent pricing.
@@ -172,6 +193,9 @@ const (
 	BoundNone       = "none"              // no positive bound proven
 	BoundNearest    = "nearest_neighbour" // Σ_v min_η s_v(η−1)/(2η) (nearestBound), before any master solve
 	BoundLagrangian = "lagrangian"        // Σλ + a bound on the reduced costs of a partition, pricing unfinished
+	// BoundSubgradient is the per-record Lagrangian bound (recordBound)
+	// at duals found by subgradient ascent (ascent), not the master's.
+	BoundSubgradient = "subgradient"
 	BoundMasterLP   = "master_lp"         // the converged master LP (pricing proved no negative reduced cost)
 	// BoundIntegerProgram is the bound of the gap-closing integer
 	// program over every group within the gap.
@@ -189,6 +213,17 @@ const deadlineMargin = 0.02
 // recordBoundShare is the largest share of the elapsed time the
 // per-record Lagrangian bound (recordBound) may take.
 const recordBoundShare = 0.1
+
+// sepBoundShare is the largest share of the elapsed time the per-record
+// bound may take at the separation points of the smoothing, where it
+// moves the stability centre.
+const sepBoundShare = 0.3
+
+// ascentStepsPerIteration is the number of subgradient steps on the
+// per-record bound after each master iteration (one step costs about one
+// per-record bound, O(n²·k); on Census k = 10 about 0.3 s, near a master
+// solve's time).
+const ascentStepsPerIteration = 2
 
 // Result is the outcome of Run.
 type Result struct {

@@ -88,6 +88,8 @@ func validate(z *model.Dataset, k int, opt *Options) error {
 		return fmt.Errorf("%w: MaxIterations %d", ErrInput, opt.MaxIterations)
 	case opt.CEColumns < 0:
 		return fmt.Errorf("%w: CEColumns %d", ErrInput, opt.CEColumns)
+	case opt.Smoothing >= 1 || math.IsNaN(opt.Smoothing):
+		return fmt.Errorf("%w: Smoothing %g (want < 1)", ErrInput, opt.Smoothing)
 	case opt.Workers < 0:
 		return fmt.Errorf("%w: Workers %d", ErrInput, opt.Workers)
 	}
@@ -137,6 +139,11 @@ type run struct {
 	pr        *pricer
 	// lastSumLambda is Σ_v λ_v of the last master solve.
 	lastSumLambda float64
+	// stab is the dual smoothing (nil when off).
+	stab *stabilizer
+	// asc is the subgradient ascent on the per-record bound (nil when
+	// off).
+	asc *ascent
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -290,6 +297,16 @@ func (r *run) openMaster(initCols [][]int) error {
 	}
 	r.rd = newRounder(r.z, r.d, r.k)
 	r.pr = &pricer{d: r.d, k: r.k, opt: r.opt, prep: r.prep, stats: &r.res.Stats, deadline: r.plan.loopEnd}
+	if !r.opt.NoAscent {
+		if c := nearestDuals(r.prep, r.d, r.k); c != nil {
+			r.asc = newAscent(c, floatSum(c))
+		}
+	}
+	if alpha := r.opt.smoothing(); alpha > 0 {
+		if c := nearestDuals(r.prep, r.d, r.k); c != nil {
+			r.stab = &stabilizer{alpha: alpha, center: c, bound: floatSum(c)}
+		}
+	}
 	return nil
 }
 
@@ -350,11 +367,11 @@ func (r *run) iterate() (done bool, err error) {
 	res.Duals = mr.Duals
 
 	rounded := r.round(mr.X, mr.ReducedCosts)
-	out, sumLambda, err := r.priceAndBound(mr.Duals)
+	var newCols [][]int
+	out, sumLambda, err := r.stabilizedPricing(mr.Duals, &newCols)
 	if err != nil {
 		return true, err
 	}
-	var newCols [][]int
 	for _, c := range out.cols {
 		newCols = r.cs.addNew(newCols, [][]int{c.Members})
 	}
@@ -365,6 +382,9 @@ func (r *run) iterate() (done bool, err error) {
 			newCols = r.cs.addNew(newCols, keepSizes(g, r.k))
 			res.Stats.RoundedColumns += len(newCols) - before
 		}
+	}
+	if !out.complete {
+		r.ascend()
 	}
 	r.report(PhaseMaster, Progress{Master: mr.Objective})
 	if out.complete {
@@ -422,22 +442,104 @@ func (r *run) priceAndBound(duals []float64) (*priceOutcome, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	sumLambda := 0.0
-	for _, v := range duals {
-		sumLambda += v
-	}
+	sumLambda := floatSum(duals)
 	kind := BoundLagrangian
 	if out.complete {
 		kind = BoundMasterLP
 	}
-	r.raise(sumLambda+lagrangianTerm(r.n, r.k, out.lb), kind)
+	b := sumLambda + lagrangianTerm(r.n, r.k, out.lb)
+	r.raise(b, kind)
 	if !out.complete && r.res.Stats.BoundSeconds <= recordBoundShare*r.plan.clock().Sub(r.plan.start).Seconds() {
-		t0 := time.Now()
-		r.raise(recordBound(r.d, r.prep, duals, out.lb, r.k, r.opt.Workers, r.plan.loopEnd), BoundLagrangian)
-		r.res.Stats.BoundSeconds += time.Since(t0).Seconds()
+		b = max(b, r.recordBound(duals, out.lb))
+	}
+	if r.stab != nil {
+		r.stab.offer(duals, b)
 	}
 	r.lastSumLambda = sumLambda
 	return out, sumLambda, nil
+}
+
+// recordBound raises the lower bound to recordBound at lambda and returns
+// it (−Inf when the deadline cut it short).
+func (r *run) recordBound(lambda, lb []float64) float64 {
+	t0 := time.Now()
+	b := recordBound(r.d, r.prep, lambda, lb, r.k, r.opt.Workers, r.plan.loopEnd)
+	r.res.Stats.BoundSeconds += time.Since(t0).Seconds()
+	r.raise(b, BoundLagrangian)
+	return b
+}
+
+// stabilizedPricing is the pricing phase with dual smoothing (see
+// stabilize.go): the greedy pricing at the separation point π_sep, whose
+// Lagrangian bound may move the stability centre; its columns are
+// appended to *newCols. When none of them has a negative reduced cost
+// under the master's duals (a mis-pricing), or without smoothing, it is
+// priceAndBound at the master's duals.
+func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcome, float64, error) {
+	if r.stab == nil || r.pr.accept != nil {
+		return r.priceAndBound(duals)
+	}
+	sep := r.stab.separation(duals)
+	r.stab.Separations++
+	r.res.Stats.Separations++
+	cols, lb := r.pr.heuristicAll(sep)
+	b := floatSum(sep) + lagrangianTerm(r.n, r.k, lb)
+	r.raise(b, BoundLagrangian)
+	if r.res.Stats.BoundSeconds <= sepBoundShare*r.plan.clock().Sub(r.plan.start).Seconds() {
+		b = max(b, r.recordBound(sep, lb))
+	}
+	r.stab.offer(sep, b)
+	tol := rcTolerance(duals)
+	improving := 0
+	for _, c := range cols {
+		*newCols = r.cs.addNew(*newCols, [][]int{c.Members})
+		if r.d.ReducedCost(duals, c.Members) < tol {
+			improving++
+		}
+	}
+	if improving > 0 {
+		sumLambda := floatSum(duals)
+		r.lastSumLambda = sumLambda
+		return &priceOutcome{lb: lb}, sumLambda, nil
+	}
+	r.res.Stats.Mispricings++
+	return r.priceAndBound(duals)
+}
+
+// ascend runs ascentStepsPerIteration steps of the subgradient ascent on
+// the per-record bound (ascent, stabilize.go) after a master iteration
+// whose pricing has not converged, while no bound from the master's duals
+// beats it (a fixed count, so that a run without a time limit does not
+// depend on the clock); the bounds it proves raise the
+// lower bound, and its best duals are offered to the smoothing as
+// stability centre.
+func (r *run) ascend() {
+	if r.asc == nil || r.asc.done() {
+		return
+	}
+	// Once the master's Lagrangian bound beats the ascent, the master's
+	// duals lead and the ascent's time is better spent pricing.
+	if k := r.res.BoundKind; k != BoundNearest && k != BoundSubgradient {
+		return
+	}
+	for i := 0; i < ascentStepsPerIteration && !r.asc.done() && !r.plan.passed(r.plan.loopEnd); i++ {
+		t0 := time.Now()
+		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, r.plan.loopEnd, r.best.sse)
+		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
+		r.res.Stats.AscentSteps++
+		r.raise(b, BoundSubgradient)
+	}
+	if r.stab != nil {
+		r.stab.offer(r.asc.best, r.asc.bestVal)
+	}
+}
+
+func floatSum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
 }
 
 // numericalStop ends the master loop when pricing found only columns the
