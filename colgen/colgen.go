@@ -196,7 +196,7 @@ const (
 	// BoundSubgradient is the per-record Lagrangian bound (recordBound)
 	// at duals found by subgradient ascent (ascent), not the master's.
 	BoundSubgradient = "subgradient"
-	BoundMasterLP   = "master_lp"         // the converged master LP (pricing proved no negative reduced cost)
+	BoundMasterLP    = "master_lp" // the converged master LP (pricing proved no negative reduced cost)
 	// BoundIntegerProgram is the bound of the gap-closing integer
 	// program over every group within the gap.
 	BoundIntegerProgram = "integer_program"
