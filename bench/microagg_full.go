@@ -62,6 +62,7 @@ type MicroaggFullRow struct {
 	LowerBoundIL  float64  `json:"lower_bound_il"` // 100·bound/SST
 	GapPercent    float64  `json:"gap_percent"`    // 100·(SSE − bound)/SSE
 	BoundKind     string   `json:"bound_kind"`
+	BoundSeconds  float64  `json:"bound_seconds"` // when the run reached its bound (colgen.Result.BoundSeconds)
 	Exact         bool     `json:"exact"`
 	Source        string   `json:"source"` // the method that found the clustering
 	ILMDAV        float64  `json:"il_mdav"`
@@ -76,10 +77,21 @@ type MicroaggFullRow struct {
 	Columns       int      `json:"columns"`
 	Nodes         int      `json:"nodes"` // branch-and-price tree size
 	GroupsFile    string   `json:"groups_file,omitempty"`
+	// Trace is the run over time as IL: the bound and the incumbent
+	// whenever one improved (colgen.Result.Trace).
+	Trace []TraceIL `json:"trace"`
 	// Status is ok when IL is at most the published ICSM IL (+0.005, half
 	// its last printed digit), ABOVE otherwise, - without a published
 	// value.
 	Status string `json:"status"`
+}
+
+// TraceIL is a point of a run's trace as IL (100·x/SST): the best lower
+// bound and the incumbent Seconds after the start.
+type TraceIL struct {
+	Seconds      float64 `json:"seconds"`
+	LowerBoundIL float64 `json:"lower_bound_il"`
+	IL           float64 `json:"il"`
 }
 
 // MicroaggFullReport is the outcome of MicroaggFull.
@@ -172,9 +184,12 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 				return nil, checkErr("%s k=%d: lower bound %.12g above the MDAV SSE %.12g", name, k, r.LowerBound, r.MDAV)
 			}
 			row := MicroaggFullRow{Data: name, N: z.N, D: z.D, K: k, IL: il(r.SSE, sst), LowerBoundIL: il(r.LowerBound, sst),
-				GapPercent: r.GapPercent, BoundKind: r.BoundKind, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
+				GapPercent: r.GapPercent, BoundKind: r.BoundKind, BoundSeconds: r.BoundSeconds, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
 				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
 				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Status: "-"}
+			for _, p := range r.Trace {
+				row.Trace = append(row.Trace, TraceIL{Seconds: p.Seconds, LowerBoundIL: il(p.LowerBound, sst), IL: il(p.SSE, sst)})
+			}
 			if !math.IsInf(r.ICSM, 1) {
 				v := il(r.ICSM, sst)
 				row.ILICSM = &v
@@ -250,11 +265,11 @@ func writeGroupsFile(path string, cl *model.Clustering) error {
 
 // Tables returns the rows.
 func (r *MicroaggFullReport) Tables() []*Table {
-	t := &Table{Name: "rows", Columns: []string{"data", "n", "d", "k", "il", "lower_bound_il", "gap_percent", "bound_kind", "exact",
+	t := &Table{Name: "rows", Columns: []string{"data", "n", "d", "k", "il", "lower_bound_il", "gap_percent", "bound_kind", "bound_seconds", "exact",
 		"source", "il_mdav", "il_icsm_start", "icsm_time_boxed", "published_il_icsm", "published_il_mdav", "seconds", "stopped",
 		"stopped_phase", "iterations", "columns", "nodes", "groups_file", "status"}}
 	for _, x := range r.Rows {
-		t.add(x.Data, x.N, x.D, x.K, x.IL, x.LowerBoundIL, x.GapPercent, x.BoundKind, x.Exact, x.Source, x.ILMDAV, x.ILICSM,
+		t.add(x.Data, x.N, x.D, x.K, x.IL, x.LowerBoundIL, x.GapPercent, x.BoundKind, x.BoundSeconds, x.Exact, x.Source, x.ILMDAV, x.ILICSM,
 			x.ICSMTimeBoxed, x.Published, x.PublishedMDAV, x.Seconds, x.Stopped, x.StoppedPhase, x.Iterations, x.Columns,
 			x.Nodes, x.GroupsFile, x.Status)
 	}
@@ -267,7 +282,7 @@ func (r *MicroaggFullReport) WriteText(w io.Writer) error {
 		r.TimeLimit, r.Seed, r.Solver)
 	fmt.Fprintf(w, "IL = 100*SSE/SST; LB IL = 100*bound/SST; gap = 100*(SSE-bound)/SSE; published: %s\n", r.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "DATA\tK\tIL\tLB IL\tGAP %\tBOUND\tEXACT\tNODES\tFROM\tICSM START\tMDAV\tTIME s\tSTOPPED\t|\tP.ICSM\tP.MDAV\tSTATUS\t")
+	fmt.Fprintln(tw, "DATA\tK\tIL\tLB IL\tGAP %\tBOUND\tBOUND AT s\tEXACT\tNODES\tFROM\tICSM START\tMDAV\tTIME s\tSTOPPED\t|\tP.ICSM\tP.MDAV\tSTATUS\t")
 	opt := func(p *float64) string {
 		if p == nil {
 			return "-"
@@ -283,8 +298,8 @@ func (r *MicroaggFullReport) WriteText(w io.Writer) error {
 		if x.ICSMTimeBoxed {
 			icsm += "*"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%s\t%v\t%d\t%s\t%s\t%.4f\t%.1f\t%s\t|\t%s\t%s\t%s\t\n", x.Data, x.K, x.IL, x.LowerBoundIL,
-			x.GapPercent, x.BoundKind, x.Exact, x.Nodes, x.Source, icsm, x.ILMDAV, x.Seconds, stopped, opt(x.Published), opt(x.PublishedMDAV), x.Status)
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%s\t%.1f\t%v\t%d\t%s\t%s\t%.4f\t%.1f\t%s\t|\t%s\t%s\t%s\t\n", x.Data, x.K, x.IL, x.LowerBoundIL,
+			x.GapPercent, x.BoundKind, x.BoundSeconds, x.Exact, x.Nodes, x.Source, icsm, x.ILMDAV, x.Seconds, stopped, opt(x.Published), opt(x.PublishedMDAV), x.Status)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "cases at or below the published ICSM IL (+0.005): %d of %d; proven optimal: %d\n", r.AtOrBelow, len(r.Rows), r.Exact)

@@ -263,6 +263,13 @@ type Result struct {
 	// the converged master LP value and the gap-closing integer program's
 	// bound (BoundKind says which).
 	LowerBound float64
+	// BoundSeconds is the time from the start of Run at which LowerBound
+	// was reached.
+	BoundSeconds float64
+	// Trace is the run over time: a point whenever the lower bound or the
+	// incumbent's SSE improved (from the first incumbent on), so that a
+	// run stopped at any moment is read off it.
+	Trace []TracePoint
 	// Master is the last restricted master LP value; LPBound the master
 	// LP bound (Master when the run converged, else the best Lagrangian
 	// bound) — the SSE_MP of the paper's formula (15), before the
@@ -306,6 +313,15 @@ type Result struct {
 	LPSolver   string
 	Stats      Stats
 	Seconds    float64
+}
+
+// TracePoint is the state of a run at a moment: the best valid lower
+// bound (LowerBound, clipped at 0) and the incumbent's SSE, Seconds after
+// the start of Run.
+type TracePoint struct {
+	Seconds    float64 `json:"seconds"`
+	LowerBound float64 `json:"lower_bound"`
+	SSE        float64 `json:"sse"`
 }
 
 // Gap returns formula (15) for a heuristic SSE against the lower bound.

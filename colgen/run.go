@@ -157,7 +157,22 @@ func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
 func (r *run) raise(b float64, kind string) {
 	if b > r.res.LowerBound {
 		r.res.LowerBound, r.res.BoundKind = b, kind
+		r.res.BoundSeconds = r.plan.clock().Sub(r.plan.start).Seconds()
+		r.trace()
 	}
+}
+
+// trace appends the state of the run (time, best bound, incumbent) to
+// Result.Trace, once an incumbent exists.
+func (r *run) trace() {
+	if math.IsInf(r.best.sse, 1) {
+		return
+	}
+	p := TracePoint{Seconds: r.plan.clock().Sub(r.plan.start).Seconds(), LowerBound: max(r.res.LowerBound, 0), SSE: r.best.sse}
+	if t := r.res.Trace; len(t) > 0 && t[len(t)-1].LowerBound == p.LowerBound && t[len(t)-1].SSE == p.SSE {
+		return
+	}
+	r.res.Trace = append(r.res.Trace, p)
 }
 
 // stop records why and in which phase the run stopped.
@@ -177,6 +192,7 @@ func (r *run) consider(groups [][]int, source string) float64 {
 	s := r.d.PartitionCost(groups)
 	if s < r.best.sse-1e-12*math.Max(1, s) {
 		r.best.sse, r.best.groups, r.best.source = s, groups, source
+		r.trace()
 	}
 	switch source {
 	case "master", "srh", "msth", "close", "branch":
@@ -691,7 +707,7 @@ func (r *run) finish() (*Result, error) {
 	res.SSE = r.best.sse
 	res.Source = r.best.source
 	if res.LowerBound < 0 {
-		res.LowerBound, res.BoundKind = 0, BoundNone
+		res.LowerBound, res.BoundKind, res.BoundSeconds = 0, BoundNone, 0
 	}
 	// The engine's LP value carries its tolerances: a bound a hair above
 	// the incumbent is the incumbent.

@@ -34,8 +34,8 @@ func newBenchCmd() *cobra.Command {
 		Long: "Reproduce the published tables on the benchmark data of ../shared/datasets\n" +
 			"(or $SDCOPT_DATA_DIR), printing our values beside the published ones.\n" +
 			"Every bench takes --format text|json|csv, --out FILE and --quiet; those that\n" +
-			"draw figures (mdav, dobra, icsm, colgen, kanon, scaling) take --plot DIR\n" +
-			"(SVG and PNG).",
+			"draw figures (mdav, dobra, icsm, colgen, microagg-full, kanon, scaling) take\n" +
+			"--plot DIR (SVG and PNG).",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				var names []string
@@ -321,13 +321,16 @@ func newBenchMicroaggFullCmd() *cobra.Command {
 			"k = 3, 4, 5, 10 by `microagg --method colgen` (ICSM start, column generation,\n"+
 			"gap-closing stage, ICSM polish), each case under --time-limit (default 600 s,\n"+
 			"ten minutes per case). Columns: our IL, the lower bound as IL, the gap\n"+
-			"100*(SSE-bound)/SSE, the kind of bound (nearest_neighbour, lagrangian,\n"+
-			"master_lp, integer_program), EXACT when the gap is closed, where the\n"+
+			"100*(SSE-bound)/SSE, the kind of bound (nearest_neighbour, subgradient,\n"+
+			"lagrangian, master_lp, integer_program, branch_and_price) and the time the\n"+
+			"run reached it (BOUND AT), EXACT when the gap is closed, where the\n"+
 			"clustering came from, the IL of our ICSM start and of MDAV, the time and the\n"+
 			"phase a limit stopped, beside the best published IL (Mortazavi & Jalili\n"+
 			"Table 4, ICSM best of 1,600 restarts; Table 2, MDAV). STATUS is ok when our\n"+
 			"IL <= published + 0.005. --groups DIR writes DATA-kK.csv (record,group) per\n"+
-			"case, so anyone can recompute the IL. The full run takes 12 x --time-limit.",
+			"case, so anyone can recompute the IL. --plot DIR draws the bound and the\n"+
+			"incumbent over time per case (the JSON output carries the trace). The full\n"+
+			"run takes 12 x --time-limit.",
 		func(f *pflag.FlagSet) {
 			f.StringSliceVar(&o.Data, "data", o.Data, "data sets: census,tarragona,eia")
 			f.IntSliceVar(&o.Ks, "k", o.Ks, "k values")

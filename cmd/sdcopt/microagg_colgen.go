@@ -29,11 +29,13 @@ type colgenSettings struct {
 	icsmTimeLimit float64 // seconds
 	noClose       bool
 	closeColumns  int
+	smoothing     float64
+	noAscent      bool
 }
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "no-ascent"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -46,6 +48,8 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.noICSM, "no-icsm", false, "colgen: leave ICSM out (by default an ICSM run from MDAV, seeded by --seed with --restarts, starts the master and ICSM polishes the master's best clustering at the end)")
 	f.BoolVar(&s.noBranch, "no-branch", false, "colgen: skip the branch-and-price (Ryan-Foster branching on record pairs) that follows the gap-closing stage")
 	f.Float64Var(&s.icsmTimeLimit, "icsm-time-limit", 0, "colgen: time box of the ICSM start in seconds (0 = a quarter of --time-limit, or none)")
+	f.Float64Var(&s.smoothing, "smoothing", 0, "colgen: dual smoothing weight alpha in [0, 1) of the stability centre (Wentges): the greedy pricing runs first at alpha*centre + (1-alpha)*master duals (0 = off; 0.8 is usual)")
+	f.BoolVar(&s.noAscent, "no-ascent", false, "colgen: skip the subgradient ascent on the per-record lower bound between master iterations")
 }
 
 // checkColgenSettings validates the colgen flags; changed reports the
@@ -75,6 +79,8 @@ func (c *colgenSettings) check(timeLimit float64, maxIter int) error {
 		return cli.BadInput("--close-columns must be >= 0, got %d", c.closeColumns)
 	case c.icsmTimeLimit < 0 || math.IsNaN(c.icsmTimeLimit) || math.IsInf(c.icsmTimeLimit, 0):
 		return cli.BadInput("--icsm-time-limit must be a finite number of seconds >= 0, got %g", c.icsmTimeLimit)
+	case !(c.smoothing >= 0 && c.smoothing < 1):
+		return cli.BadInput("--smoothing must be in [0, 1), got %g", c.smoothing)
 	case c.noICSM && c.icsmTimeLimit > 0:
 		return cli.BadInput("--icsm-time-limit and --no-icsm exclude each other")
 	case maxIter < 0:
@@ -111,6 +117,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		LPSolver: c.solver, MIPSolver: c.pricingSolver, Exact: c.exact, TriangleCuts: c.triangles,
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
+		Smoothing: c.smoothing, NoAscent: c.noAscent,
 	}
 }
 
