@@ -99,7 +99,7 @@ type Options struct {
 	Smoothing float64
 	// NoAscent turns off the subgradient ascent on the per-record
 	// Lagrangian bound that runs between master iterations while pricing
-	// has not converged (ascentStepsPerIteration steps per iteration; see
+	// has not converged (at most ascentShare of the loop's time; see
 	// ascent in stabilize.go).
 	NoAscent bool
 	// Progress, when set, is called when a phase starts and ends, after
@@ -219,11 +219,13 @@ const recordBoundShare = 0.1
 // moves the stability centre.
 const sepBoundShare = 0.3
 
-// ascentStepsPerIteration is the number of subgradient steps on the
-// per-record bound after each master iteration (one step costs about one
-// per-record bound, O(n²·k); on Census k = 10 about 0.3 s, near a master
-// solve's time).
-const ascentStepsPerIteration = 2
+// ascentShare is the largest share of the master loop's time the
+// subgradient ascent on the per-record bound may take. One step costs
+// about one per-record bound, O(n²·k): 0.3 s on Census k = 10, several
+// seconds on EIA, where the master converges at small k only if the
+// ascent leaves it most of the time (two steps after every master
+// iteration kept Census k = 4, 5 and EIA k = 3 from converging in 60 s).
+const ascentShare = 0.2
 
 // Result is the outcome of Run.
 type Result struct {
@@ -270,6 +272,11 @@ type Result struct {
 	// incumbent's SSE improved (from the first incumbent on), so that a
 	// run stopped at any moment is read off it.
 	Trace []TracePoint
+	// Certificate states the best bound that CheckCertificate can
+	// recompute from the data without an LP engine (nil when none); its
+	// Bound is LowerBound unless the gap-closing integer program or
+	// branch-and-price raised LowerBound further.
+	Certificate *Certificate
 	// Master is the last restricted master LP value; LPBound the master
 	// LP bound (Master when the run converged, else the best Lagrangian
 	// bound) — the SSE_MP of the paper's formula (15), before the

@@ -223,12 +223,14 @@ func (p *pricer) sortOrder(lambda []float64) {
 // heuristicSizes) at lambda: all the columns found, and for every size
 // the root bound of complete enumeration (enumerate.Prepared.RootBound,
 // clipped at 0) as the lower bound on its smallest reduced cost.
-func (p *pricer) heuristicAll(lambda []float64) ([]model.Column, []float64) {
+func (p *pricer) heuristicAll(lambda []float64) ([]model.Column, []float64, []string) {
 	k, n := p.k, p.d.N
 	lb := make([]float64, k)
+	proof := make([]string, k)
 	var etas []int
 	for eta := k; eta <= 2*k-1; eta++ {
 		lb[eta-k] = min(0, p.prep.RootBound(lambda, eta))
+		proof[eta-k] = ProofRoot
 		if eta <= n {
 			etas = append(etas, eta)
 		}
@@ -243,7 +245,7 @@ func (p *pricer) heuristicAll(lambda []float64) ([]model.Column, []float64) {
 		cols = append(cols, c...)
 	}
 	p.stats.HeuristicColumns += len(cols)
-	return cols, lb
+	return cols, lb, proof
 }
 
 // pricer runs PricingProblem (Section 5.1) for one set of duals.
@@ -268,6 +270,8 @@ type priceOutcome struct {
 	// lb[eta-k] is a valid lower bound on the smallest reduced cost of a
 	// group of size eta under these duals.
 	lb []float64
+	// proof[eta-k] says how lb[eta-k] was proven (ProofRoot, ...).
+	proof []string
 	// complete: every size was priced exactly without finding a column
 	// (the master LP value is then the lower bound).
 	complete bool
@@ -278,9 +282,10 @@ type priceOutcome struct {
 func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 	n, k := p.d.N, p.k
 	rcTol := rcTolerance(lambda)
-	out := &priceOutcome{lb: make([]float64, k)}
+	out := &priceOutcome{lb: make([]float64, k), proof: make([]string, k)}
 	for eta := k; eta <= 2*k-1; eta++ {
 		out.lb[eta-k] = min(0, p.prep.RootBound(lambda, eta))
+		out.proof[eta-k] = ProofRoot
 	}
 	p.sortOrder(lambda)
 	// The greedy pricing of the next sizes runs ahead in parallel, a batch
@@ -338,7 +343,9 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 			if err != nil {
 				return nil, err
 			}
-			out.lb[eta-k] = max(out.lb[eta-k], min(0, res.LowerBound))
+			if lb := min(0, res.LowerBound); lb > out.lb[eta-k] {
+				out.lb[eta-k], out.proof[eta-k] = lb, ProofEnumeration
+			}
 			if !res.Complete {
 				out.timedOut = true
 				return out, nil
@@ -366,8 +373,8 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 				return nil, fmt.Errorf("colgen: exact pricing, size %d: %w", eta, err)
 			}
 			if !res.Optimal {
-				if res.BestBound == res.BestBound { // not NaN
-					out.lb[eta-k] = max(out.lb[eta-k], min(0, res.BestBound))
+				if lb := min(0, res.BestBound); lb > out.lb[eta-k] { // false for NaN
+					out.lb[eta-k], out.proof[eta-k] = lb, ProofILP
 				}
 				if res.Found && res.Column.ReducedCost < rcTol {
 					out.cols = []model.Column{res.Column}
@@ -381,7 +388,9 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 			if !math.IsNaN(res.BestBound) {
 				lb = min(lb, res.BestBound)
 			}
-			out.lb[eta-k] = max(out.lb[eta-k], min(0, lb))
+			if lb := min(0, lb); lb > out.lb[eta-k] {
+				out.lb[eta-k], out.proof[eta-k] = lb, ProofILP
+			}
 			if res.Column.ReducedCost < rcTol {
 				out.cols = []model.Column{res.Column}
 				return out, nil
@@ -398,18 +407,27 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 // returns the minimum reduced cost per size (clipped at 0): the tightest
 // Lagrangian bound for these duals. It serves when the master and the
 // pricing disagree within tolerances (see Run).
-func (p *pricer) exactBounds(lambda []float64) ([]float64, bool, error) {
+//
+// The sizes a deadline leaves unpriced keep the root bound
+// (enumerate.Prepared.RootBound): a zero there would claim that no group
+// of that size has a negative reduced cost. proofs says which is which.
+func (p *pricer) exactBounds(lambda []float64) (lb []float64, proofs []string, complete bool, err error) {
 	k := p.k
-	lb := make([]float64, k)
+	lb, proofs = make([]float64, k), make([]string, k)
+	for eta := k; eta <= 2*k-1; eta++ {
+		lb[eta-k], proofs[eta-k] = min(0, p.prep.RootBound(lambda, eta)), ProofRoot
+	}
 	for eta := k; eta <= 2*k-1 && eta <= p.d.N; eta++ {
 		res, err := p.prep.Solve(lambda, eta, &enumerate.Options{Workers: p.opt.Workers, Threshold: 0, Deadline: p.deadline, Accept: p.accept})
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		lb[eta-k] = min(0, res.LowerBound)
+		if b := min(0, res.LowerBound); b > lb[eta-k] {
+			lb[eta-k], proofs[eta-k] = b, ProofEnumeration
+		}
 		if !res.Complete {
-			return lb, false, nil
+			return lb, proofs, false, nil
 		}
 	}
-	return lb, true, nil
+	return lb, proofs, true, nil
 }

@@ -142,8 +142,9 @@ type run struct {
 	// stab is the dual smoothing (nil when off).
 	stab *stabilizer
 	// asc is the subgradient ascent on the per-record bound (nil when
-	// off).
-	asc *ascent
+	// off), loopStart the start of the master loop.
+	asc       *ascent
+	loopStart time.Time
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -235,8 +236,15 @@ func (r *run) startBound() error {
 		return err
 	}
 	r.prep = prep
-	r.raise(nearestBound(prep, r.d, r.k), BoundNearest)
-	r.raise(recordBound(r.d, prep, make([]float64, r.n), nil, r.k, r.opt.Workers, r.plan.loopEnd), BoundNearest)
+	nb := nearestBound(prep, r.d, r.k)
+	r.raise(nb, BoundNearest)
+	if c := nearestDuals(prep, r.d, r.k); c != nil {
+		r.certify(nb, CertNearest, c, nil, nil)
+	}
+	zero := make([]float64, r.n)
+	rb := recordBound(r.d, prep, zero, nil, r.k, r.opt.Workers, r.plan.loopEnd)
+	r.raise(rb, BoundNearest)
+	r.certify(rb, CertRecords, zero, nil, nil)
 	return nil
 }
 
@@ -313,6 +321,7 @@ func (r *run) openMaster(initCols [][]int) error {
 	}
 	r.rd = newRounder(r.z, r.d, r.k)
 	r.pr = &pricer{d: r.d, k: r.k, opt: r.opt, prep: r.prep, stats: &r.res.Stats, deadline: r.plan.loopEnd}
+	r.loopStart = r.plan.clock()
 	if !r.opt.NoAscent {
 		if c := nearestDuals(r.prep, r.d, r.k); c != nil {
 			r.asc = newAscent(c, floatSum(c))
@@ -465,8 +474,9 @@ func (r *run) priceAndBound(duals []float64) (*priceOutcome, float64, error) {
 	}
 	b := sumLambda + lagrangianTerm(r.n, r.k, out.lb)
 	r.raise(b, kind)
+	r.certify(b, CertSizes, duals, out.lb, out.proof)
 	if !out.complete && r.res.Stats.BoundSeconds <= recordBoundShare*r.plan.clock().Sub(r.plan.start).Seconds() {
-		b = max(b, r.recordBound(duals, out.lb))
+		b = max(b, r.recordBound(duals, out.lb, out.proof))
 	}
 	if r.stab != nil {
 		r.stab.offer(duals, b)
@@ -477,11 +487,12 @@ func (r *run) priceAndBound(duals []float64) (*priceOutcome, float64, error) {
 
 // recordBound raises the lower bound to recordBound at lambda and returns
 // it (−Inf when the deadline cut it short).
-func (r *run) recordBound(lambda, lb []float64) float64 {
+func (r *run) recordBound(lambda, lb []float64, proofs []string) float64 {
 	t0 := time.Now()
 	b := recordBound(r.d, r.prep, lambda, lb, r.k, r.opt.Workers, r.plan.loopEnd)
 	r.res.Stats.BoundSeconds += time.Since(t0).Seconds()
 	r.raise(b, BoundLagrangian)
+	r.certify(b, CertRecords, lambda, lb, proofs)
 	return b
 }
 
@@ -498,11 +509,12 @@ func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcom
 	sep := r.stab.separation(duals)
 	r.stab.Separations++
 	r.res.Stats.Separations++
-	cols, lb := r.pr.heuristicAll(sep)
+	cols, lb, proofs := r.pr.heuristicAll(sep)
 	b := floatSum(sep) + lagrangianTerm(r.n, r.k, lb)
 	r.raise(b, BoundLagrangian)
+	r.certify(b, CertSizes, sep, lb, proofs)
 	if r.res.Stats.BoundSeconds <= sepBoundShare*r.plan.clock().Sub(r.plan.start).Seconds() {
-		b = max(b, r.recordBound(sep, lb))
+		b = max(b, r.recordBound(sep, lb, proofs))
 	}
 	r.stab.offer(sep, b)
 	tol := rcTolerance(duals)
@@ -522,10 +534,11 @@ func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcom
 	return r.priceAndBound(duals)
 }
 
-// ascend runs ascentStepsPerIteration steps of the subgradient ascent on
-// the per-record bound (ascent, stabilize.go) after a master iteration
-// whose pricing has not converged, while no bound from the master's duals
-// beats it (a fixed count, so that a run without a time limit does not
+// ascend runs steps of the subgradient ascent on the per-record bound
+// (ascent, stabilize.go) after a master iteration whose pricing has not
+// converged, while their time stays under ascentShare of the master
+// loop's and no bound from the master's duals beats it (like the
+// per-record bound's share, this makes the bound, not the clustering,
 // depend on the clock); the bounds it proves raise the
 // lower bound, and its best duals are offered to the smoothing as
 // stability centre.
@@ -538,12 +551,14 @@ func (r *run) ascend() {
 	if k := r.res.BoundKind; k != BoundNearest && k != BoundSubgradient {
 		return
 	}
-	for i := 0; i < ascentStepsPerIteration && !r.asc.done() && !r.plan.passed(r.plan.loopEnd); i++ {
+	for !r.asc.done() && !r.plan.passed(r.plan.loopEnd) &&
+		r.res.Stats.AscentSeconds <= ascentShare*r.plan.clock().Sub(r.loopStart).Seconds() {
 		t0 := time.Now()
 		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, r.plan.loopEnd, r.best.sse)
 		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
 		r.res.Stats.AscentSteps++
 		r.raise(b, BoundSubgradient)
+		r.certify(r.asc.bestVal, CertRecords, r.asc.best, nil, nil)
 	}
 	if r.stab != nil {
 		r.stab.offer(r.asc.best, r.asc.bestVal)
@@ -564,16 +579,18 @@ func floatSum(x []float64) float64 {
 // exact minimum reduced cost of every size in the bound (or on the time
 // limit when that computation is cut short).
 func (r *run) numericalStop(duals []float64, sumLambda float64) error {
-	lb, complete, err := r.pr.exactBounds(duals)
+	lb, proofs, complete, err := r.pr.exactBounds(duals)
 	if err != nil {
 		return err
 	}
+	b := sumLambda + lagrangianTerm(r.n, r.k, lb)
+	r.certify(b, CertSizes, duals, lb, proofs)
 	if !complete {
-		r.raise(sumLambda+lagrangianTerm(r.n, r.k, lb), BoundLagrangian)
+		r.raise(b, BoundLagrangian)
 		r.stop(StopTimeLimit, PhasePricing)
 		return nil
 	}
-	r.raise(sumLambda+lagrangianTerm(r.n, r.k, lb), BoundMasterLP)
+	r.raise(b, BoundMasterLP)
 	r.res.Converged, r.res.NumericalStop = true, true
 	r.stop(StopConverged, "")
 	return nil
