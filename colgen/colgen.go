@@ -98,8 +98,9 @@ type Options struct {
 	// greedily).
 	Smoothing float64
 	// NoAscent turns off the subgradient ascent on the per-record
-	// Lagrangian bound that runs between master iterations while pricing
-	// has not converged (at most ascentShare of the loop's time; see
+	// Lagrangian bound, which takes the last ascentTail of the master
+	// loop's time when the master has no bound of its own by then, and
+	// ascentFinalSteps steps when MaxIterations stops the loop (see
 	// ascent in stabilize.go).
 	NoAscent bool
 	// Progress, when set, is called when a phase starts and ends, after
@@ -219,13 +220,18 @@ const recordBoundShare = 0.1
 // moves the stability centre.
 const sepBoundShare = 0.3
 
-// ascentShare is the largest share of the master loop's time the
-// subgradient ascent on the per-record bound may take. One step costs
-// about one per-record bound, O(n²·k): 0.3 s on Census k = 10, several
-// seconds on EIA, where the master converges at small k only if the
-// ascent leaves it most of the time (two steps after every master
-// iteration kept Census k = 4, 5 and EIA k = 3 from converging in 60 s).
-const ascentShare = 0.2
+// ascentTail is the share of the master loop's time, at its end, that
+// goes to the subgradient ascent on the per-record bound when the master
+// has not produced a bound of its own by then. Steps cost about one
+// per-record bound each, O(n²·k) (0.3 s on Census k = 10): run between
+// master iterations instead, even a fifth of the loop's time kept Census
+// k = 4 and 5 from converging in 60 s (bench/README.md).
+const ascentTail = 0.15
+
+// ascentFinalSteps is the number of ascent steps when the iteration limit
+// (Options.MaxIterations) stops the master loop before convergence: a
+// count, not a time, so that such runs do not depend on the clock.
+const ascentFinalSteps = 20
 
 // Result is the outcome of Run.
 type Result struct {

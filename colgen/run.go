@@ -360,8 +360,12 @@ func (r *run) masterLoop() error {
 func (r *run) iterate() (done bool, err error) {
 	res, opt := r.res, r.opt
 	if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
+		r.ascend(ascentFinalSteps)
 		r.stop(StopIterLimit, PhaseMaster)
 		return true, nil
+	}
+	if r.ascentTail() {
+		r.ascend(0)
 	}
 	if r.plan.passed(r.plan.loopEnd) {
 		r.stop(StopTimeLimit, PhaseMaster)
@@ -407,9 +411,6 @@ func (r *run) iterate() (done bool, err error) {
 			newCols = r.cs.addNew(newCols, keepSizes(g, r.k))
 			res.Stats.RoundedColumns += len(newCols) - before
 		}
-	}
-	if !out.complete {
-		r.ascend()
 	}
 	r.report(PhaseMaster, Progress{Master: mr.Objective})
 	if out.complete {
@@ -534,25 +535,32 @@ func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcom
 	return r.priceAndBound(duals)
 }
 
-// ascend runs steps of the subgradient ascent on the per-record bound
-// (ascent, stabilize.go) after a master iteration whose pricing has not
-// converged, while their time stays under ascentShare of the master
-// loop's and no bound from the master's duals beats it (like the
-// per-record bound's share, this makes the bound, not the clustering,
-// depend on the clock); the bounds it proves raise the
-// lower bound, and its best duals are offered to the smoothing as
-// stability centre.
-func (r *run) ascend() {
-	if r.asc == nil || r.asc.done() {
-		return
+// ascentTail: the master loop is in the last ascentTail share of its time
+// without a bound from the master's duals (only the nearest-neighbour or
+// subgradient bound holds): its remaining time goes to the subgradient
+// ascent, which raises the bound of a run that will not converge without
+// taking time from one that is converging.
+func (r *run) ascentTail() bool {
+	if r.asc == nil || r.asc.done() || r.plan.loopEnd.IsZero() || r.res.Converged {
+		return false
 	}
-	// Once the master's Lagrangian bound beats the ascent, the master's
-	// duals lead and the ascent's time is better spent pricing.
 	if k := r.res.BoundKind; k != BoundNearest && k != BoundSubgradient {
+		return false
+	}
+	left := r.plan.loopEnd.Sub(r.plan.clock())
+	return left < time.Duration(ascentTail*float64(r.plan.loopEnd.Sub(r.loopStart)))
+}
+
+// ascend runs steps of the subgradient ascent on the per-record bound
+// (ascent, stabilize.go) until it stalls, the loop's deadline passes or,
+// when steps > 0, that many steps are done. The bounds it proves raise the
+// lower bound (BoundSubgradient) and are certified; its best duals are
+// offered to the smoothing as stability centre.
+func (r *run) ascend(steps int) {
+	if r.asc == nil {
 		return
 	}
-	for !r.asc.done() && !r.plan.passed(r.plan.loopEnd) &&
-		r.res.Stats.AscentSeconds <= ascentShare*r.plan.clock().Sub(r.loopStart).Seconds() {
+	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.plan.passed(r.plan.loopEnd); i++ {
 		t0 := time.Now()
 		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, r.plan.loopEnd, r.best.sse)
 		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()

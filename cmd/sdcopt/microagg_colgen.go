@@ -179,33 +179,35 @@ var colgenPhaseNames = map[string]string{
 
 // colgenReport is what `sdcopt microagg --method colgen` adds to the JSON.
 type colgenReport struct {
-	Solver        string             `json:"solver"`
-	PricingSolver string             `json:"pricing_solver"`
-	ExactPricing  string             `json:"exact_pricing"`
-	LowerBound    float64            `json:"lower_bound"`
-	BoundKind     string             `json:"bound_kind"`
-	LPBound       float64            `json:"lp_bound"`
-	Closed        bool               `json:"closed"`
-	CloseColumns  int                `json:"close_columns"`
-	CloseStatus   string             `json:"close_status,omitempty"`
-	PolishNote    string             `json:"polish_note,omitempty"`
-	LowerBoundIL  float64            `json:"lower_bound_il"`
-	GapPercent    float64            `json:"gap_percent"`
-	Exact         bool               `json:"exact"`
-	Converged     bool               `json:"converged"`
-	Integral      bool               `json:"integral"`
-	Source        string             `json:"source"`
-	Iterations    int                `json:"iterations"`
-	Columns       int                `json:"-"` // in colgenMicroaggResult
-	Stopped       string             `json:"stopped"`
-	StoppedPhase  string             `json:"stopped_phase,omitempty"`
-	Split         int                `json:"split_groups"`
-	Nodes         int                `json:"nodes"`
-	OpenNodes     int                `json:"open_nodes"`
-	TimeLimit     float64            `json:"time_limit"`
-	Heuristics    map[string]float64 `json:"heuristic_sse"`
-	HeuristicGaps map[string]float64 `json:"heuristic_gap_percent"`
-	Seconds       map[string]float64 `json:"seconds_by_phase"`
+	Solver        string              `json:"solver"`
+	PricingSolver string              `json:"pricing_solver"`
+	ExactPricing  string              `json:"exact_pricing"`
+	LowerBound    float64             `json:"lower_bound"`
+	BoundKind     string              `json:"bound_kind"`
+	BoundSeconds  float64             `json:"bound_seconds"` // when the run reached LowerBound
+	Trace         []colgen.TracePoint `json:"trace"`         // bound and incumbent SSE whenever either improved
+	LPBound       float64             `json:"lp_bound"`
+	Closed        bool                `json:"closed"`
+	CloseColumns  int                 `json:"close_columns"`
+	CloseStatus   string              `json:"close_status,omitempty"`
+	PolishNote    string              `json:"polish_note,omitempty"`
+	LowerBoundIL  float64             `json:"lower_bound_il"`
+	GapPercent    float64             `json:"gap_percent"`
+	Exact         bool                `json:"exact"`
+	Converged     bool                `json:"converged"`
+	Integral      bool                `json:"integral"`
+	Source        string              `json:"source"`
+	Iterations    int                 `json:"iterations"`
+	Columns       int                 `json:"-"` // in colgenMicroaggResult
+	Stopped       string              `json:"stopped"`
+	StoppedPhase  string              `json:"stopped_phase,omitempty"`
+	Split         int                 `json:"split_groups"`
+	Nodes         int                 `json:"nodes"`
+	OpenNodes     int                 `json:"open_nodes"`
+	TimeLimit     float64             `json:"time_limit"`
+	Heuristics    map[string]float64  `json:"heuristic_sse"`
+	HeuristicGaps map[string]float64  `json:"heuristic_gap_percent"`
+	Seconds       map[string]float64  `json:"seconds_by_phase"`
 }
 
 // colgenMicroaggResult is the JSON document of --method colgen: the
@@ -225,7 +227,7 @@ type colgenMicroaggResult struct {
 func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgenReport {
 	rep := &colgenReport{
 		Solver: r.LPSolver, PricingSolver: s.colgen.pricingSolver, ExactPricing: s.colgen.exact,
-		LowerBound: r.LowerBound, BoundKind: r.BoundKind, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, PolishNote: r.PolishNote,
+		LowerBound: r.LowerBound, BoundKind: r.BoundKind, BoundSeconds: r.BoundSeconds, Trace: r.Trace, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, PolishNote: r.PolishNote,
 		GapPercent: r.GapPercent, Exact: r.Exact, Converged: r.Converged,
 		Integral: r.Integral, Source: r.Source, Iterations: r.Iterations, Columns: r.Columns, Stopped: r.Stopped,
 		TimeLimit: s.icsm.timeLimit, Heuristics: map[string]float64{}, HeuristicGaps: map[string]float64{},
@@ -233,7 +235,7 @@ func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgen
 			"master": r.Stats.MasterSeconds, "rounding": r.Stats.RoundingSeconds, "heuristic_pricing": r.Stats.HeuristicSeconds,
 			"complete_enumeration": r.Stats.CESeconds, "exact_pricing_ilp": r.Stats.EPSeconds, "close": r.Stats.CloseSeconds,
 			"icsm_start": r.Stats.ICSMSeconds, "icsm_polish": r.Stats.PolishSeconds, "branch_and_price": r.Stats.BranchSeconds,
-			"record_bound": r.Stats.BoundSeconds,
+			"record_bound": r.Stats.BoundSeconds, "subgradient_ascent": r.Stats.AscentSeconds,
 		},
 	}
 	if sst > 0 {
@@ -249,7 +251,7 @@ func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgen
 }
 
 func writeColgenText(w io.Writer, r *colgenReport) {
-	fmt.Fprintf(w, "bound     %.6g (IL %.4f %%, %s), gap %.4f %%, exact: %v\n", r.LowerBound, r.LowerBoundIL, r.BoundKind, r.GapPercent, r.Exact)
+	fmt.Fprintf(w, "bound     %.6g (IL %.4f %%, %s, reached at %.1f s), gap %.4f %%, exact: %v\n", r.LowerBound, r.LowerBoundIL, r.BoundKind, r.BoundSeconds, r.GapPercent, r.Exact)
 	stopped := r.Stopped
 	if r.StoppedPhase != "" {
 		stopped += " (" + r.StoppedPhase + ")"
