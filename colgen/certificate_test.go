@@ -23,7 +23,7 @@ func TestCertificates(t *testing.T) {
 			continue
 		}
 		opt := bruteForce(model.NewSqDist(z), k)
-		for _, o := range []Options{{MaxIterations: 1 + int(seed%3), NoClose: true, NoBranch: true, NoICSM: true}, {NoICSM: true}} {
+		for _, o := range []Options{{MaxIterations: 1 + int(seed%3), NoClose: true, NoBranch: true, NoICSM: true, Ascent: true}, {NoICSM: true}} {
 			r, err := Run(z, k, &o)
 			if err != nil {
 				t.Fatal(err)

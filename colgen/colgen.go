@@ -97,12 +97,12 @@ type Options struct {
 	// NoHeuristicPricing turns it off too (the separation point is priced
 	// greedily).
 	Smoothing float64
-	// NoAscent turns off the subgradient ascent on the per-record
+	// Ascent turns on the subgradient ascent on the per-record
 	// Lagrangian bound, which takes the last ascentTail of the master
 	// loop's time when the master has no bound of its own by then, and
 	// ascentFinalSteps steps when MaxIterations stops the loop (see
 	// ascent in stabilize.go).
-	NoAscent bool
+	Ascent bool
 	// Progress, when set, is called when a phase starts and ends, after
 	// every master iteration and at every branch-and-price node report,
 	// on the goroutine of Run. It only observes: nothing it does changes
@@ -223,9 +223,10 @@ const sepBoundShare = 0.3
 // ascentTail is the share of the master loop's time, at its end, that
 // goes to the subgradient ascent on the per-record bound when the master
 // has not produced a bound of its own by then. Steps cost about one
-// per-record bound each, O(n²·k) (0.3 s on Census k = 10): run between
-// master iterations instead, even a fifth of the loop's time kept Census
-// k = 4 and 5 from converging in 60 s (bench/README.md).
+// per-record bound each, O(n²·k) (0.3 s on Census k = 10). Between master
+// iterations (two steps each, or a fifth of the loop's time) it kept
+// Census k = 4 from converging in 60 s, and so did this tail
+// (bench/README.md), hence Options.Ascent is off by default.
 const ascentTail = 0.15
 
 // ascentFinalSteps is the number of ascent steps when the iteration limit

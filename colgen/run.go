@@ -322,7 +322,7 @@ func (r *run) openMaster(initCols [][]int) error {
 	r.rd = newRounder(r.z, r.d, r.k)
 	r.pr = &pricer{d: r.d, k: r.k, opt: r.opt, prep: r.prep, stats: &r.res.Stats, deadline: r.plan.loopEnd}
 	r.loopStart = r.plan.clock()
-	if !r.opt.NoAscent {
+	if r.opt.Ascent {
 		if c := nearestDuals(r.prep, r.d, r.k); c != nil {
 			r.asc = newAscent(c, floatSum(c))
 		}

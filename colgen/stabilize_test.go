@@ -78,7 +78,7 @@ func TestBoundBelowBruteForce(t *testing.T) {
 		z, k := smallInstance(t, seed)
 		d := model.NewSqDist(z)
 		opt := bruteForce(d, k)
-		o := Options{MaxIterations: 1 + int(seed%3), NoClose: true, NoBranch: true, NoICSM: seed%2 == 0}
+		o := Options{MaxIterations: 1 + int(seed%3), NoClose: true, NoBranch: true, NoICSM: seed%2 == 0, Ascent: seed%5 != 0}
 		if seed%3 == 0 {
 			o.Smoothing = 0.8
 		}
@@ -176,7 +176,7 @@ func TestBoundBelowHeuristicsTable34(t *testing.T) {
 				}
 				z, _ := model.Standardize(sub)
 				for _, k := range []int{3, 4, 5} {
-					for _, o := range []Options{{MaxIterations: 3, NoClose: true, NoBranch: true}, {NoBranch: true}} {
+					for _, o := range []Options{{MaxIterations: 3, NoClose: true, NoBranch: true, Ascent: true}, {NoBranch: true}} {
 						r, err := Run(z, k, &o)
 						if err != nil {
 							t.Fatalf("%s %s n=%d k=%d: %v", name, crit, n, k, err)
