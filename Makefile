@@ -56,6 +56,7 @@ figures: build
 	./$(BIN) bench kanon --partition 1000 --budget 0 --mip-n '' --scale-n '' --sweep-partition 250,500,1000,2000,4000 --plot $(FIGURES) --out $(FIGURES)/kanon.txt --quiet
 	./$(BIN) bench scaling --plot $(FIGURES) --out $(FIGURES)/scaling.txt --quiet
 	./$(BIN) bench dobra --tables table3,table5 --plot $(FIGURES) --out $(FIGURES)/dobra.txt --quiet
+	./$(BIN) bench microagg-full --data census --k 3 --time-limit 60 --plot $(FIGURES) --out $(FIGURES)/microagg-full-census-k3.txt --quiet
 
 vet: deps
 	$(GO) vet $(GOFLAGS_TAGS) ./...

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -62,6 +63,7 @@ type MicroaggFullRow struct {
 	LowerBoundIL  float64  `json:"lower_bound_il"` // 100·bound/SST
 	GapPercent    float64  `json:"gap_percent"`    // 100·(SSE − bound)/SSE
 	BoundKind     string   `json:"bound_kind"`
+	BoundSeconds  float64  `json:"bound_seconds"` // when the run reached its bound (colgen.Result.BoundSeconds)
 	Exact         bool     `json:"exact"`
 	Source        string   `json:"source"` // the method that found the clustering
 	ILMDAV        float64  `json:"il_mdav"`
@@ -76,10 +78,25 @@ type MicroaggFullRow struct {
 	Columns       int      `json:"columns"`
 	Nodes         int      `json:"nodes"` // branch-and-price tree size
 	GroupsFile    string   `json:"groups_file,omitempty"`
+	// Trace is the run over time as IL: the bound and the incumbent
+	// whenever one improved (colgen.Result.Trace).
+	Trace []TraceIL `json:"trace"`
+	// Certificate is the run's certificate of its best engine-free bound
+	// (colgen.Result.Certificate; nil when none), written by
+	// WriteCertificates rather than with the rows (its duals are long).
+	Certificate *colgen.Certificate `json:"-"`
 	// Status is ok when IL is at most the published ICSM IL (+0.005, half
 	// its last printed digit), ABOVE otherwise, - without a published
 	// value.
 	Status string `json:"status"`
+}
+
+// TraceIL is a point of a run's trace as IL (100·x/SST): the best lower
+// bound and the incumbent Seconds after the start.
+type TraceIL struct {
+	Seconds      float64 `json:"seconds"`
+	LowerBoundIL float64 `json:"lower_bound_il"`
+	IL           float64 `json:"il"`
 }
 
 // MicroaggFullReport is the outcome of MicroaggFull.
@@ -172,9 +189,12 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 				return nil, checkErr("%s k=%d: lower bound %.12g above the MDAV SSE %.12g", name, k, r.LowerBound, r.MDAV)
 			}
 			row := MicroaggFullRow{Data: name, N: z.N, D: z.D, K: k, IL: il(r.SSE, sst), LowerBoundIL: il(r.LowerBound, sst),
-				GapPercent: r.GapPercent, BoundKind: r.BoundKind, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
+				GapPercent: r.GapPercent, BoundKind: r.BoundKind, BoundSeconds: r.BoundSeconds, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
 				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
-				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Status: "-"}
+				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Certificate: r.Certificate, Status: "-"}
+			for _, p := range r.Trace {
+				row.Trace = append(row.Trace, TraceIL{Seconds: p.Seconds, LowerBoundIL: il(p.LowerBound, sst), IL: il(p.SSE, sst)})
+			}
 			if !math.IsInf(r.ICSM, 1) {
 				v := il(r.ICSM, sst)
 				row.ILICSM = &v
@@ -250,11 +270,11 @@ func writeGroupsFile(path string, cl *model.Clustering) error {
 
 // Tables returns the rows.
 func (r *MicroaggFullReport) Tables() []*Table {
-	t := &Table{Name: "rows", Columns: []string{"data", "n", "d", "k", "il", "lower_bound_il", "gap_percent", "bound_kind", "exact",
+	t := &Table{Name: "rows", Columns: []string{"data", "n", "d", "k", "il", "lower_bound_il", "gap_percent", "bound_kind", "bound_seconds", "exact",
 		"source", "il_mdav", "il_icsm_start", "icsm_time_boxed", "published_il_icsm", "published_il_mdav", "seconds", "stopped",
 		"stopped_phase", "iterations", "columns", "nodes", "groups_file", "status"}}
 	for _, x := range r.Rows {
-		t.add(x.Data, x.N, x.D, x.K, x.IL, x.LowerBoundIL, x.GapPercent, x.BoundKind, x.Exact, x.Source, x.ILMDAV, x.ILICSM,
+		t.add(x.Data, x.N, x.D, x.K, x.IL, x.LowerBoundIL, x.GapPercent, x.BoundKind, x.BoundSeconds, x.Exact, x.Source, x.ILMDAV, x.ILICSM,
 			x.ICSMTimeBoxed, x.Published, x.PublishedMDAV, x.Seconds, x.Stopped, x.StoppedPhase, x.Iterations, x.Columns,
 			x.Nodes, x.GroupsFile, x.Status)
 	}
@@ -267,7 +287,7 @@ func (r *MicroaggFullReport) WriteText(w io.Writer) error {
 		r.TimeLimit, r.Seed, r.Solver)
 	fmt.Fprintf(w, "IL = 100*SSE/SST; LB IL = 100*bound/SST; gap = 100*(SSE-bound)/SSE; published: %s\n", r.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "DATA\tK\tIL\tLB IL\tGAP %\tBOUND\tEXACT\tNODES\tFROM\tICSM START\tMDAV\tTIME s\tSTOPPED\t|\tP.ICSM\tP.MDAV\tSTATUS\t")
+	fmt.Fprintln(tw, "DATA\tK\tIL\tLB IL\tGAP %\tBOUND\tBOUND AT s\tEXACT\tNODES\tFROM\tICSM START\tMDAV\tTIME s\tSTOPPED\t|\tP.ICSM\tP.MDAV\tSTATUS\t")
 	opt := func(p *float64) string {
 		if p == nil {
 			return "-"
@@ -283,11 +303,128 @@ func (r *MicroaggFullReport) WriteText(w io.Writer) error {
 		if x.ICSMTimeBoxed {
 			icsm += "*"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%s\t%v\t%d\t%s\t%s\t%.4f\t%.1f\t%s\t|\t%s\t%s\t%s\t\n", x.Data, x.K, x.IL, x.LowerBoundIL,
-			x.GapPercent, x.BoundKind, x.Exact, x.Nodes, x.Source, icsm, x.ILMDAV, x.Seconds, stopped, opt(x.Published), opt(x.PublishedMDAV), x.Status)
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.2f\t%s\t%.1f\t%v\t%d\t%s\t%s\t%.4f\t%.1f\t%s\t|\t%s\t%s\t%s\t\n", x.Data, x.K, x.IL, x.LowerBoundIL,
+			x.GapPercent, x.BoundKind, x.BoundSeconds, x.Exact, x.Nodes, x.Source, icsm, x.ILMDAV, x.Seconds, stopped, opt(x.Published), opt(x.PublishedMDAV), x.Status)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "cases at or below the published ICSM IL (+0.005): %d of %d; proven optimal: %d\n", r.AtOrBelow, len(r.Rows), r.Exact)
 	_, err := fmt.Fprintln(w, "(* the ICSM start stopped on its time box)")
+	return err
+}
+
+// CaseCertificate is the certificate of one case in a certificates file.
+type CaseCertificate struct {
+	Data        string              `json:"data"`
+	K           int                 `json:"k"`
+	Certificate *colgen.Certificate `json:"certificate"`
+}
+
+// CertificatesFile is the JSON document WriteCertificates writes and
+// CheckCertificates reads.
+type CertificatesFile struct {
+	Method string            `json:"method"` // "microagg-full"
+	Cases  []CaseCertificate `json:"cases"`
+}
+
+// WriteCertificates writes the certificates of the report's cases (those
+// that have one) as JSON (CertificatesFile).
+func (r *MicroaggFullReport) WriteCertificates(w io.Writer) error {
+	doc := CertificatesFile{Method: r.Method}
+	for _, x := range r.Rows {
+		if x.Certificate != nil {
+			doc.Cases = append(doc.Cases, CaseCertificate{Data: x.Data, K: x.K, Certificate: x.Certificate})
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(doc)
+}
+
+// CertificateCheck is the outcome of re-checking one case's certificate.
+type CertificateCheck struct {
+	Data       string  `json:"data"`
+	K          int     `json:"k"`
+	Form       string  `json:"form"`
+	Bound      float64 `json:"bound"`      // stated
+	Recomputed float64 `json:"recomputed"` // from the data alone
+	OK         bool    `json:"ok"`
+	Error      string  `json:"error,omitempty"`
+}
+
+// CheckCertificates reads a certificates file (CertificatesFile, named
+// name in errors) and recomputes every bound from the CASC data with
+// colgen.CheckCertificate, without an LP engine. A certificate that does
+// not prove its bound is a row with OK false; an unreadable file or an
+// unknown data set is an error wrapping ErrSettings.
+func CheckCertificates(rd io.Reader, name string) (*CertificateReport, error) {
+	start := time.Now()
+	var doc CertificatesFile
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, settingsErr("certificates", "%s: %v", name, err)
+	}
+	var out []CertificateCheck
+	for i, c := range doc.Cases {
+		if !datasets.IsCASC(c.Data) || c.Certificate == nil {
+			return nil, settingsErr("certificates", "%s: case %d: unknown data set %q or no certificate", name, i+1, c.Data)
+		}
+		raw, err := datasets.LoadCASC(c.Data)
+		if err != nil {
+			return nil, err
+		}
+		z, _ := model.Standardize(raw)
+		chk := CertificateCheck{Data: c.Data, K: c.K, Form: c.Certificate.Form, Bound: c.Certificate.Bound}
+		if c.Certificate.K != c.K {
+			chk.Error = fmt.Sprintf("certificate for k = %d in the case of k = %d", c.Certificate.K, c.K)
+		} else if b, err := colgen.CheckCertificate(z, c.Certificate); err != nil {
+			chk.Recomputed, chk.Error = b, err.Error()
+		} else {
+			chk.Recomputed, chk.OK = b, true
+		}
+		out = append(out, chk)
+	}
+	rep := &CertificateReport{Method: "check-certificates", File: name, Rows: out, Seconds: time.Since(start).Seconds()}
+	for _, c := range out {
+		if c.OK {
+			rep.OK++
+		}
+	}
+	return rep, nil
+}
+
+// CertificateReport is the outcome of CheckCertificates.
+type CertificateReport struct {
+	Method  string             `json:"method"` // "check-certificates"
+	File    string             `json:"file"`
+	Rows    []CertificateCheck `json:"rows"`
+	OK      int                `json:"ok"`
+	Seconds float64            `json:"seconds"`
+}
+
+// Tables returns the rows.
+func (r *CertificateReport) Tables() []*Table {
+	t := &Table{Name: "rows", Columns: []string{"data", "k", "form", "bound", "recomputed", "ok", "error"}}
+	for _, x := range r.Rows {
+		t.add(x.Data, x.K, x.Form, x.Bound, x.Recomputed, x.OK, x.Error)
+	}
+	return []*Table{t}
+}
+
+// WriteText writes the table.
+func (r *CertificateReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "Lower-bound certificates of %s recomputed from the data (no LP engine)\n", r.File)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "DATA\tK\tFORM\tSTATED SSE\tRECOMPUTED\tOK\t")
+	for _, x := range r.Rows {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.6f\t%.6f\t%v\t\n", x.Data, x.K, x.Form, x.Bound, x.Recomputed, x.OK)
+	}
+	tw.Flush()
+	for _, x := range r.Rows {
+		if x.Error != "" {
+			fmt.Fprintf(w, "%s k=%d: %s\n", x.Data, x.K, x.Error)
+		}
+	}
+	_, err := fmt.Fprintf(w, "%d of %d certificates prove their bound\n", r.OK, len(r.Rows))
 	return err
 }

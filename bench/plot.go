@@ -374,3 +374,45 @@ const minSeconds = 1e-3
 func hasRisk(rows []KanonKRow) bool {
 	return slices.ContainsFunc(rows, func(x KanonKRow) bool { return x.Linkage > 0 })
 }
+
+// Figures draws, per case, the best lower bound and the incumbent over
+// time as IL (colgen.Result.Trace): both are step functions, held from
+// one improvement to the next and to the end of the run.
+func (r *MicroaggFullReport) Figures() ([]*Figure, error) {
+	var figs []*Figure
+	for _, x := range r.Rows {
+		if len(x.Trace) == 0 {
+			continue
+		}
+		var lb, inc plotter.XYs
+		for i, p := range x.Trace {
+			if i > 0 {
+				prev := x.Trace[i-1]
+				lb = append(lb, plotter.XY{X: p.Seconds, Y: prev.LowerBoundIL})
+				inc = append(inc, plotter.XY{X: p.Seconds, Y: prev.IL})
+			}
+			lb = append(lb, plotter.XY{X: p.Seconds, Y: p.LowerBoundIL})
+			inc = append(inc, plotter.XY{X: p.Seconds, Y: p.IL})
+		}
+		last := x.Trace[len(x.Trace)-1]
+		end := max(x.Seconds, last.Seconds)
+		lb = append(lb, plotter.XY{X: end, Y: last.LowerBoundIL})
+		inc = append(inc, plotter.XY{X: end, Y: last.IL})
+		p := newPlot(fmt.Sprintf("Column generation on %s, k = %d: bound and incumbent over time", x.Data, x.K), "time (s)", "IL (%)")
+		err := addSeries(p,
+			series{label: "incumbent (IL of the best clustering)", xy: inc, color: figColor(0), plain: true},
+			series{label: fmt.Sprintf("lower bound (final: %s, %.1f s)", x.BoundKind, x.BoundSeconds), xy: lb, color: figColor(1), plain: true},
+		)
+		if err != nil {
+			return nil, err
+		}
+		if x.Published != nil {
+			pub := plotter.XYs{{X: 0, Y: *x.Published}, {X: end, Y: *x.Published}}
+			if err := addSeries(p, series{label: "published ICSM IL (best of 1600 runs)", xy: pub, color: figColor(2), dash: dashed, plain: true}); err != nil {
+				return nil, err
+			}
+		}
+		figs = append(figs, newFigure(fmt.Sprintf("microagg-full-%s-k%d", x.Data, x.K), p))
+	}
+	return figs, nil
+}

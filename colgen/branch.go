@@ -243,7 +243,7 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 				nd.bound = bound
 				return nil, true, nil
 			}
-			lb, complete, err := b.pr.exactBounds(mr.Duals)
+			lb, _, complete, err := b.pr.exactBounds(mr.Duals)
 			if err != nil {
 				return nil, false, err
 			}

@@ -89,6 +89,20 @@ type Options struct {
 	MaxIterations int
 	// Workers is the number of goroutines of complete enumeration (0 = all).
 	Workers int
+	// Smoothing is the weight α of the stability centre in the dual
+	// smoothing of the master (Wentges; see stabilize.go): the greedy
+	// pricing runs first at α·π̂ + (1−α)·π_out, π̂ the duals of the best
+	// Lagrangian bound so far. 0 (the default) or a negative value turns
+	// smoothing off; values must be below 1 (0.8 is the usual choice).
+	// NoHeuristicPricing turns it off too (the separation point is priced
+	// greedily).
+	Smoothing float64
+	// Ascent turns on the subgradient ascent on the per-record
+	// Lagrangian bound, which takes the last ascentTail of the master
+	// loop's time when the master has no bound of its own by then, and
+	// ascentFinalSteps steps when MaxIterations stops the loop (see
+	// ascent in stabilize.go).
+	Ascent bool
 	// Progress, when set, is called when a phase starts and ends, after
 	// every master iteration and at every branch-and-price node report,
 	// on the goroutine of Run. It only observes: nothing it does changes
@@ -145,6 +159,14 @@ type Stats struct {
 	ICSMSeconds      float64 // the ICSM start
 	PolishSeconds    float64 // the ICSM polish
 	BranchSeconds    float64 // branch-and-price
+	// Separations counts the pricings at a smoothed separation point,
+	// Mispricings those that found no column improving the master (then
+	// the master's own duals were priced).
+	Separations, Mispricings int
+	// AscentSteps and AscentSeconds: the subgradient ascent on the
+	// per-record bound.
+	AscentSteps   int
+	AscentSeconds float64
 }
 
 // PricingSeconds is the time spent pricing.
@@ -172,7 +194,10 @@ const (
 	BoundNone       = "none"              // no positive bound proven
 	BoundNearest    = "nearest_neighbour" // Σ_v min_η s_v(η−1)/(2η) (nearestBound), before any master solve
 	BoundLagrangian = "lagrangian"        // Σλ + a bound on the reduced costs of a partition, pricing unfinished
-	BoundMasterLP   = "master_lp"         // the converged master LP (pricing proved no negative reduced cost)
+	// BoundSubgradient is the per-record Lagrangian bound (recordBound)
+	// at duals found by subgradient ascent (ascent), not the master's.
+	BoundSubgradient = "subgradient"
+	BoundMasterLP    = "master_lp" // the converged master LP (pricing proved no negative reduced cost)
 	// BoundIntegerProgram is the bound of the gap-closing integer
 	// program over every group within the gap.
 	BoundIntegerProgram = "integer_program"
@@ -189,6 +214,25 @@ const deadlineMargin = 0.02
 // recordBoundShare is the largest share of the elapsed time the
 // per-record Lagrangian bound (recordBound) may take.
 const recordBoundShare = 0.1
+
+// sepBoundShare is the largest share of the elapsed time the per-record
+// bound may take at the separation points of the smoothing, where it
+// moves the stability centre.
+const sepBoundShare = 0.3
+
+// ascentTail is the share of the master loop's time, at its end, that
+// goes to the subgradient ascent on the per-record bound when the master
+// has not produced a bound of its own by then. Steps cost about one
+// per-record bound each, O(n²·k) (0.3 s on Census k = 10). Between master
+// iterations (two steps each, or a fifth of the loop's time) it kept
+// Census k = 4 from converging in 60 s, and so did this tail
+// (bench/README.md), hence Options.Ascent is off by default.
+const ascentTail = 0.15
+
+// ascentFinalSteps is the number of ascent steps when the iteration limit
+// (Options.MaxIterations) stops the master loop before convergence: a
+// count, not a time, so that such runs do not depend on the clock.
+const ascentFinalSteps = 20
 
 // Result is the outcome of Run.
 type Result struct {
@@ -228,6 +272,18 @@ type Result struct {
 	// the converged master LP value and the gap-closing integer program's
 	// bound (BoundKind says which).
 	LowerBound float64
+	// BoundSeconds is the time from the start of Run at which LowerBound
+	// was reached.
+	BoundSeconds float64
+	// Trace is the run over time: a point whenever the lower bound or the
+	// incumbent's SSE improved (from the first incumbent on), so that a
+	// run stopped at any moment is read off it.
+	Trace []TracePoint
+	// Certificate states the best bound that CheckCertificate can
+	// recompute from the data without an LP engine (nil when none); its
+	// Bound is LowerBound unless the gap-closing integer program or
+	// branch-and-price raised LowerBound further.
+	Certificate *Certificate
 	// Master is the last restricted master LP value; LPBound the master
 	// LP bound (Master when the run converged, else the best Lagrangian
 	// bound) — the SSE_MP of the paper's formula (15), before the
@@ -271,6 +327,15 @@ type Result struct {
 	LPSolver   string
 	Stats      Stats
 	Seconds    float64
+}
+
+// TracePoint is the state of a run at a moment: the best valid lower
+// bound (LowerBound, clipped at 0) and the incumbent's SSE, Seconds after
+// the start of Run.
+type TracePoint struct {
+	Seconds    float64 `json:"seconds"`
+	LowerBound float64 `json:"lower_bound"`
+	SSE        float64 `json:"sse"`
 }
 
 // Gap returns formula (15) for a heuristic SSE against the lower bound.

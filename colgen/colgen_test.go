@@ -257,7 +257,11 @@ func TestPricingMethodsAgree(t *testing.T) {
 			}
 			return 0
 		})
-		for _, c := range heuristicPricing(d, lambda, eta, order, make([]float64, n), make([]bool, n), rcTolerance(lambda)) {
+		cols, late := heuristicPricing(d, lambda, eta, order, make([]float64, n), make([]bool, n), rcTolerance(lambda), time.Time{})
+		if late {
+			t.Fatalf("seed %d: greedy pricing late without a deadline", seed)
+		}
+		for _, c := range cols {
 			if len(c.Members) != eta || c.ReducedCost < want-1e-9 || c.ReducedCost >= 0 {
 				t.Fatalf("seed %d: greedy column %v rc %.12g (minimum %.12g)", seed, c.Members, c.ReducedCost, want)
 			}

@@ -71,6 +71,30 @@
 // Options.Progress observes every phase (name, best valid bound,
 // incumbent, gap) without influencing any of them.
 //
+// With Options.Ascent, when the master loop reaches the last 15 % of its
+// time (or its iteration limit) with no bound from the master's own duals
+// (large k), a subgradient ascent on the per-record bound, started from the
+// nearest-neighbour duals, raises the bound: the per-record bound is
+// concave in λ, its subgradient is one minus each record's coverage by
+// the records' cheapest stars, and Polyak's step aims at the incumbent's
+// SSE (stabilize.go; BoundSubgradient). It is off by default: its gain is
+// small (Census k = 10: +0.3 %, Tarragona k = 10: +3 % in 60 s) and its
+// time kept Census k = 4 from converging in 60 s (bench/README.md).
+// Options.Smoothing turns on Wentges' dual smoothing: the greedy pricing
+// runs first at α·π̂ + (1−α)·π_out, π̂ the duals of the best bound so far,
+// and the master's duals are priced only on a mis-pricing (no gain on
+// Census k = 10). The greedy pricing runs the sizes k..2k-1 on
+// Options.Workers goroutines with the same result as one, and looks at
+// the deadline every 16 start records.
+//
+// Result.BoundKind and Result.BoundSeconds say which bound was returned
+// and when it was reached; Result.Trace holds the bound and the
+// incumbent whenever either improved. Result.Certificate states the best
+// bound that needs no LP engine to check — the duals, and per group size
+// a lower bound on the reduced cost with its proof (root bound, complete
+// enumeration, pricing ILP) — and CheckCertificate recomputes it from the
+// data alone.
+//
 // # Rounding (Section 5.2)
 //
 // After each master solve, an integral solution is a clustering; otherwise

@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sdcopt/sdcopt/ip"
@@ -79,7 +82,12 @@ func rcTolerance(lambda []float64) float64 {
 // selection rule weighs the new record's dual by 1/(eta-1) (its share in
 // the edge form (14)); we use the exact increase Σ_{u∈C} c_uw/eta - λ_w,
 // which is what the group's reduced cost changes by.
-func heuristicPricing(d *model.SqDist, lambda []float64, eta int, order []int, inc []float64, used []bool, rcTol float64) []model.Column {
+//
+// It checks deadline (zero = none) every heuristicCheckEvery start
+// records and, once it has passed, returns the columns found so far with
+// late set.
+func heuristicPricing(d *model.SqDist, lambda []float64, eta int, order []int, inc []float64, used []bool, rcTol float64,
+	deadline time.Time) (cols []model.Column, late bool) {
 	n := d.N
 	for i := range used {
 		used[i] = false
@@ -87,8 +95,12 @@ func heuristicPricing(d *model.SqDist, lambda []float64, eta int, order []int, i
 	var out []model.Column
 	left := n
 	members := make([]int, 0, eta)
-	for _, v := range order {
+	for i, v := range order {
 		if left < eta {
+			break
+		}
+		if i%heuristicCheckEvery == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+			late = true
 			break
 		}
 		if used[v] {
@@ -140,7 +152,100 @@ func heuristicPricing(d *model.SqDist, lambda []float64, eta int, order []int, i
 	}
 	// Keep only columns whose recomputed reduced cost is negative.
 	out = slices.DeleteFunc(out, func(c model.Column) bool { return !(c.ReducedCost < rcTol) })
-	return out
+	return out, late
+}
+
+// heuristicCheckEvery is how many start records the greedy pricing grows
+// groups from between two looks at the clock: one start costs
+// O(n·eta) (about 10 µs for n = 1080, eta = 10), so the deadline is
+// overrun by well under a millisecond.
+const heuristicCheckEvery = 16
+
+// heuristicBuf is one goroutine's scratch space for heuristicPricing.
+type heuristicBuf struct {
+	inc  []float64
+	used []bool
+}
+
+// heuristicSizes runs heuristicPricing for every size in etas, at most
+// workers (Options.Workers; 0 = GOMAXPROCS) at a time, and returns the
+// columns per size in the order of etas. Each size's greedy run depends
+// on lambda and the size alone, so the result is the same whatever the
+// scheduling. late says the deadline cut some size short.
+func (p *pricer) heuristicSizes(lambda []float64, etas []int, rcTol float64) ([][]model.Column, bool) {
+	n := p.d.N
+	workers := min(p.workers(), len(etas))
+	for len(p.bufs) < workers {
+		p.bufs = append(p.bufs, heuristicBuf{inc: make([]float64, n), used: make([]bool, n)})
+	}
+	out := make([][]model.Column, len(etas))
+	lateAt := make([]bool, len(etas))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func(b heuristicBuf) {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(etas) {
+					return
+				}
+				out[i], lateAt[i] = heuristicPricing(p.d, lambda, etas[i], p.order, b.inc, b.used, rcTol, p.deadline)
+			}
+		}(p.bufs[w])
+	}
+	wg.Wait()
+	return out, slices.Contains(lateAt, true)
+}
+
+func (p *pricer) workers() int {
+	if p.opt.Workers > 0 {
+		return p.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// sortOrder sorts p.order by descending dual (ties by record), the order
+// in which the greedy pricing starts its groups.
+func (p *pricer) sortOrder(lambda []float64) {
+	n := p.d.N
+	if len(p.order) != n {
+		p.order = make([]int, n)
+	}
+	for i := range p.order {
+		p.order[i] = i
+	}
+	slices.SortStableFunc(p.order, func(a, b int) int { return cmp.Compare(lambda[b], lambda[a]) })
+}
+
+// heuristicAll is the greedy pricing of every size k..2k-1 (in parallel,
+// heuristicSizes) at lambda: all the columns found, and for every size
+// the root bound of complete enumeration (enumerate.Prepared.RootBound,
+// clipped at 0) as the lower bound on its smallest reduced cost.
+func (p *pricer) heuristicAll(lambda []float64) ([]model.Column, []float64, []string) {
+	k, n := p.k, p.d.N
+	lb := make([]float64, k)
+	proof := make([]string, k)
+	var etas []int
+	for eta := k; eta <= 2*k-1; eta++ {
+		lb[eta-k] = min(0, p.prep.RootBound(lambda, eta))
+		proof[eta-k] = ProofRoot
+		if eta <= n {
+			etas = append(etas, eta)
+		}
+	}
+	p.sortOrder(lambda)
+	t0 := time.Now()
+	per, _ := p.heuristicSizes(lambda, etas, rcTolerance(lambda))
+	p.stats.HeuristicSeconds += time.Since(t0).Seconds()
+	p.stats.HeuristicCalls += len(etas)
+	var cols []model.Column
+	for _, c := range per {
+		cols = append(cols, c...)
+	}
+	p.stats.HeuristicColumns += len(cols)
+	return cols, lb, proof
 }
 
 // pricer runs PricingProblem (Section 5.1) for one set of duals.
@@ -150,8 +255,7 @@ type pricer struct {
 	opt      *Options
 	prep     *enumerate.Prepared
 	order    []int
-	inc      []float64
-	used     []bool
+	bufs     []heuristicBuf
 	stats    *Stats
 	deadline time.Time
 	// accept, when set, restricts the groups to those of a
@@ -166,6 +270,8 @@ type priceOutcome struct {
 	// lb[eta-k] is a valid lower bound on the smallest reduced cost of a
 	// group of size eta under these duals.
 	lb []float64
+	// proof[eta-k] says how lb[eta-k] was proven (ProofRoot, ...).
+	proof []string
 	// complete: every size was priced exactly without finding a column
 	// (the master LP value is then the lower bound).
 	complete bool
@@ -176,27 +282,34 @@ type priceOutcome struct {
 func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 	n, k := p.d.N, p.k
 	rcTol := rcTolerance(lambda)
-	out := &priceOutcome{lb: make([]float64, k)}
+	out := &priceOutcome{lb: make([]float64, k), proof: make([]string, k)}
 	for eta := k; eta <= 2*k-1; eta++ {
 		out.lb[eta-k] = min(0, p.prep.RootBound(lambda, eta))
+		out.proof[eta-k] = ProofRoot
 	}
-	if p.order == nil {
-		p.order = make([]int, n)
-		p.inc = make([]float64, n)
-		p.used = make([]bool, n)
-	}
-	for i := range p.order {
-		p.order[i] = i
-	}
-	slices.SortStableFunc(p.order, func(a, b int) int { return cmp.Compare(lambda[b], lambda[a]) })
+	p.sortOrder(lambda)
+	// The greedy pricing of the next sizes runs ahead in parallel, a batch
+	// of workers sizes at a time (heuristicSizes); the first size of the
+	// batch that yields columns ends the pricing as in the sequential
+	// order, so the result does not depend on the batch.
+	var greedy [][]model.Column
+	greedyFrom := 0
 	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
 		if !p.opt.NoHeuristicPricing {
-			t0 := time.Now()
-			cols := heuristicPricing(p.d, lambda, eta, p.order, p.inc, p.used, rcTol)
+			if eta-k >= greedyFrom+len(greedy) {
+				var etas []int
+				for e := eta; e < eta+p.workers() && e <= 2*k-1 && e <= n; e++ {
+					etas = append(etas, e)
+				}
+				t0 := time.Now()
+				greedy, _ = p.heuristicSizes(lambda, etas, rcTol)
+				greedyFrom = eta - k
+				p.stats.HeuristicSeconds += time.Since(t0).Seconds()
+			}
+			cols := greedy[eta-k-greedyFrom]
 			if p.accept != nil {
 				cols = slices.DeleteFunc(cols, func(c model.Column) bool { return !p.accept(c.Members) })
 			}
-			p.stats.HeuristicSeconds += time.Since(t0).Seconds()
 			p.stats.HeuristicCalls++
 			if len(cols) > 0 {
 				p.stats.HeuristicColumns += len(cols)
@@ -230,7 +343,9 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 			if err != nil {
 				return nil, err
 			}
-			out.lb[eta-k] = max(out.lb[eta-k], min(0, res.LowerBound))
+			if lb := min(0, res.LowerBound); lb > out.lb[eta-k] {
+				out.lb[eta-k], out.proof[eta-k] = lb, ProofEnumeration
+			}
 			if !res.Complete {
 				out.timedOut = true
 				return out, nil
@@ -258,8 +373,8 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 				return nil, fmt.Errorf("colgen: exact pricing, size %d: %w", eta, err)
 			}
 			if !res.Optimal {
-				if res.BestBound == res.BestBound { // not NaN
-					out.lb[eta-k] = max(out.lb[eta-k], min(0, res.BestBound))
+				if lb := min(0, res.BestBound); lb > out.lb[eta-k] { // false for NaN
+					out.lb[eta-k], out.proof[eta-k] = lb, ProofILP
 				}
 				if res.Found && res.Column.ReducedCost < rcTol {
 					out.cols = []model.Column{res.Column}
@@ -273,7 +388,9 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 			if !math.IsNaN(res.BestBound) {
 				lb = min(lb, res.BestBound)
 			}
-			out.lb[eta-k] = max(out.lb[eta-k], min(0, lb))
+			if lb := min(0, lb); lb > out.lb[eta-k] {
+				out.lb[eta-k], out.proof[eta-k] = lb, ProofILP
+			}
 			if res.Column.ReducedCost < rcTol {
 				out.cols = []model.Column{res.Column}
 				return out, nil
@@ -290,18 +407,27 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 // returns the minimum reduced cost per size (clipped at 0): the tightest
 // Lagrangian bound for these duals. It serves when the master and the
 // pricing disagree within tolerances (see Run).
-func (p *pricer) exactBounds(lambda []float64) ([]float64, bool, error) {
+//
+// The sizes a deadline leaves unpriced keep the root bound
+// (enumerate.Prepared.RootBound): a zero there would claim that no group
+// of that size has a negative reduced cost. proofs says which is which.
+func (p *pricer) exactBounds(lambda []float64) (lb []float64, proofs []string, complete bool, err error) {
 	k := p.k
-	lb := make([]float64, k)
+	lb, proofs = make([]float64, k), make([]string, k)
+	for eta := k; eta <= 2*k-1; eta++ {
+		lb[eta-k], proofs[eta-k] = min(0, p.prep.RootBound(lambda, eta)), ProofRoot
+	}
 	for eta := k; eta <= 2*k-1 && eta <= p.d.N; eta++ {
 		res, err := p.prep.Solve(lambda, eta, &enumerate.Options{Workers: p.opt.Workers, Threshold: 0, Deadline: p.deadline, Accept: p.accept})
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		lb[eta-k] = min(0, res.LowerBound)
+		if b := min(0, res.LowerBound); b > lb[eta-k] {
+			lb[eta-k], proofs[eta-k] = b, ProofEnumeration
+		}
 		if !res.Complete {
-			return lb, false, nil
+			return lb, proofs, false, nil
 		}
 	}
-	return lb, true, nil
+	return lb, proofs, true, nil
 }

@@ -88,6 +88,8 @@ func validate(z *model.Dataset, k int, opt *Options) error {
 		return fmt.Errorf("%w: MaxIterations %d", ErrInput, opt.MaxIterations)
 	case opt.CEColumns < 0:
 		return fmt.Errorf("%w: CEColumns %d", ErrInput, opt.CEColumns)
+	case opt.Smoothing >= 1 || math.IsNaN(opt.Smoothing):
+		return fmt.Errorf("%w: Smoothing %g (want < 1)", ErrInput, opt.Smoothing)
 	case opt.Workers < 0:
 		return fmt.Errorf("%w: Workers %d", ErrInput, opt.Workers)
 	}
@@ -137,6 +139,12 @@ type run struct {
 	pr        *pricer
 	// lastSumLambda is Σ_v λ_v of the last master solve.
 	lastSumLambda float64
+	// stab is the dual smoothing (nil when off).
+	stab *stabilizer
+	// asc is the subgradient ascent on the per-record bound (nil when
+	// off), loopStart the start of the master loop.
+	asc       *ascent
+	loopStart time.Time
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -150,7 +158,22 @@ func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
 func (r *run) raise(b float64, kind string) {
 	if b > r.res.LowerBound {
 		r.res.LowerBound, r.res.BoundKind = b, kind
+		r.res.BoundSeconds = r.plan.clock().Sub(r.plan.start).Seconds()
+		r.trace()
 	}
+}
+
+// trace appends the state of the run (time, best bound, incumbent) to
+// Result.Trace, once an incumbent exists.
+func (r *run) trace() {
+	if math.IsInf(r.best.sse, 1) {
+		return
+	}
+	p := TracePoint{Seconds: r.plan.clock().Sub(r.plan.start).Seconds(), LowerBound: max(r.res.LowerBound, 0), SSE: r.best.sse}
+	if t := r.res.Trace; len(t) > 0 && t[len(t)-1].LowerBound == p.LowerBound && t[len(t)-1].SSE == p.SSE {
+		return
+	}
+	r.res.Trace = append(r.res.Trace, p)
 }
 
 // stop records why and in which phase the run stopped.
@@ -170,6 +193,7 @@ func (r *run) consider(groups [][]int, source string) float64 {
 	s := r.d.PartitionCost(groups)
 	if s < r.best.sse-1e-12*math.Max(1, s) {
 		r.best.sse, r.best.groups, r.best.source = s, groups, source
+		r.trace()
 	}
 	switch source {
 	case "master", "srh", "msth", "close", "branch":
@@ -212,8 +236,15 @@ func (r *run) startBound() error {
 		return err
 	}
 	r.prep = prep
-	r.raise(nearestBound(prep, r.d, r.k), BoundNearest)
-	r.raise(recordBound(r.d, prep, make([]float64, r.n), nil, r.k, r.opt.Workers, r.plan.loopEnd), BoundNearest)
+	nb := nearestBound(prep, r.d, r.k)
+	r.raise(nb, BoundNearest)
+	if c := nearestDuals(prep, r.d, r.k); c != nil {
+		r.certify(nb, CertNearest, c, nil, nil)
+	}
+	zero := make([]float64, r.n)
+	rb := recordBound(r.d, prep, zero, nil, r.k, r.opt.Workers, r.plan.loopEnd)
+	r.raise(rb, BoundNearest)
+	r.certify(rb, CertRecords, zero, nil, nil)
 	return nil
 }
 
@@ -290,6 +321,17 @@ func (r *run) openMaster(initCols [][]int) error {
 	}
 	r.rd = newRounder(r.z, r.d, r.k)
 	r.pr = &pricer{d: r.d, k: r.k, opt: r.opt, prep: r.prep, stats: &r.res.Stats, deadline: r.plan.loopEnd}
+	r.loopStart = r.plan.clock()
+	if r.opt.Ascent {
+		if c := nearestDuals(r.prep, r.d, r.k); c != nil {
+			r.asc = newAscent(c, floatSum(c))
+		}
+	}
+	if alpha := r.opt.smoothing(); alpha > 0 {
+		if c := nearestDuals(r.prep, r.d, r.k); c != nil {
+			r.stab = &stabilizer{alpha: alpha, center: c, bound: floatSum(c)}
+		}
+	}
 	return nil
 }
 
@@ -318,8 +360,12 @@ func (r *run) masterLoop() error {
 func (r *run) iterate() (done bool, err error) {
 	res, opt := r.res, r.opt
 	if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
+		r.ascend(ascentFinalSteps)
 		r.stop(StopIterLimit, PhaseMaster)
 		return true, nil
+	}
+	if r.ascentTail() {
+		r.ascend(0)
 	}
 	if r.plan.passed(r.plan.loopEnd) {
 		r.stop(StopTimeLimit, PhaseMaster)
@@ -350,11 +396,11 @@ func (r *run) iterate() (done bool, err error) {
 	res.Duals = mr.Duals
 
 	rounded := r.round(mr.X, mr.ReducedCosts)
-	out, sumLambda, err := r.priceAndBound(mr.Duals)
+	var newCols [][]int
+	out, sumLambda, err := r.stabilizedPricing(mr.Duals, &newCols)
 	if err != nil {
 		return true, err
 	}
-	var newCols [][]int
 	for _, c := range out.cols {
 		newCols = r.cs.addNew(newCols, [][]int{c.Members})
 	}
@@ -422,22 +468,117 @@ func (r *run) priceAndBound(duals []float64) (*priceOutcome, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	sumLambda := 0.0
-	for _, v := range duals {
-		sumLambda += v
-	}
+	sumLambda := floatSum(duals)
 	kind := BoundLagrangian
 	if out.complete {
 		kind = BoundMasterLP
 	}
-	r.raise(sumLambda+lagrangianTerm(r.n, r.k, out.lb), kind)
+	b := sumLambda + lagrangianTerm(r.n, r.k, out.lb)
+	r.raise(b, kind)
+	r.certify(b, CertSizes, duals, out.lb, out.proof)
 	if !out.complete && r.res.Stats.BoundSeconds <= recordBoundShare*r.plan.clock().Sub(r.plan.start).Seconds() {
-		t0 := time.Now()
-		r.raise(recordBound(r.d, r.prep, duals, out.lb, r.k, r.opt.Workers, r.plan.loopEnd), BoundLagrangian)
-		r.res.Stats.BoundSeconds += time.Since(t0).Seconds()
+		b = max(b, r.recordBound(duals, out.lb, out.proof))
+	}
+	if r.stab != nil {
+		r.stab.offer(duals, b)
 	}
 	r.lastSumLambda = sumLambda
 	return out, sumLambda, nil
+}
+
+// recordBound raises the lower bound to recordBound at lambda and returns
+// it (−Inf when the deadline cut it short).
+func (r *run) recordBound(lambda, lb []float64, proofs []string) float64 {
+	t0 := time.Now()
+	b := recordBound(r.d, r.prep, lambda, lb, r.k, r.opt.Workers, r.plan.loopEnd)
+	r.res.Stats.BoundSeconds += time.Since(t0).Seconds()
+	r.raise(b, BoundLagrangian)
+	r.certify(b, CertRecords, lambda, lb, proofs)
+	return b
+}
+
+// stabilizedPricing is the pricing phase with dual smoothing (see
+// stabilize.go): the greedy pricing at the separation point π_sep, whose
+// Lagrangian bound may move the stability centre; its columns are
+// appended to *newCols. When none of them has a negative reduced cost
+// under the master's duals (a mis-pricing), or without smoothing, it is
+// priceAndBound at the master's duals.
+func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcome, float64, error) {
+	if r.stab == nil || r.pr.accept != nil {
+		return r.priceAndBound(duals)
+	}
+	sep := r.stab.separation(duals)
+	r.stab.Separations++
+	r.res.Stats.Separations++
+	cols, lb, proofs := r.pr.heuristicAll(sep)
+	b := floatSum(sep) + lagrangianTerm(r.n, r.k, lb)
+	r.raise(b, BoundLagrangian)
+	r.certify(b, CertSizes, sep, lb, proofs)
+	if r.res.Stats.BoundSeconds <= sepBoundShare*r.plan.clock().Sub(r.plan.start).Seconds() {
+		b = max(b, r.recordBound(sep, lb, proofs))
+	}
+	r.stab.offer(sep, b)
+	tol := rcTolerance(duals)
+	improving := 0
+	for _, c := range cols {
+		*newCols = r.cs.addNew(*newCols, [][]int{c.Members})
+		if r.d.ReducedCost(duals, c.Members) < tol {
+			improving++
+		}
+	}
+	if improving > 0 {
+		sumLambda := floatSum(duals)
+		r.lastSumLambda = sumLambda
+		return &priceOutcome{lb: lb}, sumLambda, nil
+	}
+	r.res.Stats.Mispricings++
+	return r.priceAndBound(duals)
+}
+
+// ascentTail: the master loop is in the last ascentTail share of its time
+// without a bound from the master's duals (only the nearest-neighbour or
+// subgradient bound holds): its remaining time goes to the subgradient
+// ascent, which raises the bound of a run that will not converge without
+// taking time from one that is converging.
+func (r *run) ascentTail() bool {
+	if r.asc == nil || r.asc.done() || r.plan.loopEnd.IsZero() || r.res.Converged {
+		return false
+	}
+	if k := r.res.BoundKind; k != BoundNearest && k != BoundSubgradient {
+		return false
+	}
+	left := r.plan.loopEnd.Sub(r.plan.clock())
+	return left < time.Duration(ascentTail*float64(r.plan.loopEnd.Sub(r.loopStart)))
+}
+
+// ascend runs steps of the subgradient ascent on the per-record bound
+// (ascent, stabilize.go) until it stalls, the loop's deadline passes or,
+// when steps > 0, that many steps are done. The bounds it proves raise the
+// lower bound (BoundSubgradient) and are certified; its best duals are
+// offered to the smoothing as stability centre.
+func (r *run) ascend(steps int) {
+	if r.asc == nil {
+		return
+	}
+	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.plan.passed(r.plan.loopEnd); i++ {
+		t0 := time.Now()
+		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, r.plan.loopEnd, r.best.sse)
+		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
+		r.res.Stats.AscentSteps++
+		r.raise(b, BoundSubgradient)
+		r.certify(r.asc.bestVal, CertRecords, r.asc.best, nil, nil)
+	}
+	if r.stab != nil {
+		r.stab.offer(r.asc.best, r.asc.bestVal)
+	}
+}
+
+func floatSum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
 }
 
 // numericalStop ends the master loop when pricing found only columns the
@@ -446,16 +587,18 @@ func (r *run) priceAndBound(duals []float64) (*priceOutcome, float64, error) {
 // exact minimum reduced cost of every size in the bound (or on the time
 // limit when that computation is cut short).
 func (r *run) numericalStop(duals []float64, sumLambda float64) error {
-	lb, complete, err := r.pr.exactBounds(duals)
+	lb, proofs, complete, err := r.pr.exactBounds(duals)
 	if err != nil {
 		return err
 	}
+	b := sumLambda + lagrangianTerm(r.n, r.k, lb)
+	r.certify(b, CertSizes, duals, lb, proofs)
 	if !complete {
-		r.raise(sumLambda+lagrangianTerm(r.n, r.k, lb), BoundLagrangian)
+		r.raise(b, BoundLagrangian)
 		r.stop(StopTimeLimit, PhasePricing)
 		return nil
 	}
-	r.raise(sumLambda+lagrangianTerm(r.n, r.k, lb), BoundMasterLP)
+	r.raise(b, BoundMasterLP)
 	r.res.Converged, r.res.NumericalStop = true, true
 	r.stop(StopConverged, "")
 	return nil
@@ -589,7 +732,7 @@ func (r *run) finish() (*Result, error) {
 	res.SSE = r.best.sse
 	res.Source = r.best.source
 	if res.LowerBound < 0 {
-		res.LowerBound, res.BoundKind = 0, BoundNone
+		res.LowerBound, res.BoundKind, res.BoundSeconds = 0, BoundNone, 0
 	}
 	// The engine's LP value carries its tolerances: a bound a hair above
 	// the incumbent is the incumbent.

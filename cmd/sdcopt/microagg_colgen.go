@@ -29,11 +29,13 @@ type colgenSettings struct {
 	icsmTimeLimit float64 // seconds
 	noClose       bool
 	closeColumns  int
+	smoothing     float64
+	ascent        bool
 }
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -46,6 +48,8 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.noICSM, "no-icsm", false, "colgen: leave ICSM out (by default an ICSM run from MDAV, seeded by --seed with --restarts, starts the master and ICSM polishes the master's best clustering at the end)")
 	f.BoolVar(&s.noBranch, "no-branch", false, "colgen: skip the branch-and-price (Ryan-Foster branching on record pairs) that follows the gap-closing stage")
 	f.Float64Var(&s.icsmTimeLimit, "icsm-time-limit", 0, "colgen: time box of the ICSM start in seconds (0 = a quarter of --time-limit, or none)")
+	f.Float64Var(&s.smoothing, "smoothing", 0, "colgen: dual smoothing weight alpha in [0, 1) of the stability centre (Wentges): the greedy pricing runs first at alpha*centre + (1-alpha)*master duals (0 = off; 0.8 is usual)")
+	f.BoolVar(&s.ascent, "ascent", false, "colgen: subgradient ascent on the per-record lower bound in the last 15% of the master loop's time when the master has no bound of its own by then (large k)")
 }
 
 // checkColgenSettings validates the colgen flags; changed reports the
@@ -75,6 +79,8 @@ func (c *colgenSettings) check(timeLimit float64, maxIter int) error {
 		return cli.BadInput("--close-columns must be >= 0, got %d", c.closeColumns)
 	case c.icsmTimeLimit < 0 || math.IsNaN(c.icsmTimeLimit) || math.IsInf(c.icsmTimeLimit, 0):
 		return cli.BadInput("--icsm-time-limit must be a finite number of seconds >= 0, got %g", c.icsmTimeLimit)
+	case !(c.smoothing >= 0 && c.smoothing < 1):
+		return cli.BadInput("--smoothing must be in [0, 1), got %g", c.smoothing)
 	case c.noICSM && c.icsmTimeLimit > 0:
 		return cli.BadInput("--icsm-time-limit and --no-icsm exclude each other")
 	case maxIter < 0:
@@ -111,6 +117,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		LPSolver: c.solver, MIPSolver: c.pricingSolver, Exact: c.exact, TriangleCuts: c.triangles,
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
+		Smoothing: c.smoothing, Ascent: c.ascent,
 	}
 }
 
@@ -172,33 +179,35 @@ var colgenPhaseNames = map[string]string{
 
 // colgenReport is what `sdcopt microagg --method colgen` adds to the JSON.
 type colgenReport struct {
-	Solver        string             `json:"solver"`
-	PricingSolver string             `json:"pricing_solver"`
-	ExactPricing  string             `json:"exact_pricing"`
-	LowerBound    float64            `json:"lower_bound"`
-	BoundKind     string             `json:"bound_kind"`
-	LPBound       float64            `json:"lp_bound"`
-	Closed        bool               `json:"closed"`
-	CloseColumns  int                `json:"close_columns"`
-	CloseStatus   string             `json:"close_status,omitempty"`
-	PolishNote    string             `json:"polish_note,omitempty"`
-	LowerBoundIL  float64            `json:"lower_bound_il"`
-	GapPercent    float64            `json:"gap_percent"`
-	Exact         bool               `json:"exact"`
-	Converged     bool               `json:"converged"`
-	Integral      bool               `json:"integral"`
-	Source        string             `json:"source"`
-	Iterations    int                `json:"iterations"`
-	Columns       int                `json:"-"` // in colgenMicroaggResult
-	Stopped       string             `json:"stopped"`
-	StoppedPhase  string             `json:"stopped_phase,omitempty"`
-	Split         int                `json:"split_groups"`
-	Nodes         int                `json:"nodes"`
-	OpenNodes     int                `json:"open_nodes"`
-	TimeLimit     float64            `json:"time_limit"`
-	Heuristics    map[string]float64 `json:"heuristic_sse"`
-	HeuristicGaps map[string]float64 `json:"heuristic_gap_percent"`
-	Seconds       map[string]float64 `json:"seconds_by_phase"`
+	Solver        string              `json:"solver"`
+	PricingSolver string              `json:"pricing_solver"`
+	ExactPricing  string              `json:"exact_pricing"`
+	LowerBound    float64             `json:"lower_bound"`
+	BoundKind     string              `json:"bound_kind"`
+	BoundSeconds  float64             `json:"bound_seconds"` // when the run reached LowerBound
+	Trace         []colgen.TracePoint `json:"trace"`         // bound and incumbent SSE whenever either improved
+	LPBound       float64             `json:"lp_bound"`
+	Closed        bool                `json:"closed"`
+	CloseColumns  int                 `json:"close_columns"`
+	CloseStatus   string              `json:"close_status,omitempty"`
+	PolishNote    string              `json:"polish_note,omitempty"`
+	LowerBoundIL  float64             `json:"lower_bound_il"`
+	GapPercent    float64             `json:"gap_percent"`
+	Exact         bool                `json:"exact"`
+	Converged     bool                `json:"converged"`
+	Integral      bool                `json:"integral"`
+	Source        string              `json:"source"`
+	Iterations    int                 `json:"iterations"`
+	Columns       int                 `json:"-"` // in colgenMicroaggResult
+	Stopped       string              `json:"stopped"`
+	StoppedPhase  string              `json:"stopped_phase,omitempty"`
+	Split         int                 `json:"split_groups"`
+	Nodes         int                 `json:"nodes"`
+	OpenNodes     int                 `json:"open_nodes"`
+	TimeLimit     float64             `json:"time_limit"`
+	Heuristics    map[string]float64  `json:"heuristic_sse"`
+	HeuristicGaps map[string]float64  `json:"heuristic_gap_percent"`
+	Seconds       map[string]float64  `json:"seconds_by_phase"`
 }
 
 // colgenMicroaggResult is the JSON document of --method colgen: the
@@ -218,7 +227,7 @@ type colgenMicroaggResult struct {
 func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgenReport {
 	rep := &colgenReport{
 		Solver: r.LPSolver, PricingSolver: s.colgen.pricingSolver, ExactPricing: s.colgen.exact,
-		LowerBound: r.LowerBound, BoundKind: r.BoundKind, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, PolishNote: r.PolishNote,
+		LowerBound: r.LowerBound, BoundKind: r.BoundKind, BoundSeconds: r.BoundSeconds, Trace: r.Trace, StoppedPhase: r.StoppedPhase, Split: r.Split, Nodes: r.Nodes, OpenNodes: r.OpenNodes, LPBound: r.LPBound, Closed: r.Closed, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, PolishNote: r.PolishNote,
 		GapPercent: r.GapPercent, Exact: r.Exact, Converged: r.Converged,
 		Integral: r.Integral, Source: r.Source, Iterations: r.Iterations, Columns: r.Columns, Stopped: r.Stopped,
 		TimeLimit: s.icsm.timeLimit, Heuristics: map[string]float64{}, HeuristicGaps: map[string]float64{},
@@ -226,7 +235,7 @@ func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgen
 			"master": r.Stats.MasterSeconds, "rounding": r.Stats.RoundingSeconds, "heuristic_pricing": r.Stats.HeuristicSeconds,
 			"complete_enumeration": r.Stats.CESeconds, "exact_pricing_ilp": r.Stats.EPSeconds, "close": r.Stats.CloseSeconds,
 			"icsm_start": r.Stats.ICSMSeconds, "icsm_polish": r.Stats.PolishSeconds, "branch_and_price": r.Stats.BranchSeconds,
-			"record_bound": r.Stats.BoundSeconds,
+			"record_bound": r.Stats.BoundSeconds, "subgradient_ascent": r.Stats.AscentSeconds,
 		},
 	}
 	if sst > 0 {
@@ -242,7 +251,7 @@ func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgen
 }
 
 func writeColgenText(w io.Writer, r *colgenReport) {
-	fmt.Fprintf(w, "bound     %.6g (IL %.4f %%, %s), gap %.4f %%, exact: %v\n", r.LowerBound, r.LowerBoundIL, r.BoundKind, r.GapPercent, r.Exact)
+	fmt.Fprintf(w, "bound     %.6g (IL %.4f %%, %s, reached at %.1f s), gap %.4f %%, exact: %v\n", r.LowerBound, r.LowerBoundIL, r.BoundKind, r.BoundSeconds, r.GapPercent, r.Exact)
 	stopped := r.Stopped
 	if r.StoppedPhase != "" {
 		stopped += " (" + r.StoppedPhase + ")"

@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -193,11 +196,37 @@ func TestBenchMicroaggFull(t *testing.T) {
 	}
 	skipWithoutShared(t)
 	dir := t.TempDir()
-	out, msg, code := run(t, "bench", "microagg-full", "--data", "tarragona", "--k", "5", "--time-limit", "10", "--groups", dir, "--quiet")
-	for _, want := range []string{"P.ICSM", "tarragona", "20.2500"} {
+	cert := filepath.Join(dir, "cert.json")
+	out, msg, code := run(t, "bench", "microagg-full", "--data", "tarragona", "--k", "5", "--time-limit", "10", "--groups", dir, "--quiet",
+		"--certificates", cert, "--plot", dir)
+	for _, want := range []string{"P.ICSM", "tarragona", "20.2500", "BOUND AT s"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("text lacks %q: exit %d %s\n%s", want, code, msg, out)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "microagg-full-tarragona-k5.png")); err != nil {
+		t.Errorf("no trace figure: %v", err)
+	}
+	// The certificate is recomputed from the data without an engine.
+	out, msg, code = run(t, "bench", "check-certificates", "--in", cert, "--quiet")
+	if code != 0 || !strings.Contains(out, "1 of 1 certificates prove their bound") {
+		t.Errorf("check-certificates: exit %d %s\n%s", code, msg, out)
+	}
+	// A raised bound is refused (exit 0: the report says which case fails).
+	b, err := os.ReadFile(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := regexp.MustCompile(`"bound": [0-9.e+-]+`).ReplaceAll(b, []byte(`"bound": 1e9`))
+	if err := os.WriteFile(cert, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = run(t, "bench", "check-certificates", "--in", cert, "--quiet")
+	if !strings.Contains(out, "0 of 1 certificates prove their bound") {
+		t.Errorf("raised bound not refused:\n%s", out)
+	}
+	if _, msg, code := run(t, "bench", "check-certificates", "--in", filepath.Join(dir, "none.json"), "--quiet"); code != 2 {
+		t.Errorf("missing file: exit %d (%s), want 2", code, msg)
 	}
 }
 

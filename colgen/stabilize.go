@@ -1,0 +1,270 @@
+package colgen
+
+import (
+	"cmp"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+)
+
+// Dual stabilization by smoothing (Wentges, "Weighted Dantzig-Wolfe
+// decomposition for linear mixed-integer programming", Int. Trans. Oper.
+// Res. 4, 1997; the form of Pessoa, Sadykov, Uchoa & Vanderbeck,
+// "Automation and combination of linear-programming based stabilization
+// techniques in column generation", INFORMS J. Comput. 30, 2018).
+//
+// The restricted master of microaggregation is highly degenerate at large
+// k: its optimum is an integral clustering whose duals jump from one
+// vertex of the dual polyhedron to another, and the Lagrangian bound at
+// those duals stays far below the nearest-neighbour bound. Smoothing keeps
+// a stability centre π̂, the duals with the best Lagrangian bound so far,
+// and prices at the separation point
+//
+//	π_sep = α·π̂ + (1 − α)·π_out
+//
+// with π_out the master's duals. The Lagrangian bound holds for any duals,
+// so the bound at π_sep is valid, and when it beats the centre's bound
+// π_sep becomes the centre. A column of negative reduced cost at π_sep
+// but not at π_out is a mis-pricing: when no column found at π_sep prices
+// out at π_out, the iteration prices at π_out as without smoothing, so
+// the master loop converges exactly as before (convergence is only ever
+// declared by the pricing at π_out).
+//
+// The first centre is the nearest-neighbour duals (nearestDuals), under
+// which no group has a negative reduced cost: their sum is the
+// nearest-neighbour bound.
+
+// smoothing returns α for the options: 0 when stabilization is off.
+// Smoothing is off by default: on Census k = 10 (60 s) it left the bound
+// where the subgradient ascent alone puts it and made the master solves
+// slower with the extra columns (bench/README.md).
+func (o *Options) smoothing() float64 {
+	if o.Smoothing <= 0 || o.NoHeuristicPricing {
+		return 0
+	}
+	return o.Smoothing
+}
+
+// nearestDuals returns the per-record terms of nearestBound,
+// λ_v = min_{k ≤ η ≤ 2k−1} s_v(η−1)/(2η): every group C of η records has
+// Σ_{v∈C} λ_v ≤ Σ_{v∈C} s_v(η−1)/(2η) ≤ w_C, so no group has a negative
+// reduced cost under them. Nil when n < 2k (one group only).
+func nearestDuals(prep *enumerate.Prepared, d *model.SqDist, k int) []float64 {
+	n := d.N
+	if n < 2*k {
+		return nil
+	}
+	lambda := make([]float64, n)
+	for v := range n {
+		best := math.Inf(1)
+		for eta := k; eta <= 2*k-1; eta++ {
+			best = min(best, prep.NearestSum(v, eta-1)/(2*float64(eta)))
+		}
+		lambda[v] = best
+	}
+	return lambda
+}
+
+// stabilizer holds the stability centre of the smoothing.
+type stabilizer struct {
+	alpha  float64
+	center []float64
+	bound  float64 // the Lagrangian bound proven at center
+	sep    []float64
+	// Stats: separation points priced, centre moves, mis-pricings.
+	Separations, Moves, Mispricings int
+}
+
+// separation returns π_sep = α·π̂ + (1 − α)·π_out (a buffer reused).
+func (s *stabilizer) separation(out []float64) []float64 {
+	if len(s.sep) != len(out) {
+		s.sep = make([]float64, len(out))
+	}
+	for i := range out {
+		s.sep[i] = s.alpha*s.center[i] + (1-s.alpha)*out[i]
+	}
+	return s.sep
+}
+
+// offer makes lambda the centre when its proven bound b beats the centre's.
+func (s *stabilizer) offer(lambda []float64, b float64) {
+	if b > s.bound {
+		s.center = append(s.center[:0], lambda...)
+		s.bound = b
+		s.Moves++
+	}
+}
+
+// recordBoundGrad evaluates recordBound at lambda (without per-size
+// bounds) together with a subgradient g of it: recordBound is concave in
+// λ (a sum of λ_v and of minima of sums of the smallest of linear
+// functions), and with η*_v the size that attains v's minimum and S_v the
+// η*_v − 1 records of the smallest a_u,
+//
+//	g_u = 1 − 1/η*_u − Σ_{v : u ∈ S_v} 1/η*_v,
+//
+// one minus how often u is covered by the records' cheapest stars (the
+// coverage constraint of the master, relaxed). It returns −Inf when the
+// deadline passes first.
+func recordBoundGrad(d *model.SqDist, prep *enumerate.Prepared, lambda []float64, k, workers int, deadline time.Time, g []float64) float64 {
+	n := d.N
+	if n < 2*k {
+		return math.Inf(-1)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	share := make([]float64, n)
+	etaOf := make([]int, n)
+	star := make([][]int32, n) // S_v
+	var next atomic.Int64
+	var late atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			type cand struct {
+				a float64
+				u int32
+			}
+			small := make([]cand, 0, 2*k)
+			for {
+				v := int(next.Add(1) - 1)
+				if v >= n || late.Load() {
+					return
+				}
+				if v%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+					late.Store(true)
+					return
+				}
+				row := d.D[v*n : (v+1)*n]
+				best := math.Inf(1)
+				for eta := k; eta <= 2*k-1; eta++ {
+					fe := float64(eta)
+					small = small[:0]
+					q := eta - 1
+					for u, c := range row {
+						if u == v {
+							continue
+						}
+						a := c/fe + prep.NearestSum(u, eta-2)/(2*fe) - lambda[u]
+						if len(small) < q {
+							small = append(small, cand{a, int32(u)})
+							if len(small) == q {
+								slices.SortFunc(small, func(x, y cand) int { return cmp.Compare(x.a, y.a) })
+							}
+							continue
+						}
+						if a < small[q-1].a {
+							i, _ := slices.BinarySearchFunc(small, a, func(x cand, t float64) int { return cmp.Compare(x.a, t) })
+							copy(small[i+1:], small[i:q-1])
+							small[i] = cand{a, int32(u)}
+						}
+					}
+					rho := -lambda[v]
+					for _, c := range small {
+						rho += c.a
+					}
+					if rho/fe < best {
+						best = rho / fe
+						etaOf[v] = eta
+						star[v] = star[v][:0]
+						for _, c := range small {
+							star[v] = append(star[v], c.u)
+						}
+					}
+				}
+				share[v] = best
+			}
+		}()
+	}
+	wg.Wait()
+	if late.Load() {
+		return math.Inf(-1)
+	}
+	s := 0.0
+	for v := range n {
+		s += lambda[v] + share[v]
+		g[v] = 1 - 1/float64(etaOf[v])
+	}
+	for v := range n {
+		w := 1 / float64(etaOf[v])
+		for _, u := range star[v] {
+			g[u] -= w
+		}
+	}
+	return s
+}
+
+// ascent is a subgradient ascent on recordBound (recordBoundGrad) from
+// the nearest-neighbour duals, with Polyak's step
+// t = θ·(SSE(π*) − R(λ))/‖g‖² (Polyak, "Minimization of unsmooth
+// functionals", USSR Comput. Math. Math. Phys. 9, 1969; the rule of Held,
+// Wolfe & Crowder, Math. Program. 6, 1974): θ starts at 1 and halves
+// after ascentPatience steps without a new best. Every value it computes
+// is a valid lower bound (recordBound holds for any λ), so the best one
+// is kept.
+type ascent struct {
+	lambda, g []float64
+	best      []float64 // the duals of the best bound
+	bestVal   float64
+	theta     float64
+	stale     int
+	Steps     int
+}
+
+// ascentPatience is the number of steps without a new best bound after
+// which the ascent halves its step factor θ.
+const ascentPatience = 5
+
+// ascentMinTheta ends the ascent: below it the steps are too short to
+// matter.
+const ascentMinTheta = 1e-4
+
+func newAscent(start []float64, bound float64) *ascent {
+	return &ascent{lambda: slices.Clone(start), g: make([]float64, len(start)), best: slices.Clone(start), bestVal: bound, theta: 1}
+}
+
+// done: θ has shrunk below ascentMinTheta.
+func (a *ascent) done() bool { return a.theta < ascentMinTheta }
+
+// step evaluates the bound at the current duals and moves them along the
+// subgradient towards the target ub (the incumbent's SSE); it returns the
+// bound (−Inf when the deadline passed).
+func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int, deadline time.Time, ub float64) float64 {
+	val := recordBoundGrad(d, prep, a.lambda, k, workers, deadline, a.g)
+	if math.IsInf(val, -1) {
+		return val
+	}
+	a.Steps++
+	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
+		a.bestVal = val
+		copy(a.best, a.lambda)
+		a.stale = 0
+	} else if a.stale++; a.stale >= ascentPatience {
+		a.theta /= 2
+		a.stale = 0
+		copy(a.lambda, a.best) // restart from the best point
+		return val
+	}
+	norm := 0.0
+	for _, x := range a.g {
+		norm += x * x
+	}
+	if norm == 0 {
+		a.theta = 0 // λ is optimal for recordBound
+		return val
+	}
+	t := a.theta * math.Max(ub-val, 0) / norm
+	for i, x := range a.g {
+		a.lambda[i] += t * x
+	}
+	return val
+}
