@@ -86,12 +86,12 @@ func KanonLocal(t *model.QITable, cfg KanonConfig, workers int) (*KanonResult, e
 	for x, key := range keys {
 		sx, idx := subRows(t.X, t.D(), ids[x])
 		sub := &model.QITable{Attrs: t.Attrs, N: len(idx), X: sx}
-		pt, s, err := kanonSolve(sub, idx, key, cfg.K, cfg.Method, cfg.Partition, cfg.Seed, cfg.MIPSolver, workers)
+		r, s, err := kanonSolve(sub, key, cfg.K, cfg.Method, cfg.Partition, cfg.Seed, cfg.MIPSolver, workers)
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, pt)
-		sum.N, sum.GCPSum, sum.Parts, sum.Partitions = sum.N+s.N, sum.GCPSum+s.GCPSum, sum.Parts+1, sum.Partitions+s.Partitions
+		parts = append(parts, partOf(key, idx, r))
+		sum = mergeSummary(sum, s)
 	}
 	res, err := assembleKanon(t.N, cfg, parts, sum)
 	if err != nil {

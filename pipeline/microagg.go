@@ -71,8 +71,8 @@ type microFn struct {
 }
 
 func (f *microFn) ProcessElement(ctx context.Context, key int, it func(*Rec) bool, emit func(Moments)) error {
-	t, idx := partTable(make([]model.QIAttr, len(f.Names)), it) // only the shape is used
-	out, m, err := microSolve(f.Names, t.X, idx, key, f.K)
+	pt := partTable(make([]model.QIAttr, len(f.Names)), it) // only the shape is used
+	out, m, err := microSolve(f.Names, pt.T.X, pt.Idx, key, f.K)
 	if err != nil {
 		return err
 	}
