@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -86,16 +85,18 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 		return cli.BadInput("%v", err)
 	}
 	var q *datasets.QIData
+	var src pipeline.Source
 	label := s.data
 	switch {
 	case s.synthetic > 0 && s.data != "":
 		return cli.BadInput("--data and --synthetic exclude each other")
 	case s.synthetic > 0:
-		t, err := datasets.NewSyntheticQI(s.synthetic, s.seed)
-		if err != nil {
-			return cli.BadInput("--synthetic: %v", err)
+		// Generated record by record as the pipeline reads them: never
+		// held in memory.
+		src, label = pipeline.SyntheticSource(s.synthetic, s.seed), fmt.Sprintf("synthetic:%d", s.synthetic)
+		if s.k > s.synthetic {
+			return cli.BadInput("--k %d: the data has %d records", s.k, s.synthetic)
 		}
-		q, label = pipeline.QIDataOf(t), fmt.Sprintf("synthetic:%d", s.synthetic)
 	case s.data == "":
 		return cli.BadInput("--data or --synthetic is required")
 	case strings.EqualFold(s.data, "adult") && len(s.qi) == 0:
@@ -122,54 +123,50 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
-	if s.k > q.Table.N {
-		return cli.BadInput("--k %d: the data has %d records", s.k, q.Table.N)
-	}
-	res, err := pipeline.Kanon(context.Background(), q.Table, pipeline.KanonConfig{
-		K: s.k, Method: s.method, Partition: s.partition, Coarse: s.coarse, Seed: s.seed, MIPSolver: s.solver, Runner: run})
-	if err != nil {
-		if errors.Is(err, kanon.ErrK) || errors.Is(err, kanon.ErrPartition) {
-			return cli.BadInput("%v", err)
+	if q != nil {
+		if s.k > q.Table.N {
+			return cli.BadInput("--k %d: the data has %d records", s.k, q.Table.N)
 		}
-		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
+		src = pipeline.QISource(q, nil)
 	}
-	// Verify the files as sdcopt kanon verify reads them, then write them.
-	var pub, graph bytes.Buffer
-	if err := kanon.WritePublished(&pub, q, res.Result, nil); err != nil {
-		return cli.BadInput("%v", err)
-	}
-	if err := kanon.WriteGraph(&graph, q, res.Result); err != nil {
-		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
-	}
-	pp, err := kanon.ReadPublished(bytes.NewReader(pub.Bytes()), "published file", q)
-	if err == nil {
-		var edges []kanon.Edge
-		if edges, err = kanon.ReadGraph(bytes.NewReader(graph.Bytes()), "graph file"); err == nil {
-			gcp := res.GCP
-			_, err = kanon.VerifyPublication(q, pp, edges, s.k, &gcp, "published file", "graph file")
-		}
-	}
-	if err != nil {
-		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: the pipeline's publication failed verification: %w", err)}
+	// The published and graph files stream from the pipeline into
+	// temporary files, renamed into place only after the whole
+	// publication has been verified (part by part in the workers, and the
+	// joins of the parts in the merge: pipeline.KanonPublish).
+	cfg := pipeline.KanonConfig{K: s.k, Method: s.method, Partition: s.partition, Coarse: s.coarse, Seed: s.seed, MIPSolver: s.solver, Runner: run}
+	var res *pipeline.Publication
+	var runErr error
+	publish := func(pub, graph io.Writer) error {
+		res, runErr = pipeline.KanonPublish(context.Background(), src, cfg, pub, graph)
+		return runErr
 	}
 	var outs cli.Outputs
 	defer outs.Abort()
-	for _, o := range []struct {
-		path string
-		b    *bytes.Buffer
-	}{{s.out, &pub}, {s.graphOut, &graph}} {
-		if o.path == "" {
-			continue
-		}
-		if err := outs.Write(o.path, func(w io.Writer) error { _, err := w.Write(o.b.Bytes()); return err }); err != nil {
-			return cli.BadInput("%v", err)
-		}
+	err = withOutput(&outs, s.out, func(pub io.Writer) error {
+		return withOutput(&outs, s.graphOut, func(graph io.Writer) error { return publish(pub, graph) })
+	})
+	switch {
+	case runErr != nil && (errors.Is(runErr, kanon.ErrK) || errors.Is(runErr, kanon.ErrPartition)):
+		return cli.BadInput("%v", runErr)
+	case runErr != nil:
+		return &cli.ExitError{Code: cli.ExitEngine, Err: runErr}
+	case err != nil:
+		return cli.BadInput("%v", err)
 	}
 	if err := outs.Commit(); err != nil {
 		return cli.BadInput("%v", err)
 	}
-	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records, k = %d, method %s, runner %s\n", label, q.Table.N, s.k, s.method, run.Name)
-	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), partitions %d (%d records)\n", len(res.Parts), s.coarse, res.Partitions, s.partition)
-	fmt.Fprintf(c.OutOrStdout(), "GCP %.6f, verified, %.2f s\n", res.GCP, res.Seconds)
+	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records, k = %d, method %s, runner %s\n", label, res.N, s.k, s.method, run.Name)
+	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), partitions %d (%d records)\n", res.Parts, s.coarse, res.Partitions, s.partition)
+	fmt.Fprintf(c.OutOrStdout(), "GCP %.6f, verified (%d graph edges), %.2f s\n", res.GCP, res.Edges, res.Seconds)
 	return nil
+}
+
+// withOutput runs write on a temporary file of path in outs (renamed by
+// outs.Commit), or on io.Discard when path is empty.
+func withOutput(outs *cli.Outputs, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(io.Discard)
+	}
+	return outs.Write(path, write)
 }
