@@ -99,7 +99,14 @@ func TestMicroaggCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "IL ") {
+	if !strings.Contains(out, "IL ") || !strings.Contains(out, "IL1s ") || !strings.Contains(out, "DBRL within parts") {
 		t.Fatalf("report:\n%s", out)
+	}
+	out, err = run("microagg", "--data", "synthetic:gauss-600-3-4", "--k", "3", "--coarse", "300", "--icsm", "--icsm-rounds", "3")
+	if err != nil || !strings.Contains(out, "MDAV + ICSM") {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if _, err := run("microagg", "--data", "synthetic:gauss-600-3-4", "--k", "3", "--icsm-rounds", "3"); cli.Code(err) != 2 {
+		t.Fatalf("--icsm-rounds without --icsm: %v", err)
 	}
 }
