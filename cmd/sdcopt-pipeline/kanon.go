@@ -14,10 +14,12 @@ import (
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/kanon"
 	"github.com/sdcopt/sdcopt/pipeline"
+	"github.com/sdcopt/sdcopt/roles"
 )
 
 type kanonFlags struct {
 	runnerFlags
+	roleFlags
 	data, out, graphOut string
 	qi, categorical     []string
 	keepMissing         bool
@@ -37,9 +39,17 @@ func newKanonCmd() *cobra.Command {
 			"on a Beam pipeline: coarse parts of at most --coarse records by Mondrian's\n" +
 			"median rule on a seeded sample, then, in a worker per part, the partitions of\n" +
 			"--partition records and the method, exactly as sdcopt kanon runs them on\n" +
-			"that part. The published file (quasi-identifiers only) and the graph file\n" +
-			"are those of sdcopt kanon and pass sdcopt kanon verify; they are verified\n" +
-			"before they are written.",
+			"that part. The published file and the graph file are those of sdcopt kanon\n" +
+			"and pass sdcopt kanon verify: each part's files are verified by its worker,\n" +
+			"and the merge checks how the parts join, before the files are renamed into\n" +
+			"place. The records stream through the pipeline: --synthetic records are\n" +
+			"generated as they are staged, and no process holds more than a coarse part.\n\n" +
+			"Roles, as in sdcopt kanon: the quasi-identifiers (--qi) are generalized,\n" +
+			"--identifier columns removed, --sensitive and --insensitive columns published\n" +
+			"unchanged once the leak check passes (a column that determines a\n" +
+			"quasi-identifier or is nearly unique stops the run, exit 2, unless named\n" +
+			"with --keep-risky), columns in no role are not published. For --data adult\n" +
+			"income is sensitive by default.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runKanon(c, &s) },
 	}
@@ -56,6 +66,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.solver, "solver", "", "MIP engine of --method mip (default: the best available; a cgo engine must be installed on every worker)")
 	f.StringVar(&s.out, "out", "", "write the published file here")
 	f.StringVar(&s.graphOut, "graph-out", "", "write the generalization graph here")
+	addRoleFlags(f, &s.roleFlags)
 	addRunnerFlags(c, &s.runnerFlags)
 	return c
 }
@@ -86,6 +97,7 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	}
 	var q *datasets.QIData
 	var src pipeline.Source
+	var asg *roles.Assignment
 	label := s.data
 	switch {
 	case s.synthetic > 0 && s.data != "":
@@ -127,7 +139,17 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 		if s.k > q.Table.N {
 			return cli.BadInput("--k %d: the data has %d records", s.k, q.Table.N)
 		}
-		src = pipeline.QISource(q, nil)
+		var defSensitive []string
+		if strings.EqualFold(s.data, "adult") {
+			defSensitive = datasets.AdultSensitive()
+		}
+		a, err := publishRoles(label, q, &s.roleFlags, c.Flags().Changed("sensitive"), defSensitive)
+		if err != nil {
+			return err
+		}
+		src, asg = pipeline.QISource(q, a.Exact()), a
+	} else if s.roleFlags.given() {
+		return cli.BadInput("--synthetic has only quasi-identifiers: no column for --identifier, --sensitive, --insensitive or --keep-risky")
 	}
 	// The published and graph files stream from the pipeline into
 	// temporary files, renamed into place only after the whole
@@ -158,6 +180,9 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	}
 	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records, k = %d, method %s, runner %s\n", label, res.N, s.k, s.method, run.Name)
 	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), partitions %d (%d records)\n", res.Parts, s.coarse, res.Partitions, s.partition)
+	if asg != nil {
+		writeRoles(c.OutOrStdout(), asg)
+	}
 	fmt.Fprintf(c.OutOrStdout(), "GCP %.6f, verified (%d graph edges), %.2f s\n", res.GCP, res.Edges, res.Seconds)
 	return nil
 }
