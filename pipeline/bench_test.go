@@ -65,7 +65,7 @@ func TestParseGridErrors(t *testing.T) {
 
 // TestBenchKanonMatches runs a kanon grid on prism and compares it with
 // bench.Kanon's table of GCP vs k (what `sdcopt bench kanon --k 5
-// --methods sortgreedy,mondrian --partition 1000 --mip-n '' --scale-n ''`
+// --methods sortgreedy,mondrian --partition 1000 --mip-n ” --scale-n ”`
 // computes).
 func TestBenchKanonMatches(t *testing.T) {
 	if testing.Short() {
