@@ -143,9 +143,15 @@ func (f *treeFn) ProcessElement(_ int, it func(*Rec) bool, emit func(string)) er
 // sample) every record goes to part 0. The tree is read from the side
 // input once per DoFn instance (it is the same for every record: one
 // global window); reading it per record costs a runner round trip each.
+// The records of each part are gathered across input batches and emitted
+// in batches of StageBatch (the rest at the end of the bundle): routing
+// each input batch on its own would cut it into one element per part, a
+// few records each once there are hundreds of parts, and a runner's cost
+// per element (memory and encoding) would then grow with records x parts.
 type routeFn struct {
 	tree   *Tree
 	loaded bool
+	parts  map[int]*Rec
 }
 
 func (f *routeFn) ProcessElement(r Rec, trees func(*string) bool, emit func(int, Rec)) error {
@@ -164,32 +170,50 @@ func (f *routeFn) ProcessElement(r Rec, trees func(*string) bool, emit func(int,
 		emit(0, r)
 		return nil
 	}
+	if f.parts == nil {
+		f.parts = map[int]*Rec{}
+	}
 	d, c := r.d(), r.cells()
-	parts := map[int]*Rec{}
-	var keys []int
 	for x, i := range r.I {
 		row := r.X[x*d : (x+1)*d]
 		k := f.tree.Route(row)
-		p := parts[k]
+		p := f.parts[k]
 		if p == nil {
 			p = &Rec{}
-			if r.Row != nil {
-				p.Row = []int64{}
-			}
-			parts[k] = p
-			keys = append(keys, k)
+			f.parts[k] = p
+		}
+		if r.Row != nil && p.Row == nil {
+			p.Row = append([]int64{}, p.I...) // earlier records: row = index
 		}
 		p.I = append(p.I, i)
 		p.X = append(p.X, row...)
-		if r.Row != nil {
-			p.Row = append(p.Row, r.Row[x])
+		if p.Row != nil {
+			if r.Row != nil {
+				p.Row = append(p.Row, r.Row[x])
+			} else {
+				p.Row = append(p.Row, i)
+			}
 		}
 		p.Rest = append(p.Rest, r.Rest[x*c:(x+1)*c]...)
-	}
-	for _, k := range keys {
-		emit(k, *parts[k])
+		if len(p.I) >= StageBatch {
+			emit(k, *p)
+			delete(f.parts, k)
+		}
 	}
 	return nil
+}
+
+// FinishBundle emits the records still gathered.
+func (f *routeFn) FinishBundle(_ func(*string) bool, emit func(int, Rec)) {
+	keys := make([]int, 0, len(f.parts))
+	for k := range f.parts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		emit(k, *f.parts[k])
+	}
+	f.parts = nil
 }
 
 // cells is the number of cells per record of a batch.
