@@ -6,7 +6,7 @@ TAGS    ?= lpsolve coin
 BIN     := bin/sdcopt
 GOFLAGS_TAGS := -tags "$(TAGS)"
 
-.PHONY: all deps build pipeline demo test test-short fuzz bench figures vet clean
+.PHONY: all deps build pipeline demo demo-pipeline test test-short fuzz bench figures vet clean
 
 all: build
 
@@ -23,6 +23,10 @@ pipeline: deps
 
 demo: build
 	@./$(BIN) demo
+
+# The Beam pipelines on small data (a few seconds): scripts/demo-pipeline.sh.
+demo-pipeline: build pipeline
+	@./scripts/demo-pipeline.sh
 
 # Every engine must be available for the full suite; then every fuzz
 # target runs FUZZRUNS inputs (a count, so that the run is bounded without a race).

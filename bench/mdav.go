@@ -51,6 +51,8 @@ type MDAVReport struct {
 
 // MDAVOptions configure MDAV; nil means defaults.
 type MDAVOptions struct {
+	Data     []string // CASC data sets (empty: all of datasets.CASCNames)
+	Ks       []int    // k values (empty: MDAVKs)
 	Progress Progress
 }
 
@@ -60,16 +62,20 @@ func MDAV(opt *MDAVOptions) (*MDAVReport, error) {
 	if opt == nil {
 		opt = &MDAVOptions{}
 	}
+	_, data, ks, err := opt.mdavCases()
+	if err != nil {
+		return nil, err
+	}
 	prog := progressOf(opt.Progress)
 	start := time.Now()
 	rep := &MDAVReport{Method: "mdav", Measure: "il", Source: MDAVPublishedSource}
-	for _, name := range datasets.CASCNames() {
+	for _, name := range data {
 		raw, err := datasets.LoadCASC(name)
 		if err != nil {
 			return nil, err
 		}
 		z, _ := model.Standardize(raw)
-		for _, k := range MDAVKs {
+		for _, k := range ks {
 			prog.Printf("mdav on %s, k = %d", name, k)
 			t0 := time.Now()
 			cl, err := microagg.Run(microagg.MethodMDAV, z, k, microagg.Options{})

@@ -627,16 +627,31 @@ func checkSyntheticQI(n int) error {
 
 // syntheticQI generates the table of NewSyntheticQI; n >= 0 fits.
 func syntheticQI(n int, seed uint64) *model.QITable {
+	d := synthQIAttrs
+	t := &model.QITable{N: n, X: make([]float64, 0, n*d)}
+	t.Attrs, _ = SyntheticQIRows(n, seed, func(row []float64) error {
+		t.X = append(t.X, row...)
+		return nil
+	})
+	return t
+}
+
+// SyntheticQIRows generates the records of NewSyntheticQI(n, seed) one at
+// a time, without holding them: emit receives each record's values (the
+// slice is reused) and may stop the generation with an error, which is
+// returned. The attributes, returned at the end, are those of the table
+// (numeric Min/Max over the n records). n < 0 counts as 0.
+func SyntheticQIRows(n int, seed uint64, emit func(row []float64) error) ([]model.QIAttr, error) {
 	r := rand.New(rand.NewPCG(seed, streamSyntheticQI))
 	d := synthQIAttrs
-	t := &model.QITable{Attrs: make([]model.QIAttr, d), N: n, X: make([]float64, n*d)}
-	t.Attrs[0] = model.QIAttr{Name: "age", Kind: model.Numeric}
-	t.Attrs[1] = model.QIAttr{Name: "education-num", Kind: model.Numeric}
+	attrs := make([]model.QIAttr, d)
+	attrs[0] = model.QIAttr{Name: "age", Kind: model.Numeric}
+	attrs[1] = model.QIAttr{Name: "education-num", Kind: model.Numeric}
 	cum := make([][]float64, d)
 	cum[1] = cumulative(synthEduWeights)
 	for k, sc := range synthCats {
 		a := 2 + k
-		at := &t.Attrs[a]
+		at := &attrs[a]
 		at.Name, at.Kind = sc.name, model.Categorical
 		w := make([]float64, sc.card)
 		for c := range w {
@@ -645,28 +660,30 @@ func syntheticQI(n int, seed uint64) *model.QITable {
 		}
 		cum[a] = cumulative(w)
 	}
+	for a := 0; a < 2; a++ {
+		attrs[a].Min, attrs[a].Max = math.Inf(1), math.Inf(-1)
+	}
+	row := make([]float64, d)
 	for i := 0; i < n; i++ {
-		row := t.X[i*d : (i+1)*d]
 		age := synthAgeMin + math.Round(math.Exp(synthAgeMu+synthAgeSigma*r.NormFloat64()))
 		row[0] = math.Min(age, synthAgeMax)
 		row[1] = float64(1 + draw(r, cum[1]))
 		for a := 2; a < d; a++ {
 			row[a] = float64(draw(r, cum[a]))
 		}
-	}
-	for a := 0; a < 2; a++ {
-		at := &t.Attrs[a]
-		if n == 0 {
-			at.Min, at.Max = 0, 0
-			continue
+		for a := 0; a < 2; a++ {
+			attrs[a].Min, attrs[a].Max = math.Min(attrs[a].Min, row[a]), math.Max(attrs[a].Max, row[a])
 		}
-		at.Min, at.Max = math.Inf(1), math.Inf(-1)
-		for i := 0; i < n; i++ {
-			v := t.X[i*d+a]
-			at.Min, at.Max = math.Min(at.Min, v), math.Max(at.Max, v)
+		if err := emit(row); err != nil {
+			return nil, err
 		}
 	}
-	return t
+	if n <= 0 {
+		for a := 0; a < 2; a++ {
+			attrs[a].Min, attrs[a].Max = 0, 0
+		}
+	}
+	return attrs, nil
 }
 
 // cumulative returns the normalized cumulative sums of w (last = 1).

@@ -8,17 +8,27 @@
 // points computed from a seeded Bernoulli sample (BuildTree, InSample), so
 // no worker needs all the records; each part is then protected in a ParDo
 // by the single-machine method on that part (kanon.Anonymize with median
-// partitions; microagg.MDAV), and the measures are combined over the parts
-// (GCP = Σ n_p·GCP_p / n, Xu et al.'s global certainty penalty as in
-// model.QITable.GCP; IL = 100·SSE/SST as in model.IL, SST from the combined
-// per-attribute sums and sums of squares). KanonLocal and MicroaggLocal
-// run the same coarse parts without Beam: the reference the pipelines are
-// tested against, result for result.
+// partitions; microagg.MDAV, optionally polished by microagg.ICSM), and
+// the measures are combined over the parts (GCP = Σ n_p·GCP_p / n, Xu et
+// al.'s global certainty penalty as in model.QITable.GCP; IL = 100·SSE/SST
+// as in model.IL, SST from the combined per-attribute sums and sums of
+// squares; IL1s, interval disclosure and a within-part DBRL bound as in
+// package risk, see MicroaggResult). KanonLocal and MicroaggLocal run the
+// same coarse parts without Beam: the reference the pipelines are tested
+// against, result for result.
 //
-// Bench runs a grid spec file (Grid) of `sdcopt bench icsm` cases as one
-// pipeline element per case and merges them into the bench report.
+// KanonPublish streams a publication: the records of a Source are staged
+// one at a time, each worker writes and verifies its part's published
+// rows and graph lines, and the parts' files are merged row by row
+// (Interleave); the comment above Source says why the verification is
+// complete. Kanon returns the whole result in memory instead.
 //
-// The driver stages the records as text in the run's work directory,
+// Bench runs a grid spec file (Grid) of `sdcopt bench icsm`, `kanon` or
+// `mdav` cases as one pipeline element per case and merges them into the
+// bench report.
+//
+// The driver stages the records in the run's work directory (one line per
+// batch of StageBatch records, in the compact encoding of Rec's coder),
 // which the workers read (textio), and reads the parts' results back from
 // it; on a cluster it must be storage that every worker reaches.
 package pipeline

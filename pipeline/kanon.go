@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -64,6 +65,8 @@ type kanonSummary struct {
 	GCPSum     float64 // Σ parts n_p · GCP_p
 	Parts      int
 	Partitions int
+	Keys       []int // the parts' keys
+	Sizes      []int // the parts' records, by Keys
 }
 
 func init() {
@@ -140,9 +143,15 @@ func (f *treeFn) ProcessElement(_ int, it func(*Rec) bool, emit func(string)) er
 // sample) every record goes to part 0. The tree is read from the side
 // input once per DoFn instance (it is the same for every record: one
 // global window); reading it per record costs a runner round trip each.
+// The records of each part are gathered across input batches and emitted
+// in batches of StageBatch (the rest at the end of the bundle): routing
+// each input batch on its own would cut it into one element per part, a
+// few records each once there are hundreds of parts, and a runner's cost
+// per element (memory and encoding) would then grow with records x parts.
 type routeFn struct {
 	tree   *Tree
 	loaded bool
+	parts  map[int]*Rec
 }
 
 func (f *routeFn) ProcessElement(r Rec, trees func(*string) bool, emit func(int, Rec)) error {
@@ -161,54 +170,106 @@ func (f *routeFn) ProcessElement(r Rec, trees func(*string) bool, emit func(int,
 		emit(0, r)
 		return nil
 	}
-	d := r.d()
-	parts := map[int]*Rec{}
-	var keys []int
+	if f.parts == nil {
+		f.parts = map[int]*Rec{}
+	}
+	d, c := r.d(), r.cells()
 	for x, i := range r.I {
 		row := r.X[x*d : (x+1)*d]
 		k := f.tree.Route(row)
-		p := parts[k]
+		p := f.parts[k]
 		if p == nil {
 			p = &Rec{}
-			parts[k] = p
-			keys = append(keys, k)
+			f.parts[k] = p
+		}
+		if r.Row != nil && p.Row == nil {
+			p.Row = append([]int64{}, p.I...) // earlier records: row = index
 		}
 		p.I = append(p.I, i)
 		p.X = append(p.X, row...)
-	}
-	for _, k := range keys {
-		emit(k, *parts[k])
+		if p.Row != nil {
+			if r.Row != nil {
+				p.Row = append(p.Row, r.Row[x])
+			} else {
+				p.Row = append(p.Row, i)
+			}
+		}
+		p.Rest = append(p.Rest, r.Rest[x*c:(x+1)*c]...)
+		if len(p.I) >= StageBatch {
+			emit(k, *p)
+			delete(f.parts, k)
+		}
 	}
 	return nil
 }
 
+// FinishBundle emits the records still gathered.
+func (f *routeFn) FinishBundle(_ func(*string) bool, emit func(int, Rec)) {
+	keys := make([]int, 0, len(f.parts))
+	for k := range f.parts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		emit(k, *f.parts[k])
+	}
+	f.parts = nil
+}
+
+// cells is the number of cells per record of a batch.
+func (r *Rec) cells() int {
+	if len(r.I) == 0 {
+		return 0
+	}
+	return len(r.Rest) / len(r.I)
+}
+
+// partRecs is a coarse part gathered in ascending index order: the
+// table, the records' indices, data rows and unchanged cells (c each).
+type partRecs struct {
+	T    *model.QITable
+	Idx  []int64
+	Rows []int64
+	Rest []string
+}
+
 // partTable gathers a coarse part's records in ascending index order.
-func partTable(attrs []model.QIAttr, it func(*Rec) bool) (*model.QITable, []int64) {
+func partTable(attrs []model.QIAttr, it func(*Rec) bool) *partRecs {
 	d := len(attrs)
 	type one struct {
-		i   int64
-		row []float64
+		i, row int64
+		x      []float64
+		rest   []string
 	}
 	var recs []one
 	var r Rec
 	for it(&r) {
+		c := r.cells()
 		for x, i := range r.I {
-			recs = append(recs, one{i, r.X[x*d : (x+1)*d]})
+			o := one{i: i, row: i, x: r.X[x*d : (x+1)*d], rest: r.Rest[x*c : (x+1)*c]}
+			if r.Row != nil {
+				o.row = r.Row[x]
+			}
+			recs = append(recs, o)
 		}
 		r = Rec{}
 	}
 	slices.SortFunc(recs, func(a, b one) int { return cmp.Compare(a.i, b.i) })
-	t := &model.QITable{Attrs: attrs, N: len(recs), X: make([]float64, 0, len(recs)*d)}
-	idx := make([]int64, len(recs))
+	p := &partRecs{T: &model.QITable{Attrs: attrs, N: len(recs), X: make([]float64, 0, len(recs)*d)},
+		Idx: make([]int64, len(recs)), Rows: make([]int64, len(recs))}
 	for x, r := range recs {
-		t.X = append(t.X, r.row...)
-		idx[x] = r.i
+		p.T.X = append(p.T.X, r.x...)
+		p.Idx[x], p.Rows[x] = r.i, r.row
+		p.Rest = append(p.Rest, r.rest...)
 	}
-	return t, idx
+	return p
 }
 
 // kanonFn anonymizes one coarse part with kanon.Anonymize, checks it
-// (kanon.CheckResult), writes it to Dir and emits its statistics.
+// (kanon.CheckResult) and emits its statistics. Without Publish it writes
+// the part's result to Dir (for the in-memory result of Kanon); with
+// Publish (publishSpec as JSON) it writes the part's published rows and
+// graph lines to Dir after verifying them (publishPart).
 type kanonFn struct {
 	Attrs     string
 	K         int
@@ -217,6 +278,7 @@ type kanonFn struct {
 	Seed      uint64
 	MIPSolver string
 	Dir       string
+	Publish   string
 }
 
 func (f *kanonFn) ProcessElement(ctx context.Context, key int, it func(*Rec) bool, emit func(kanonSummary)) error {
@@ -224,21 +286,41 @@ func (f *kanonFn) ProcessElement(ctx context.Context, key int, it func(*Rec) boo
 	if err != nil {
 		return err
 	}
-	t, idx := partTable(attrs, it)
-	out, sum, err := kanonSolve(t, idx, key, f.K, f.Method, f.Partition, f.Seed, f.MIPSolver, 1)
+	p := partTable(attrs, it)
+	res, sum, err := kanonSolve(p.T, key, f.K, f.Method, f.Partition, f.Seed, f.MIPSolver, 1)
 	if err != nil {
 		return err
 	}
-	if err := writeGob(ctx, joinPath(f.Dir, fmt.Sprintf("kanon-part-%06d.gob", key)), out); err != nil {
+	if f.Publish == "" {
+		if err := writeGob(ctx, joinPath(f.Dir, fmt.Sprintf("kanon-part-%06d.gob", key)), partOf(key, p.Idx, res)); err != nil {
+			return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+		}
+		emit(sum)
+		return nil
+	}
+	var spec publishSpec
+	if err := json.Unmarshal([]byte(f.Publish), &spec); err != nil {
+		return fmt.Errorf("pipeline: publication spec: %w", err)
+	}
+	pub, graph, err := publishPart(&spec, p, res, f.K)
+	if err != nil {
 		return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+	}
+	for _, o := range []struct {
+		name string
+		b    []byte
+	}{{shardName("pub", key), pub}, {shardName("graph", key), graph}} {
+		if err := writeBytes(ctx, joinPath(f.Dir, o.name), o.b); err != nil {
+			return fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+		}
 	}
 	emit(sum)
 	return nil
 }
 
-// kanonSolve anonymizes coarse part key (records idx, table t) with
-// kanon.Anonymize and checks the result (kanon.CheckResult).
-func kanonSolve(t *model.QITable, idx []int64, key, k int, method string, partition int, seed uint64, solver string, workers int) (*kanonPart, kanonSummary, error) {
+// kanonSolve anonymizes coarse part key (table t) with kanon.Anonymize
+// and checks the result (kanon.CheckResult).
+func kanonSolve(t *model.QITable, key, k int, method string, partition int, seed uint64, solver string, workers int) (*kanon.Result, kanonSummary, error) {
 	if t.N < k {
 		return nil, kanonSummary{}, fmt.Errorf("pipeline: coarse part %d has %d records, fewer than k = %d (use larger coarse parts)", key, t.N, k)
 	}
@@ -253,9 +335,14 @@ func kanonSolve(t *model.QITable, idx []int64, key, k int, method string, partit
 	if err := kanon.CheckResult(t, k, res); err != nil {
 		return nil, kanonSummary{}, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
 	}
-	out := &kanonPart{Key: key, Index: idx, Matched: res.Graph.Matched, GCP: res.GCP, Partitions: res.Partitions,
+	return res, kanonSummary{N: t.N, GCPSum: float64(t.N) * res.GCP, Parts: 1, Partitions: res.Partitions,
+		Keys: []int{key}, Sizes: []int{t.N}}, nil
+}
+
+// partOf is the kanonPart of a solved part.
+func partOf(key int, idx []int64, res *kanon.Result) *kanonPart {
+	return &kanonPart{Key: key, Index: idx, Matched: res.Graph.Matched, GCP: res.GCP, Partitions: res.Partitions,
 		Assignment: toInt32(res.Assignment), PublishOrder: toInt32(res.PublishOrder)}
-	return out, kanonSummary{N: t.N, GCPSum: float64(t.N) * res.GCP, Parts: 1, Partitions: res.Partitions}, nil
 }
 
 func toInt32(v []int) []int32 {
@@ -267,7 +354,8 @@ func toInt32(v []int) []int32 {
 }
 
 func mergeSummary(a, b kanonSummary) kanonSummary {
-	return kanonSummary{N: a.N + b.N, GCPSum: a.GCPSum + b.GCPSum, Parts: a.Parts + b.Parts, Partitions: a.Partitions + b.Partitions}
+	return kanonSummary{N: a.N + b.N, GCPSum: a.GCPSum + b.GCPSum, Parts: a.Parts + b.Parts, Partitions: a.Partitions + b.Partitions,
+		Keys: append(slices.Clone(a.Keys), b.Keys...), Sizes: append(slices.Clone(a.Sizes), b.Sizes...)}
 }
 
 // writeSummaryFn writes the combined statistics to Dir.
@@ -295,9 +383,9 @@ func coarseSplit(s beam.Scope, recs beam.PCollection, attrs string, n, coarse in
 // single-machine path does on that part; the GCP is combined from the
 // parts (Σ n_p·GCP_p / n: the parts share the attributes, so the NCP
 // denominators are global). The parts' results are assembled into one
-// Result with global indices; the publish order lists the parts by key,
-// each in its own order, then shuffled with the seed when there is more
-// than one part (one part: the part's order, as kanon.Anonymize gives).
+// Result with global indices, in memory; KanonPublish streams a
+// publication instead. The publish order interleaves the parts' own
+// orders at random (Interleave).
 func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult, error) {
 	start := time.Now()
 	if err := checkKanon(t, &cfg); err != nil {
@@ -305,10 +393,6 @@ func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult
 	}
 	if cfg.Runner.Name == RunnerSingle {
 		return KanonLocal(t, cfg, 0)
-	}
-	attrs, err := attrsJSON(t.Attrs)
-	if err != nil {
-		return nil, err
 	}
 	dir, cleanup, err := cfg.Runner.workDir()
 	if err != nil {
@@ -319,31 +403,58 @@ func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult
 	if err != nil {
 		return nil, err
 	}
-
-	p, s := beam.NewPipelineWithRoot()
-	recs := readStaged(s, input)
-	keyed := coarseSplit(s, recs, attrs, t.N, cfg.Coarse, cfg.Seed)
-	stats := beam.ParDo(s.Scope("anonymize"), &kanonFn{Attrs: attrs, K: cfg.K, Method: cfg.Method, Partition: cfg.Partition, Seed: cfg.Seed, MIPSolver: cfg.MIPSolver, Dir: dir},
-		beam.GroupByKey(s, keyed))
-	beam.ParDo0(s.Scope("summary"), &writeSummaryFn{Dir: dir}, beam.Combine(s, mergeSummary, stats))
-	if err := cfg.Runner.execute(ctx, p); err != nil {
+	sum, err := runKanon(ctx, cfg, t.Attrs, t.N, dir, input, "")
+	if err != nil {
 		return nil, err
 	}
-
 	parts, err := readGobs[kanonPart](ctx, dir, "kanon-part-*.gob")
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: reading the parts: %w", err)
 	}
-	sums, err := readGobs[kanonSummary](ctx, dir, "kanon-summary.gob")
-	if err != nil || len(sums) != 1 {
-		return nil, fmt.Errorf("pipeline: reading the summary: %v (%d files)", err, len(sums))
-	}
-	res, err := assembleKanon(t.N, cfg, parts, *sums[0])
+	res, err := assembleKanon(t.N, cfg, parts, sum)
 	if err != nil {
 		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// runKanon runs the kanon pipeline on the staged input of n records and
+// returns the combined statistics.
+func runKanon(ctx context.Context, cfg KanonConfig, attrs []model.QIAttr, n int, dir, input, publish string) (kanonSummary, error) {
+	aj, err := attrsJSON(attrs)
+	if err != nil {
+		return kanonSummary{}, err
+	}
+	p, s := beam.NewPipelineWithRoot()
+	recs := readStaged(s, input)
+	keyed := coarseSplit(s, recs, aj, n, cfg.Coarse, cfg.Seed)
+	stats := beam.ParDo(s.Scope("anonymize"), &kanonFn{Attrs: aj, K: cfg.K, Method: cfg.Method, Partition: cfg.Partition,
+		Seed: cfg.Seed, MIPSolver: cfg.MIPSolver, Dir: dir, Publish: publish}, beam.GroupByKey(s, keyed))
+	beam.ParDo0(s.Scope("summary"), &writeSummaryFn{Dir: dir}, beam.Combine(s, mergeSummary, stats))
+	if err := cfg.Runner.execute(ctx, p); err != nil {
+		return kanonSummary{}, err
+	}
+	sums, err := readGobs[kanonSummary](ctx, dir, "kanon-summary.gob")
+	if err != nil || len(sums) != 1 {
+		return kanonSummary{}, fmt.Errorf("pipeline: reading the summary: %v (%d files)", err, len(sums))
+	}
+	sum := *sums[0]
+	if sum.N != n || sum.Parts != len(sum.Keys) || len(sum.Keys) != len(sum.Sizes) {
+		return kanonSummary{}, fmt.Errorf("pipeline: internal error: the parts hold %d records in %d parts, want %d records", sum.N, sum.Parts, n)
+	}
+	// Order the parts by key.
+	order := make([]int, len(sum.Keys))
+	for x := range order {
+		order[x] = x
+	}
+	slices.SortFunc(order, func(a, b int) int { return sum.Keys[a] - sum.Keys[b] })
+	keys, sizes := make([]int, len(order)), make([]int, len(order))
+	for x, o := range order {
+		keys[x], sizes[x] = sum.Keys[o], sum.Sizes[o]
+	}
+	sum.Keys, sum.Sizes = keys, sizes
+	return sum, nil
 }
 
 // assembleKanon builds the global result of the parts (see Kanon).
@@ -361,7 +472,8 @@ func assembleKanon(n int, cfg KanonConfig, parts []*kanonPart, sum kanonSummary)
 		MIPBound:   math.NaN(),
 	}}
 	seen := make([]bool, n)
-	for _, pt := range parts {
+	sizes := make([]int, len(parts))
+	for x, pt := range parts {
 		ids := make([]int, len(pt.Index))
 		for x, i := range pt.Index {
 			if i < 0 || int(i) >= n || seen[i] {
@@ -371,6 +483,7 @@ func assembleKanon(n int, cfg KanonConfig, parts []*kanonPart, sum kanonSummary)
 			ids[x] = int(i)
 		}
 		res.Parts = append(res.Parts, ids)
+		sizes[x] = len(ids)
 		for lj, m := range pt.Matched {
 			gm := make([]int32, len(m))
 			for x, li := range m {
@@ -380,41 +493,102 @@ func assembleKanon(n int, cfg KanonConfig, parts []*kanonPart, sum kanonSummary)
 			res.Graph.Matched[ids[lj]] = gm
 			res.Assignment[ids[lj]] = ids[pt.Assignment[lj]]
 		}
-		for _, lj := range pt.PublishOrder {
-			res.PublishOrder = append(res.PublishOrder, ids[lj])
-		}
 	}
-	if len(parts) > 1 {
-		rng := rand.New(rand.NewPCG(cfg.Seed, streamPublish))
-		rng.Shuffle(len(res.PublishOrder), func(i, j int) {
-			res.PublishOrder[i], res.PublishOrder[j] = res.PublishOrder[j], res.PublishOrder[i]
-		})
-	}
+	next := make([]int, len(parts))
+	Interleave(cfg.Seed, sizes, func(s int) error {
+		res.PublishOrder = append(res.PublishOrder, res.Parts[s][parts[s].PublishOrder[next[s]]])
+		next[s]++
+		return nil
+	})
 	if err := res.Graph.CheckRegular(cfg.K); err != nil {
 		return nil, fmt.Errorf("pipeline: internal error: %w", err)
 	}
 	return res, nil
 }
 
+// Interleave calls next once per record of the parts (sizes[s] records
+// in part s), with the part whose next record is published: a seeded
+// uniformly random interleaving, each step choosing part s with
+// probability (records of s left) / (records left), so that the parts'
+// own uniformly random publish orders (kanon.Result.PublishOrder) merge
+// into a uniformly random order of all records, streamed: no more memory
+// than one counter per part. One part is its own order. It stops at the
+// first error of next.
+func Interleave(seed uint64, sizes []int, next func(s int) error) error {
+	f := newFenwick(sizes)
+	rng := rand.New(rand.NewPCG(seed, streamPublish))
+	for left := f.total; left > 0; left-- {
+		s := f.find(rng.IntN(left))
+		f.add(s, -1)
+		if err := next(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fenwick is a binary indexed tree of counts (Fenwick, Software:
+// Practice and Experience 24(3), 1994) for the weighted draw of
+// Interleave in O(log parts).
+type fenwick struct {
+	tree  []int
+	total int
+}
+
+func newFenwick(sizes []int) *fenwick {
+	f := &fenwick{tree: make([]int, len(sizes)+1)}
+	for s, c := range sizes {
+		f.add(s, c)
+	}
+	return f
+}
+
+func (f *fenwick) add(s, v int) {
+	f.total += v
+	for i := s + 1; i < len(f.tree); i += i & -i {
+		f.tree[i] += v
+	}
+}
+
+// find returns the part s with prefix(s) <= u < prefix(s+1).
+func (f *fenwick) find(u int) int {
+	pos := 0
+	for step := 1 << bits.Len(uint(len(f.tree)-1)); step > 0; step >>= 1 {
+		if nxt := pos + step; nxt < len(f.tree) && f.tree[nxt] <= u {
+			pos = nxt
+			u -= f.tree[nxt]
+		}
+	}
+	return pos
+}
+
 const streamPublish = 0x7069_7065_0002
 
 // checkKanon validates the input of Kanon and fills in the defaults.
 func checkKanon(t *model.QITable, c *KanonConfig) error {
-	cfg := *c
 	if t == nil || t.N == 0 {
 		return errors.New("pipeline: empty table")
 	}
 	if err := t.Check(); err != nil {
 		return fmt.Errorf("pipeline: %w", err)
 	}
+	if err := checkKanonConfig(c); err != nil {
+		return err
+	}
+	return checkKanonN(t.N, t.Attrs, *c)
+}
+
+// checkKanonConfig validates a configuration and fills in the defaults.
+func checkKanonConfig(c *KanonConfig) error {
+	cfg := *c
 	if cfg.Method == "" {
 		cfg.Method = kanon.MethodSortGreedy
 	}
 	if !slices.Contains(kanon.Freeform(), cfg.Method) {
 		return fmt.Errorf("pipeline: method %q: the pipeline runs the freeform methods %v", cfg.Method, kanon.Freeform())
 	}
-	if cfg.K < 1 || cfg.K > t.N {
-		return fmt.Errorf("%w: k = %d for %d records (want 1 <= k <= n)", kanon.ErrK, cfg.K, t.N)
+	if cfg.K < 1 {
+		return fmt.Errorf("%w: k = %d (want k >= 1)", kanon.ErrK, cfg.K)
 	}
 	if cfg.Partition < 0 || (cfg.Partition > 0 && cfg.Partition < cfg.K) {
 		return fmt.Errorf("%w: %d (want 0 or at least k = %d)", kanon.ErrPartition, cfg.Partition, cfg.K)
@@ -429,5 +603,20 @@ func checkKanon(t *model.QITable, c *KanonConfig) error {
 		return err
 	}
 	*c = cfg
+	return nil
+}
+
+// checkKanonN checks the number of records and the attributes against
+// a configuration.
+func checkKanonN(n int, attrs []model.QIAttr, cfg KanonConfig) error {
+	if n == 0 {
+		return errors.New("pipeline: no records")
+	}
+	if len(attrs) == 0 {
+		return errors.New("pipeline: no quasi-identifiers")
+	}
+	if cfg.K > n {
+		return fmt.Errorf("%w: k = %d for %d records (want 1 <= k <= n)", kanon.ErrK, cfg.K, n)
+	}
 	return nil
 }

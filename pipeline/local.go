@@ -86,12 +86,12 @@ func KanonLocal(t *model.QITable, cfg KanonConfig, workers int) (*KanonResult, e
 	for x, key := range keys {
 		sx, idx := subRows(t.X, t.D(), ids[x])
 		sub := &model.QITable{Attrs: t.Attrs, N: len(idx), X: sx}
-		pt, s, err := kanonSolve(sub, idx, key, cfg.K, cfg.Method, cfg.Partition, cfg.Seed, cfg.MIPSolver, workers)
+		r, s, err := kanonSolve(sub, key, cfg.K, cfg.Method, cfg.Partition, cfg.Seed, cfg.MIPSolver, workers)
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, pt)
-		sum.N, sum.GCPSum, sum.Parts, sum.Partitions = sum.N+s.N, sum.GCPSum+s.GCPSum, sum.Parts+1, sum.Partitions+s.Partitions
+		parts = append(parts, partOf(key, idx, r))
+		sum = mergeSummary(sum, s)
 	}
 	res, err := assembleKanon(t.N, cfg, parts, sum)
 	if err != nil {
@@ -114,18 +114,30 @@ func MicroaggLocal(z *model.Dataset, cfg MicroaggConfig) (*MicroaggResult, error
 	if err != nil {
 		return nil, err
 	}
+	var om Moments
+	for i := 0; i < z.N; i += StageBatch {
+		hi := min(z.N, i+StageBatch)
+		om = mergeMoments(om, recMoments(Rec{I: make([]int64, hi-i), X: z.X[i*z.D : hi*z.D]}))
+	}
 	var parts []*microPart
 	var sum Moments
+	var pairs []Rec
 	for x, key := range keys {
 		sx, idx := subRows(z.X, z.D, ids[x])
-		pt, m, err := microSolve(z.Names, sx, idx, key, cfg.K)
+		pt, m, pr, err := microSolve(z.Names, sx, idx, key, cfg.K, cfg.ICSM, cfg.ICSMRounds, &om)
 		if err != nil {
 			return nil, err
 		}
 		parts = append(parts, pt)
 		sum = mergeMoments(sum, m)
+		pairs = append(pairs, pr...)
 	}
-	res, err := assembleMicro(z.N, parts, sum)
+	half := intervalHalf(&sum, cfg.IntervalP)
+	atRisk := 0
+	for _, r := range pairs {
+		atRisk += intervalCount(r, half)
+	}
+	res, err := assembleMicro(z.N, parts, sum, atRisk, cfg.IntervalP)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/risk"
 )
 
 func gauss(t *testing.T, n int) *model.Dataset {
@@ -26,7 +27,7 @@ func gauss(t *testing.T, n int) *model.Dataset {
 func TestMicroaggPartsMatchSingleMachine(t *testing.T) {
 	z := gauss(t, 2000)
 	const k = 3
-	res, err := Microagg(context.Background(), z, MicroaggConfig{K: k, Coarse: 600, Seed: 4})
+	res, err := Microagg(context.Background(), z, MicroaggConfig{K: k, Coarse: 600, Seed: 4, IntervalP: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +68,42 @@ func TestMicroaggPartsMatchSingleMachine(t *testing.T) {
 	if math.Abs(res.SST-model.SST(z)) > 1e-9*model.SST(z) || math.Abs(res.IL-model.IL(z, res.Clustering)) > 1e-9 {
 		t.Fatalf("SST %v IL %v, model %v %v", res.SST, res.IL, model.SST(z), model.IL(z, res.Clustering))
 	}
+	checkRisk(t, z, res, false)
+}
+
+// checkRisk compares the pipeline's combined measures with package risk's
+// on the whole protected data: IL1s and interval disclosure equal, DBRL
+// at least the whole data's (equal with one part).
+func checkRisk(t *testing.T, z *model.Dataset, res *MicroaggResult, onePart bool) {
+	t.Helper()
+	prot := model.Protect(z, res.Clustering)
+	il1s, err := risk.IL1s(z, prot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv, err := risk.IntervalDisclosure(z, prot, res.IntervalP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, _, err := risk.RecordLinkage(z, prot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(il1s-res.IL1s) > 1e-9*il1s || math.Abs(iv-res.Interval) > 1e-12 {
+		t.Fatalf("IL1s %v interval %v (p %v); risk: %v %v", res.IL1s, res.Interval, res.IntervalP, il1s, iv)
+	}
+	if iv == 0 || link == 0 {
+		t.Fatalf("interval %v, linkage %v: the comparison is vacuous", iv, link)
+	}
+	if res.Linkage < link-1e-12 || (onePart && math.Abs(res.Linkage-link) > 1e-9) {
+		t.Fatalf("DBRL within parts %v, whole data %v", res.Linkage, link)
+	}
 }
 
 // TestMicroaggOnePartIsMDAV: one coarse part is microagg.MDAV on the data.
 func TestMicroaggOnePartIsMDAV(t *testing.T) {
 	z := gauss(t, 500)
-	res, err := Microagg(context.Background(), z, MicroaggConfig{K: 4, Coarse: 1000})
+	res, err := Microagg(context.Background(), z, MicroaggConfig{K: 4, Coarse: 1000, IntervalP: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +116,45 @@ func TestMicroaggOnePartIsMDAV(t *testing.T) {
 	}
 	if math.Abs(res.IL-model.IL(z, cl)) > 1e-9 {
 		t.Fatalf("IL %v, MDAV %v", res.IL, model.IL(z, cl))
+	}
+	checkRisk(t, z, res, true)
+}
+
+// TestMicroaggICSM: with ICSM the parts are microagg.ICSM's from MDAV,
+// on prism as in the single process.
+func TestMicroaggICSM(t *testing.T) {
+	z := gauss(t, 400)
+	res, err := Microagg(context.Background(), z, MicroaggConfig{K: 3, Coarse: 1000, ICSM: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := microagg.ICSM(z, 3, microagg.ICSMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Parts) != 1 || !slices.Equal(want.Clustering.Group, res.Clustering.Group) || math.Abs(res.IL-want.IL) > 1e-9 {
+		t.Fatalf("%d parts; IL %v, ICSM %v", len(res.Parts), res.IL, want.IL)
+	}
+	mdav, err := Microagg(context.Background(), z, MicroaggConfig{K: 3, Coarse: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IL >= mdav.IL {
+		t.Fatalf("ICSM IL %v not below MDAV's %v", res.IL, mdav.IL)
+	}
+	cfg := MicroaggConfig{K: 3, Coarse: 150, ICSM: true, ICSMRounds: 5, Seed: 2}
+	pp, err := Microagg(context.Background(), z, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Runner.Name = RunnerSingle
+	loc, err := Microagg(context.Background(), z, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pp.Parts) < 2 || !slices.Equal(pp.Clustering.Group, loc.Clustering.Group) || math.Abs(pp.IL1s-loc.IL1s) > 1e-9 ||
+		pp.Interval != loc.Interval || math.Abs(pp.Linkage-loc.Linkage) > 1e-9 {
+		t.Fatalf("pipeline %+v\nsingle process %+v", pp, loc)
 	}
 }
 

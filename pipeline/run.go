@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
@@ -132,65 +133,117 @@ func (r Runner) workDir() (string, func(), error) {
 }
 
 // Rec is a batch of records in a pipeline: their indices in the loaded
-// data and their values (quasi-identifiers, or microaggregation
-// attributes), row-major. Records travel in batches (of StageBatch from
-// the input) because a runner encodes every element between stages: one
-// element per record made the runner's own work dominate.
+// data, their values (quasi-identifiers, or microaggregation attributes),
+// row-major, and, for a publication, their 0-based data rows in the input
+// file (Row; nil when they are the indices) and the cells published
+// unchanged (Rest, row-major). Records travel in batches (of StageBatch
+// from the input) because a runner encodes every element between stages:
+// one element per record made the runner's own work dominate. Their Beam
+// coder is the compact encoding of encodeRec.
 type Rec struct {
-	I []int64
-	X []float64
+	I    []int64
+	X    []float64
+	Row  []int64
+	Rest []string
 }
 
 // StageBatch is the number of records per staged line (one input element).
 const StageBatch = 1024
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*Rec)(nil)).Elem())
+	beam.RegisterCoder(reflect.TypeOf((*Rec)(nil)).Elem(), encodeRec, decodeRec)
 	beam.RegisterFunction(parseRec)
 }
 
-// stage writes the n records of row-major x (d values each) as text lines
-// of StageBatch records "index,v1,...,vd;index,v1,...,vd;..." (shortest
-// exact float formatting) to dir/input.txt, the pipeline's input.
-func stage(ctx context.Context, dir string, x []float64, n, d int) (string, error) {
+// stager writes the staged input: one line per batch of StageBatch
+// records, the base64 of encodeRec. Records are added one at a time, so
+// the input never needs to be in memory.
+type stager struct {
+	w     io.WriteCloser
+	bw    *bufio.Writer
+	path  string
+	batch Rec
+	n     int
+}
+
+func newStager(ctx context.Context, dir string) (*stager, error) {
 	path := joinPath(dir, "input.txt")
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
-		return "", fmt.Errorf("pipeline: %w", err)
+		return nil, fmt.Errorf("pipeline: %w", err)
 	}
 	defer fs.Close()
 	w, err := fs.OpenWrite(ctx, path)
 	if err != nil {
-		return "", fmt.Errorf("pipeline: staging the input: %w", err)
+		return nil, fmt.Errorf("pipeline: staging the input: %w", err)
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	buf := make([]byte, 0, 256)
+	return &stager{w: w, bw: bufio.NewWriterSize(w, 1<<20), path: path}, nil
+}
+
+// add stages record i (values x, data row row, cells rest; the slices are
+// copied).
+func (s *stager) add(i int64, x []float64, row int64, rest []string) error {
+	b := &s.batch
+	b.I = append(b.I, i)
+	b.X = append(b.X, x...)
+	if row != i || b.Row != nil {
+		if b.Row == nil {
+			b.Row = append(make([]int64, 0, StageBatch), b.I[:len(b.I)-1]...)
+		}
+		b.Row = append(b.Row, row)
+	}
+	b.Rest = append(b.Rest, rest...)
+	s.n++
+	if len(b.I) == StageBatch {
+		return s.flush()
+	}
+	return nil
+}
+
+func (s *stager) flush() error {
+	if len(s.batch.I) == 0 {
+		return nil
+	}
+	enc := encodeRec(s.batch)
+	line := make([]byte, base64.StdEncoding.EncodedLen(len(enc))+1)
+	base64.StdEncoding.Encode(line, enc)
+	line[len(line)-1] = '\n'
+	s.batch = Rec{I: s.batch.I[:0], X: s.batch.X[:0], Rest: s.batch.Rest[:0]}
+	if _, err := s.bw.Write(line); err != nil {
+		return fmt.Errorf("pipeline: staging the input: %w", err)
+	}
+	return nil
+}
+
+// close finishes the staged file and returns its path.
+func (s *stager) close() (string, error) {
+	err := s.flush()
+	if err == nil {
+		err = s.bw.Flush()
+	}
+	if cerr := s.w.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("pipeline: staging the input: %w", cerr)
+	}
+	return s.path, err
+}
+
+// abort closes the staged file after a failure.
+func (s *stager) abort() { s.w.Close() }
+
+// stage writes the n records of row-major x (d values each) as the
+// staged input of dir.
+func stage(ctx context.Context, dir string, x []float64, n, d int) (string, error) {
+	st, err := newStager(ctx, dir)
+	if err != nil {
+		return "", err
+	}
 	for i := range n {
-		buf = buf[:0]
-		if i%StageBatch != 0 {
-			buf = append(buf, ';')
-		}
-		buf = strconv.AppendInt(buf, int64(i), 10)
-		for _, v := range x[i*d : (i+1)*d] {
-			buf = append(buf, ',')
-			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
-		}
-		if i%StageBatch == StageBatch-1 || i == n-1 {
-			buf = append(buf, '\n')
-		}
-		if _, err := bw.Write(buf); err != nil {
-			w.Close()
-			return "", fmt.Errorf("pipeline: staging the input: %w", err)
+		if err := st.add(int64(i), x[i*d:(i+1)*d], int64(i), nil); err != nil {
+			st.abort()
+			return "", err
 		}
 	}
-	if err := bw.Flush(); err != nil {
-		w.Close()
-		return "", fmt.Errorf("pipeline: staging the input: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return "", fmt.Errorf("pipeline: staging the input: %w", err)
-	}
-	return path, nil
+	return st.close()
 }
 
 func joinPath(dir, name string) string {
@@ -200,23 +253,15 @@ func joinPath(dir, name string) string {
 	return filepath.Join(dir, name)
 }
 
-// parseRec parses a staged line.
+// parseRec decodes a staged line.
 func parseRec(line string, emit func(Rec)) error {
-	var r Rec
-	for _, rec := range strings.Split(line, ";") {
-		f := strings.Split(rec, ",")
-		i, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil {
-			return fmt.Errorf("pipeline: staged record %q: %w", rec, err)
-		}
-		r.I = append(r.I, i)
-		for _, c := range f[1:] {
-			v, err := strconv.ParseFloat(c, 64)
-			if err != nil {
-				return fmt.Errorf("pipeline: staged record %q: %w", rec, err)
-			}
-			r.X = append(r.X, v)
-		}
+	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(line))
+	if err != nil {
+		return fmt.Errorf("pipeline: staged line: %w", err)
+	}
+	r, err := decodeRec(b)
+	if err != nil {
+		return fmt.Errorf("pipeline: staged line: %w", err)
 	}
 	emit(r)
 	return nil

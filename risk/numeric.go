@@ -270,11 +270,39 @@ func recordLinkage(orig, prot *model.Dataset, workers int) (float64, int, error)
 		return 0, 0, err
 	}
 	orig, prot = rescaled(orig, prot)
-	n := orig.N
 	_, std := model.Standardize(orig)
+	return linkage(orig, prot, std.Mean, std.SD, workers)
+}
+
+// RecordLinkageScaled is RecordLinkage with the standardization given:
+// the distance is Euclidean on (x_j − mean[j]) / sd[j], attributes with
+// sd[j] = 0 left out. It is DBRL of a subset of the records (a coarse part
+// of a pipeline) standardized as the whole data is (RecordLinkage uses
+// orig's own mean and standard deviation). The share counts only the
+// originals of orig as candidates.
+func RecordLinkageScaled(orig, prot *model.Dataset, mean, sd []float64) (share float64, tied int, err error) {
+	if err := checkPair(orig, prot, 1); err != nil {
+		return 0, 0, err
+	}
+	if len(mean) != orig.D || len(sd) != orig.D {
+		return 0, 0, fmt.Errorf("%w: %d means and %d standard deviations for %d attributes", ErrShape, len(mean), len(sd), orig.D)
+	}
+	for j, v := range sd {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || math.IsNaN(mean[j]) || math.IsInf(mean[j], 0) {
+			return 0, 0, fmt.Errorf("%w: attribute %s: mean %v, standard deviation %v", ErrParam, attrName(orig, j), mean[j], v)
+		}
+	}
+	return linkage(orig, prot, mean, sd, 0)
+}
+
+// linkage is the record linkage of RecordLinkage on the standardization
+// mean, sd (sd 0: attribute left out).
+func linkage(orig, prot *model.Dataset, mean, sd []float64, workers int) (float64, int, error) {
+	n := orig.N
+	std := struct{ Mean, SD []float64 }{mean, sd}
 	var active []int
-	for j, c := range std.Constant {
-		if !c {
+	for j, v := range sd {
+		if v != 0 {
 			active = append(active, j)
 		}
 	}

@@ -26,11 +26,18 @@ func newBenchCmd() *cobra.Command {
 		Use:   "bench --spec FILE",
 		Short: "a benchmark grid, one pipeline element per case",
 		Long: "Run the cases of a grid spec file (JSON) as one Beam pipeline element each and\n" +
-			"merge them into the report of sdcopt bench icsm (one report per seed):\n\n" +
+			"merge them into the report of sdcopt bench icsm, kanon (its table of GCP vs k)\n" +
+			"or mdav (one report per seed):\n\n" +
 			"  {\"bench\": \"icsm\", \"tables\": [2], \"data\": [\"tarragona\", \"census\"],\n" +
-			"   \"k\": [3, 5, 10], \"seeds\": [1], \"restarts\": 20, \"time_limit\": 0}\n\n" +
-			"tables, data and k select the cases as the flags of sdcopt bench icsm (empty:\n" +
-			"all); seeds seed Table 4's restarts; time_limit is seconds per ICSM call.",
+			"   \"k\": [3, 5, 10], \"seeds\": [1], \"restarts\": 20, \"time_limit\": 0}\n" +
+			"  {\"bench\": \"kanon\", \"k\": [2, 5, 10], \"methods\": [\"sortgreedy\", \"mondrian\"],\n" +
+			"   \"partition\": 1000, \"seeds\": [1]}\n" +
+			"  {\"bench\": \"mdav\", \"data\": [\"tarragona\", \"census\"], \"k\": [3, 5]}\n\n" +
+			"icsm: tables, data and k select the cases as the flags of sdcopt bench icsm\n" +
+			"(empty: all); seeds seed Table 4's restarts; time_limit is seconds per ICSM\n" +
+			"call. kanon: one case per k and method on Adult; partition is records per\n" +
+			"partition (0: chosen automatically for budget seconds, which depends on the\n" +
+			"machine). mdav: MDAV on the CASC data sets at each k.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runBench(c, &s) },
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,10 +14,12 @@ import (
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/kanon"
 	"github.com/sdcopt/sdcopt/pipeline"
+	"github.com/sdcopt/sdcopt/roles"
 )
 
 type kanonFlags struct {
 	runnerFlags
+	roleFlags
 	data, out, graphOut string
 	qi, categorical     []string
 	keepMissing         bool
@@ -38,9 +39,17 @@ func newKanonCmd() *cobra.Command {
 			"on a Beam pipeline: coarse parts of at most --coarse records by Mondrian's\n" +
 			"median rule on a seeded sample, then, in a worker per part, the partitions of\n" +
 			"--partition records and the method, exactly as sdcopt kanon runs them on\n" +
-			"that part. The published file (quasi-identifiers only) and the graph file\n" +
-			"are those of sdcopt kanon and pass sdcopt kanon verify; they are verified\n" +
-			"before they are written.",
+			"that part. The published file and the graph file are those of sdcopt kanon\n" +
+			"and pass sdcopt kanon verify: each part's files are verified by its worker,\n" +
+			"and the merge checks how the parts join, before the files are renamed into\n" +
+			"place. The records stream through the pipeline: --synthetic records are\n" +
+			"generated as they are staged, and no process holds more than a coarse part.\n\n" +
+			"Roles, as in sdcopt kanon: the quasi-identifiers (--qi) are generalized,\n" +
+			"--identifier columns removed, --sensitive and --insensitive columns published\n" +
+			"unchanged once the leak check passes (a column that determines a\n" +
+			"quasi-identifier or is nearly unique stops the run, exit 2, unless named\n" +
+			"with --keep-risky), columns in no role are not published. For --data adult\n" +
+			"income is sensitive by default.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runKanon(c, &s) },
 	}
@@ -57,6 +66,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.solver, "solver", "", "MIP engine of --method mip (default: the best available; a cgo engine must be installed on every worker)")
 	f.StringVar(&s.out, "out", "", "write the published file here")
 	f.StringVar(&s.graphOut, "graph-out", "", "write the generalization graph here")
+	addRoleFlags(f, &s.roleFlags)
 	addRunnerFlags(c, &s.runnerFlags)
 	return c
 }
@@ -86,16 +96,19 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 		return cli.BadInput("%v", err)
 	}
 	var q *datasets.QIData
+	var src pipeline.Source
+	var asg *roles.Assignment
 	label := s.data
 	switch {
 	case s.synthetic > 0 && s.data != "":
 		return cli.BadInput("--data and --synthetic exclude each other")
 	case s.synthetic > 0:
-		t, err := datasets.NewSyntheticQI(s.synthetic, s.seed)
-		if err != nil {
-			return cli.BadInput("--synthetic: %v", err)
+		// Generated record by record as the pipeline reads them: never
+		// held in memory.
+		src, label = pipeline.SyntheticSource(s.synthetic, s.seed), fmt.Sprintf("synthetic:%d", s.synthetic)
+		if s.k > s.synthetic {
+			return cli.BadInput("--k %d: the data has %d records", s.k, s.synthetic)
 		}
-		q, label = pipeline.QIDataOf(t), fmt.Sprintf("synthetic:%d", s.synthetic)
 	case s.data == "":
 		return cli.BadInput("--data or --synthetic is required")
 	case strings.EqualFold(s.data, "adult") && len(s.qi) == 0:
@@ -122,54 +135,63 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
-	if s.k > q.Table.N {
-		return cli.BadInput("--k %d: the data has %d records", s.k, q.Table.N)
-	}
-	res, err := pipeline.Kanon(context.Background(), q.Table, pipeline.KanonConfig{
-		K: s.k, Method: s.method, Partition: s.partition, Coarse: s.coarse, Seed: s.seed, MIPSolver: s.solver, Runner: run})
-	if err != nil {
-		if errors.Is(err, kanon.ErrK) || errors.Is(err, kanon.ErrPartition) {
-			return cli.BadInput("%v", err)
+	if q != nil {
+		if s.k > q.Table.N {
+			return cli.BadInput("--k %d: the data has %d records", s.k, q.Table.N)
 		}
-		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
-	}
-	// Verify the files as sdcopt kanon verify reads them, then write them.
-	var pub, graph bytes.Buffer
-	if err := kanon.WritePublished(&pub, q, res.Result, nil); err != nil {
-		return cli.BadInput("%v", err)
-	}
-	if err := kanon.WriteGraph(&graph, q, res.Result); err != nil {
-		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
-	}
-	pp, err := kanon.ReadPublished(bytes.NewReader(pub.Bytes()), "published file", q)
-	if err == nil {
-		var edges []kanon.Edge
-		if edges, err = kanon.ReadGraph(bytes.NewReader(graph.Bytes()), "graph file"); err == nil {
-			gcp := res.GCP
-			_, err = kanon.VerifyPublication(q, pp, edges, s.k, &gcp, "published file", "graph file")
+		var defSensitive []string
+		if strings.EqualFold(s.data, "adult") {
+			defSensitive = datasets.AdultSensitive()
 		}
+		a, err := publishRoles(label, q, &s.roleFlags, c.Flags().Changed("sensitive"), defSensitive)
+		if err != nil {
+			return err
+		}
+		src, asg = pipeline.QISource(q, a.Exact()), a
+	} else if s.roleFlags.given() {
+		return cli.BadInput("--synthetic has only quasi-identifiers: no column for --identifier, --sensitive, --insensitive or --keep-risky")
 	}
-	if err != nil {
-		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: the pipeline's publication failed verification: %w", err)}
+	// The published and graph files stream from the pipeline into
+	// temporary files, renamed into place only after the whole
+	// publication has been verified (part by part in the workers, and the
+	// joins of the parts in the merge: pipeline.KanonPublish).
+	cfg := pipeline.KanonConfig{K: s.k, Method: s.method, Partition: s.partition, Coarse: s.coarse, Seed: s.seed, MIPSolver: s.solver, Runner: run}
+	var res *pipeline.Publication
+	var runErr error
+	publish := func(pub, graph io.Writer) error {
+		res, runErr = pipeline.KanonPublish(context.Background(), src, cfg, pub, graph)
+		return runErr
 	}
 	var outs cli.Outputs
 	defer outs.Abort()
-	for _, o := range []struct {
-		path string
-		b    *bytes.Buffer
-	}{{s.out, &pub}, {s.graphOut, &graph}} {
-		if o.path == "" {
-			continue
-		}
-		if err := outs.Write(o.path, func(w io.Writer) error { _, err := w.Write(o.b.Bytes()); return err }); err != nil {
-			return cli.BadInput("%v", err)
-		}
+	err = withOutput(&outs, s.out, func(pub io.Writer) error {
+		return withOutput(&outs, s.graphOut, func(graph io.Writer) error { return publish(pub, graph) })
+	})
+	switch {
+	case runErr != nil && (errors.Is(runErr, kanon.ErrK) || errors.Is(runErr, kanon.ErrPartition)):
+		return cli.BadInput("%v", runErr)
+	case runErr != nil:
+		return &cli.ExitError{Code: cli.ExitEngine, Err: runErr}
+	case err != nil:
+		return cli.BadInput("%v", err)
 	}
 	if err := outs.Commit(); err != nil {
 		return cli.BadInput("%v", err)
 	}
-	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records, k = %d, method %s, runner %s\n", label, q.Table.N, s.k, s.method, run.Name)
-	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), partitions %d (%d records)\n", len(res.Parts), s.coarse, res.Partitions, s.partition)
-	fmt.Fprintf(c.OutOrStdout(), "GCP %.6f, verified, %.2f s\n", res.GCP, res.Seconds)
+	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records, k = %d, method %s, runner %s\n", label, res.N, s.k, s.method, run.Name)
+	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), partitions %d (%d records)\n", res.Parts, s.coarse, res.Partitions, s.partition)
+	if asg != nil {
+		writeRoles(c.OutOrStdout(), asg)
+	}
+	fmt.Fprintf(c.OutOrStdout(), "GCP %.6f, verified (%d graph edges), %.2f s\n", res.GCP, res.Edges, res.Seconds)
 	return nil
+}
+
+// withOutput runs write on a temporary file of path in outs (renamed by
+// outs.Commit), or on io.Discard when path is empty.
+func withOutput(outs *cli.Outputs, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(io.Discard)
+	}
+	return outs.Write(path, write)
 }

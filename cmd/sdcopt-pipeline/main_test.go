@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,7 +101,80 @@ func TestMicroaggCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "IL ") {
+	if !strings.Contains(out, "IL ") || !strings.Contains(out, "IL1s ") || !strings.Contains(out, "DBRL within parts") {
 		t.Fatalf("report:\n%s", out)
+	}
+	out, err = run("microagg", "--data", "synthetic:gauss-600-3-4", "--k", "3", "--coarse", "300", "--icsm", "--icsm-rounds", "3")
+	if err != nil || !strings.Contains(out, "MDAV + ICSM") {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if _, err := run("microagg", "--data", "synthetic:gauss-600-3-4", "--k", "3", "--icsm-rounds", "3"); cli.Code(err) != 2 {
+		t.Fatalf("--icsm-rounds without --icsm: %v", err)
+	}
+}
+
+// TestKanonCommandRoles: an identifier is removed, a sensitive column is
+// published unchanged (the published file passes the verification with
+// it), a column in no role is not published, and a column that copies a
+// quasi-identifier is refused unless named with --keep-risky.
+func TestKanonCommandRoles(t *testing.T) {
+	dir := t.TempDir()
+	q := pipeline.QIDataOf(datasets.SyntheticQI(900, 5))
+	header := append([]string{"id"}, append(slices.Clone(q.Header), "disease", "note", "sexcopy")...)
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(header)
+	for i, rec := range q.Records {
+		w.Write(append([]string{fmt.Sprint("p", i)}, append(slices.Clone(rec), []string{"flu", "cold", "x"}[i%3], "n", rec[7])...))
+	}
+	w.Flush()
+	data := filepath.Join(dir, "data.csv")
+	if err := os.WriteFile(data, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qi := strings.Join(q.Header, ",")
+	cat := strings.Join(q.Header[2:], ",")
+	pub, graph := filepath.Join(dir, "pub.csv"), filepath.Join(dir, "graph.csv")
+	args := []string{"kanon", "--data", data, "--qi", qi, "--categorical", cat, "--k", "3", "--coarse", "400", "--partition", "200",
+		"--identifier", "id", "--sensitive", "disease", "--out", pub, "--graph-out", graph}
+	if _, err := run(append(args, "--insensitive", "sexcopy")...); cli.Code(err) != 2 || !strings.Contains(err.Error(), "sexcopy") {
+		t.Fatalf("a column copying a quasi-identifier was not refused: %v", err)
+	}
+	if _, err := os.Stat(pub); !os.IsNotExist(err) {
+		t.Fatal("a refused run wrote the published file")
+	}
+	out, err := run(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "published "+qi[:3]) || !strings.Contains(out, "identifiers id; in no role note, sexcopy") {
+		t.Fatalf("report:\n%s", out)
+	}
+	loaded, err := datasets.LoadQI(data, q.Header, q.Header[2:], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := os.ReadFile(pub)
+	if first, _, _ := strings.Cut(string(pb), "\n"); first != qi+",disease" {
+		t.Fatalf("published header %q", first)
+	}
+	pp, err := kanon.ReadPublished(bytes.NewReader(pb), pub, loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gf, _ := os.Open(graph)
+	defer gf.Close()
+	edges, err := kanon.ReadGraph(gf, graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kanon.VerifyPublication(loaded, pp, edges, 3, nil, pub, graph); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(append(args, "--insensitive", "sexcopy", "--keep-risky", "sexcopy")...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run("kanon", "--synthetic", "100", "--k", "3", "--sensitive", "x"); cli.Code(err) != 2 {
+		t.Fatalf("roles with --synthetic: %v", err)
 	}
 }
