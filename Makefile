@@ -21,8 +21,9 @@ build: deps
 pipeline: deps
 	@$(GO) build $(GOFLAGS_TAGS) -o bin/sdcopt-pipeline ./cmd/sdcopt-pipeline
 
-demo: build
+demo: build pipeline
 	@./$(BIN) demo
+	@./scripts/demo-pipeline.sh
 
 # The Beam pipelines on small data (a few seconds): scripts/demo-pipeline.sh.
 demo-pipeline: build pipeline
