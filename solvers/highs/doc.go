@@ -49,11 +49,14 @@
 // Solve borrows one and returns it afterwards (instances whose memory grew
 // beyond 256 MiB are closed instead, returning the memory to the system),
 // and a Session owns one until Close. Context cancellation is not wired
-// into wazero (it slowed MIP solves 2.8x); Params.TimeLimit maps to
-// HiGHS's own time_limit option, and because HiGHS checks that only between
-// certain steps, the host's clock functions also end a solve that runs
-// past the limit plus a grace of 0.5 s + 5 % (the result is then TimeLimit
-// without a solution, with a warning).
+// into wazero for most solves (it made a MIP 2.8x slower,
+// BenchmarkStoppable); Params.TimeLimit and Params.Deadline map to HiGHS's
+// own time_limit option. Because HiGHS checks that only between certain
+// steps, a solve with a limit is also stopped from outside at the limit
+// plus a grace of 0.5 s + 5 %: by the host's clock functions, and for a
+// MIP (whose root node can run minutes without reading the clock) by
+// running it in a second, stoppable compilation of the module. The result
+// is then TimeLimit without a solution, with a warning.
 //
 // # Model and results
 //

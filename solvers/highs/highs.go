@@ -1,6 +1,7 @@
 package highs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -91,20 +92,36 @@ func (s *Solver) Solve(p *solvers.Problem, prm *solvers.Params) (*solvers.Result
 	if err := checkSize(p.NumCols(), p.NumRows(), p.NumNonzeros()); err != nil {
 		return nil, err
 	}
-	in, err := getInstance(s.c)
+	c := s.c
+	limit := prm.Limit()
+	hard := time.Duration(0)
+	if limit > 0 {
+		// HiGHS checks time_limit only between certain steps (a
+		// k-anonymity MIP was measured 30-240 s past a 4-10 s limit inside
+		// its root node) and compiled wasm cannot be preempted. Two stops
+		// from outside at the limit plus hardStopGrace: the host's clock
+		// functions (checkStop: cheap, enough where HiGHS reads the clock,
+		// as in its simplex), and for a MIP, whose root node was seen going
+		// two minutes without a clock read, the stoppable runtime.
+		hard = limit + hardStopGrace(limit)
+		if p.IsMIP() {
+			var err error
+			if c, err = c.stoppableRuntime(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	in, err := getInstance(c)
 	if err != nil {
 		return nil, err
 	}
 	defer putInstance(in) // after Highs_destroy below
-	hard := time.Duration(0)
-	if prm.TimeLimit > 0 {
-		// HiGHS checks time_limit only between certain steps (a
-		// k-anonymity MIP was measured 30-240 s past a 4-10 s limit inside
-		// its root node) and compiled wasm cannot be preempted: the host's
-		// clock ends the call at the limit plus hardStopGrace.
-		hard = prm.TimeLimit + hardStopGrace(prm.TimeLimit)
+	if hard > 0 {
+		base := in.ctx
+		ctx, cancel := context.WithTimeout(base, hard)
+		in.ctx = ctx
 		in.state.stopAt = time.Now().Add(hard)
-		defer func() { in.state.stopAt = time.Time{} }() // before putInstance
+		defer func() { cancel(); in.ctx, in.state.stopAt = base, time.Time{} }() // before putInstance
 	}
 	r, err := in.call("Highs_create")
 	if err != nil {
@@ -126,13 +143,13 @@ func (s *Solver) Solve(p *solvers.Problem, prm *solvers.Params) (*solvers.Result
 	res, err := run(in, h, p)
 	if err != nil {
 		var te *trapError
-		if !errors.As(err, &te) || te.kind != "stop" {
+		if stopped := errors.As(err, &te) && te.kind == "stop"; !stopped && (hard == 0 || in.ctx.Err() == nil) {
 			return nil, err
 		}
 		// Stopped from outside: the instance is dead and its incumbent,
 		// if any, lost with it.
 		res = &solvers.Result{Solver: engineName, Status: solvers.TimeLimit, Objective: math.NaN(), BestBound: math.NaN(),
-			Warnings: []string{fmt.Sprintf("HiGHS did not stop at its time limit of %v; stopped %v later, without its incumbent", prm.TimeLimit, hard-prm.TimeLimit)}}
+			Warnings: []string{fmt.Sprintf("HiGHS did not stop at its time limit of %v; stopped %v later, without its incumbent", limit, hard-limit)}}
 	}
 	res.Seconds = time.Since(t0).Seconds()
 	res.Warnings = append(warnings, res.Warnings...)

@@ -556,3 +556,27 @@ func TestHardStop(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStoppable compares one MIP solved in the normal runtime (no
+// time limit) and in the stoppable one (a time limit far away): the price
+// of wazero's context checks that a MIP with a time limit pays.
+func BenchmarkStoppable(b *testing.B) {
+	s, err := New()
+	if err != nil {
+		b.Skip(err)
+	}
+	p := marketSplit(3, 16, 3)
+	for _, c := range []struct {
+		name  string
+		limit time.Duration
+	}{{"normal", 0}, {"stoppable", time.Hour}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				r, err := s.Solve(p, &solvers.Params{TimeLimit: c.limit})
+				if err != nil || r.Status != solvers.Optimal {
+					b.Fatal(r, err)
+				}
+			}
+		})
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -22,6 +21,7 @@ import (
 // C heap, used by one goroutine at a time. After a trap (C++ exception,
 // abort, exit, wasm trap) it is dead and must be discarded.
 type instance struct {
+	c     *compiled // the runtime it was instantiated in (its pool)
 	mod   api.Module
 	mem   api.Memory
 	ctx   context.Context
@@ -42,7 +42,7 @@ func (c *compiled) newInstance() (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &instance{mod: mod, mem: mod.ExportedMemory(c.memory), ctx: ctx, state: st,
+	in := &instance{c: c, mod: mod, mem: mod.ExportedMemory(c.memory), ctx: ctx, state: st,
 		fns: make(map[string]api.Function, len(cFuncs)), stack: make([]uint64, 32), inf: c.inf}
 	for _, f := range cFuncs {
 		in.fns[f] = mod.ExportedFunction(c.exports[f])
@@ -274,21 +274,16 @@ func (a *arena) free() {
 // that a large solve's memory is returned to the system afterwards.
 const maxIdleMemory = 256 << 20
 
-var (
-	poolMu sync.Mutex
-	idle   []*instance
-)
-
-// getInstance returns an idle instance or a new one.
+// getInstance returns an idle instance of c or a new one.
 func getInstance(c *compiled) (*instance, error) {
-	poolMu.Lock()
-	if k := len(idle); k > 0 {
-		in := idle[k-1]
-		idle = idle[:k-1]
-		poolMu.Unlock()
+	c.poolMu.Lock()
+	if k := len(c.idle); k > 0 {
+		in := c.idle[k-1]
+		c.idle = c.idle[:k-1]
+		c.poolMu.Unlock()
 		return in, nil
 	}
-	poolMu.Unlock()
+	c.poolMu.Unlock()
 	in, err := c.newInstance()
 	if err != nil {
 		return nil, solvers.Errorf(engineName, "instantiate", solvers.ErrEngine, "%v", err)
@@ -296,21 +291,21 @@ func getInstance(c *compiled) (*instance, error) {
 	return in, nil
 }
 
-// putInstance returns in to the pool, or closes it when it is dead, large,
-// or the pool is full.
+// putInstance returns in to its runtime's pool, or closes it when it is
+// dead, large, or the pool is full.
 func putInstance(in *instance) {
 	if in == nil || in.mod == nil {
 		return
 	}
-	if in.dead == nil && in.mem.Size() <= maxIdleMemory {
+	if c := in.c; in.dead == nil && in.mem.Size() <= maxIdleMemory {
 		in.state.verbose = false
-		poolMu.Lock()
-		if len(idle) < runtime.GOMAXPROCS(0) {
-			idle = append(idle, in)
-			poolMu.Unlock()
+		c.poolMu.Lock()
+		if len(c.idle) < runtime.GOMAXPROCS(0) {
+			c.idle = append(c.idle, in)
+			c.poolMu.Unlock()
 			return
 		}
-		poolMu.Unlock()
+		c.poolMu.Unlock()
 	}
 	in.close()
 }

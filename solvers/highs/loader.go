@@ -59,6 +59,17 @@ type compiled struct {
 	version   string            // HiGHS version, read from a first instance
 	inf       float64           // Highs_getInfinity
 	compile   time.Duration     // how long CompileModule took
+	wasm      []byte            // the verified module (for stoppableRuntime)
+	glue      *glue
+
+	poolMu sync.Mutex
+	idle   []*instance // idle instances of this runtime (see getInstance)
+
+	// stoppable is the same module compiled in a second runtime whose
+	// calls end when their context is done (see stoppableRuntime).
+	stoppableOnce sync.Once
+	stoppable     *compiled
+	stoppableErr  error
 }
 
 var (
@@ -124,22 +135,9 @@ func doLoad() (*compiled, error) {
 	if err != nil {
 		return nil, unavailable("%v", err)
 	}
-	c := &compiled{dir: dir, exports: g.exports, ctor: g.ctor, memory: g.memory}
-
-	ctx := context.Background()
-	cfg := wazero.NewRuntimeConfig().WithCompilationCache(compilationCache())
-	c.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
-	t0 := time.Now()
-	c.mod, err = c.rt.CompileModule(ctx, wasm)
-	c.compile = time.Since(t0)
-	if err != nil {
-		return nil, fmt.Errorf("%w: compiling highs.wasm: %v", solvers.ErrUnavailable, err)
-	}
-	if err := c.checkModule(g); err != nil {
-		return nil, fmt.Errorf("%w: %v", solvers.ErrUnavailable, err)
-	}
-	if err := instantiateHost(ctx, c.rt, c.importMod, g.imports, c.mod); err != nil {
-		return nil, fmt.Errorf("%w: %v", solvers.ErrUnavailable, err)
+	c := &compiled{dir: dir, exports: g.exports, ctor: g.ctor, memory: g.memory, wasm: wasm, glue: g}
+	if err := c.compileIn(wazero.NewRuntimeConfig()); err != nil {
+		return nil, err
 	}
 	// A first instance reads the version and checks the ABI; it is kept in
 	// the pool for the first Solve.
@@ -153,6 +151,59 @@ func doLoad() (*compiled, error) {
 	}
 	putInstance(in)
 	return c, nil
+}
+
+// compileIn compiles c's module in a new runtime with configuration cfg
+// (plus the process's compilation cache) and instantiates the host
+// functions.
+func (c *compiled) compileIn(cfg wazero.RuntimeConfig) error {
+	ctx := context.Background()
+	c.rt = wazero.NewRuntimeWithConfig(ctx, cfg.WithCompilationCache(sharedCache()))
+	t0 := time.Now()
+	var err error
+	c.mod, err = c.rt.CompileModule(ctx, c.wasm)
+	c.compile = time.Since(t0)
+	if err != nil {
+		return fmt.Errorf("%w: compiling highs.wasm: %v", solvers.ErrUnavailable, err)
+	}
+	if err := c.checkModule(c.glue); err != nil {
+		return fmt.Errorf("%w: %v", solvers.ErrUnavailable, err)
+	}
+	if err := instantiateHost(ctx, c.rt, c.importMod, c.glue.imports, c.mod); err != nil {
+		return fmt.Errorf("%w: %v", solvers.ErrUnavailable, err)
+	}
+	return nil
+}
+
+// stoppableRuntime returns the module compiled a second time with
+// wazero's context checks (RuntimeConfig.WithCloseOnContextDone): a call
+// into one of its instances ends, killing the instance, when the call's
+// context is done. The compiled code polls the context at function
+// entries and loop heads, which made a MIP solve 2.8x slower
+// (BenchmarkStoppable), so only MIP solves with a time limit use it; the
+// first use compiles it (or reads it from the on-disk compilation cache).
+func (c *compiled) stoppableRuntime() (*compiled, error) {
+	c.stoppableOnce.Do(func() {
+		s := &compiled{dir: c.dir, exports: c.exports, ctor: c.ctor, memory: c.memory, wasm: c.wasm, glue: c.glue,
+			version: c.version, inf: c.inf}
+		if err := s.compileIn(wazero.NewRuntimeConfig().WithCloseOnContextDone(true)); err != nil {
+			c.stoppableErr = err
+			return
+		}
+		c.stoppable = s
+	})
+	return c.stoppable, c.stoppableErr
+}
+
+var (
+	cacheOnce sync.Once
+	cache     wazero.CompilationCache
+)
+
+// sharedCache is the process's compilation cache (see compilationCache).
+func sharedCache() wazero.CompilationCache {
+	cacheOnce.Do(func() { cache = compilationCache() })
+	return cache
 }
 
 // compilationCache returns an on-disk cache under the user cache directory,
