@@ -99,18 +99,7 @@ func assignRoles(label string, header, qi []string, qiFlag string, r *roleFlags,
 func checkLeaks(label string, a *roles.Assignment, n int, cell func(i, j int) string, r *roleFlags) ([]leakFinding, error) {
 	findings := roles.Check(a, n, cell, nil)
 	if refused := roles.Unkept(findings, r.keepRisky); len(refused) > 0 {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s: refusing to publish columns that would undo the protection of the quasi-identifiers:", label)
-		var cols []string
-		for _, f := range refused {
-			fmt.Fprintf(&b, "\n  column %q (%s): %s", f.Column, f.Kind, f)
-			if len(cols) == 0 || cols[len(cols)-1] != f.Column {
-				cols = append(cols, f.Column)
-			}
-		}
-		fmt.Fprintf(&b, "\nleave such a column out of --sensitive and --insensitive (it is then not published), "+
-			"make it a quasi-identifier, or publish it anyway with --keep-risky %s", strings.Join(cols, ","))
-		return nil, cli.BadInput("%s", b.String())
+		return nil, cli.LeakRefusal(label, refused)
 	}
 	var kept []leakFinding
 	for _, f := range findings {
