@@ -112,6 +112,12 @@ func (s *stabilizer) offer(lambda []float64, b float64) {
 // one minus how often u is covered by the records' cheapest stars (the
 // coverage constraint of the master, relaxed). It returns −Inf when the
 // deadline passes first.
+//
+// It repeats recordBound's loop with each candidate's record kept beside
+// its a_u. One kernel serving both (the records tracked only when a
+// subgradient is wanted) was measured 14 % slower for recordBound, which
+// runs at every master iteration: 54.2 against 47.5 ms on Census, k = 10,
+// zero duals, 2 workers (one run each, back to back).
 func recordBoundGrad(d *model.SqDist, prep *enumerate.Prepared, lambda []float64, k, workers int, deadline time.Time, g []float64) float64 {
 	n := d.N
 	if n < 2*k {
