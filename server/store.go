@@ -402,20 +402,27 @@ func (s *Store) LoadTable(ctx context.Context, name string, t *model.Table, p au
 // their levels (nil: none), checked against t (Labels.Check) and stored
 // in the same transaction.
 func (s *Store) LoadLabeledTable(ctx context.Context, name string, t *model.Table, p audit.Policy, labels Labels, source string, data []byte) error {
-	if err := CheckName(name); err != nil {
-		return err
-	}
-	if err := labels.Check(t.Vars); err != nil {
-		return err
-	}
-	if labels == nil {
-		labels = Labels{}
-	}
-	if err := p.Validate(); err != nil {
+	labels, err := checkLoad(name, t.Vars, labels, p)
+	if err != nil {
 		return err
 	}
 	counts, _ := json.Marshal(t.Counts)
 	return s.insertTable(ctx, name, t.Vars, string(counts), nil, labels, p, source, data)
+}
+
+// checkLoad checks what every loaded table needs: its name, its labels
+// against its variables (nil labels become empty ones) and its policy.
+func checkLoad(name string, vars []model.Variable, labels Labels, p audit.Policy) (Labels, error) {
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
+	if err := labels.Check(vars); err != nil {
+		return nil, err
+	}
+	if labels == nil {
+		labels = Labels{}
+	}
+	return labels, p.Validate()
 }
 
 // insertTable stores a table (counts, or microdata when micro is not
@@ -457,16 +464,8 @@ func (s *Store) insertTable(ctx context.Context, name string, vs []model.Variabl
 // built. source and data are as for LoadTable; labels as for
 // LoadLabeledTable.
 func (s *Store) LoadMicrodata(ctx context.Context, name string, md *datasets.Microdata, mopt audit.MicrodataOptions, p audit.Policy, labels Labels, source string, data []byte) error {
-	if err := CheckName(name); err != nil {
-		return err
-	}
-	if err := labels.Check(md.Vars); err != nil {
-		return err
-	}
-	if labels == nil {
-		labels = Labels{}
-	}
-	if err := p.Validate(); err != nil {
+	labels, err := checkLoad(name, md.Vars, labels, p)
+	if err != nil {
 		return err
 	}
 	if mopt.MaxCells < 0 {
