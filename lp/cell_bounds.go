@@ -330,6 +330,9 @@ func Solve(ms *model.MarginSet, s solvers.Solver, prm *solvers.Params, opt *Opti
 				if err != nil {
 					return nil, err
 				}
+				if r.Abandoned {
+					ds.abandoned()
+				}
 				st.Solves++
 				st.Iterations += r.Iterations
 				st.Nodes += r.Nodes
@@ -556,6 +559,7 @@ func (d *deadlineSession) ready() (sess solvers.Session, reopened bool, err erro
 		c := *prm.OrDefault()
 		c.TimeLimit = want
 		c.Deadline = d.deadline
+		c.HardStop = true // see abandoned
 		prm = &c
 	}
 	if d.cold {
@@ -571,7 +575,19 @@ func (d *deadlineSession) ready() (sess solvers.Session, reopened bool, err erro
 		return nil, false, err
 	}
 	d.limit = want
+	if pastDeadline(d.deadline) {
+		// Opening took the time that was left (loading a model of
+		// millions of columns takes seconds): solve nothing more.
+		return nil, false, nil
+	}
 	return d.sess, true, nil
+}
+
+// abandoned forgets a session whose solve the engine abandoned at its hard
+// stop (solvers.Result.Abandoned: the session is closed); the next ready
+// opens a new one if there is time left.
+func (d *deadlineSession) abandoned() {
+	d.sess = nil
 }
 
 func (d *deadlineSession) close() {
@@ -603,6 +619,7 @@ func checkFeasible(s solvers.Solver, p *solvers.Problem, prm *solvers.Params, de
 			c.TimeLimit = left
 		}
 		c.Deadline = deadline
+		c.HardStop = true // a one-shot solve: nothing to reopen
 		prm = &c
 	}
 	r, err := s.Solve(p, prm)

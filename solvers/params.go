@@ -41,6 +41,17 @@ type Params struct {
 	// (Limit); one started past the deadline stops at once with status
 	// TimeLimit.
 	Deadline time.Time
+	// HardStop asks the engines whose own limit checks can come late
+	// (CLP and CBC check theirs only inside their iteration loops, not in
+	// presolve, scaling or the first factorization of a large model) to
+	// abandon a call still running at its limit plus a grace of 0.5 s +
+	// 5 %: the call returns a TimeLimit result without a solution and
+	// Result.Abandoned set, and the engine finishes in the background. A
+	// session whose solve was abandoned is closed, so set HardStop only
+	// where the caller opens a new session after Result.Abandoned. HiGHS
+	// always stops at that time (from outside its wasm); lp_solve ignores
+	// HardStop.
+	HardStop bool
 	// MIPRelGap is the relative gap |bound - incumbent| / |incumbent| at
 	// which a MIP solve stops as optimal, in [0, 1]. Zero means
 	// DefaultMIPRelGap; ask for a tiny positive value such as 1e-12 for

@@ -51,6 +51,11 @@ type Result struct {
 	Seconds float64
 	// Warnings lists parameters the engine ignored and similar notes.
 	Warnings []string
+	// Abandoned reports that the engine did not stop at its time limit and
+	// its call was abandoned (Status TimeLimit, no solution): the engine
+	// finishes in the background. A session whose solve was abandoned is
+	// closed; open a new one to go on.
+	Abandoned bool
 }
 
 // Gap returns the relative MIP gap |Objective - BestBound| / max(1, |Objective|),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -416,5 +417,96 @@ func TestBoundsCertifiedGaps(t *testing.T) {
 	txt, msg, code := run(t, "bounds", "--table", csv, "--margins", "BF,ABCE,ADE", "--method", "certified", "--quiet")
 	if code != 0 || !strings.Contains(txt, "attained vs proven: 128 of 128 bounds sharp; gap per cell median 0") || !strings.Contains(txt, "attained  gap") {
 		t.Errorf("text report (exit %d %s):\n%s", code, msg, txt)
+	}
+}
+
+// TestBoundsJSONStreamed: the streamed JSON of bounds is the document
+// encoding/json writes with two-space indentation (re-indenting the
+// compacted output changes no byte), and its cells carry the values of the
+// text report. Labels with characters JSON escapes, a compared method and
+// the certified gaps cover every kind of cell field.
+func TestBoundsJSONStreamed(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "t.csv")
+	var b strings.Builder
+	b.WriteString("A,B,C,count\n")
+	levels := []string{`"q"`, "<a&b>", "é\\x"}
+	for i, a := range levels {
+		for j, bb := range []string{"0", "1"} {
+			for k, c := range []string{"u", "v"} {
+				fmt.Fprintf(&b, "%s,%s,%s,%d\n", csvQuote(a), bb, c, (i+2*j+3*k)%4)
+			}
+		}
+	}
+	if err := os.WriteFile(table, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--method", "lp", "--compare", "ip"},
+		{"--method", "certified"},
+		{"--method", "shuttle"},
+	} {
+		argv := append([]string{"bounds", "--table", table, "--margins", "A:B,B:C,A:C", "--format", "json", "--quiet"}, args...)
+		out, msg, code := run(t, argv...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, msg)
+		}
+		var compact, canon bytes.Buffer
+		if err := json.Compact(&compact, []byte(out)); err != nil {
+			t.Fatalf("%v: not JSON: %v\n%s", args, err, out)
+		}
+		if err := json.Indent(&canon, compact.Bytes(), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := out, canon.String()+"\n"; got != want {
+			t.Errorf("%v: output is not encoding/json's indentation:\n%s\nwant\n%s", args, got, want)
+		}
+		var doc struct {
+			Cells []struct {
+				Labels map[string]string `json:"labels"`
+				Count  int64             `json:"count"`
+				Lower  float64           `json:"lower"`
+				Upper  float64           `json:"upper"`
+				Method string            `json:"method"`
+			} `json:"cells"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Cells) != 12 {
+			t.Fatalf("%v: %d cells, want 12", args, len(doc.Cells))
+		}
+		for c, cell := range doc.Cells {
+			if cell.Labels["A"] != levels[c/4] || cell.Method == "" || cell.Lower > float64(cell.Count) || cell.Upper < float64(cell.Count) {
+				t.Errorf("%v: cell %d: %+v", args, c, cell)
+			}
+		}
+	}
+}
+
+// csvQuote quotes a CSV field that needs it.
+func csvQuote(s string) string {
+	if strings.ContainsAny(s, "\",\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+// TestAppendJSONBound: bounds are written as encoding/json writes the
+// float64 (or null for NaN and infinities).
+func TestAppendJSONBound(t *testing.T) {
+	for _, v := range []float64{0, 1, -1, 2.5, 1e-7, 1.5e-9, 123456789, 1e20, 1e21, 3e22, -4.25e-8, 0.1, 1.0 / 3, math.MaxFloat64} {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendJSONBound(nil, v)); got != string(want) {
+			t.Errorf("%v: %s, want %s", v, got, want)
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if got := string(appendJSONBound(nil, v)); got != "null" {
+			t.Errorf("%v: %s, want null", v, got)
+		}
 	}
 }

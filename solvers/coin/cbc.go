@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sdcopt/sdcopt/solvers"
@@ -26,10 +25,12 @@ func init() {
 	})
 }
 
-// cbcMu serializes Cbc_solve: it runs CBC's standalone driver (CbcMain1),
-// which keeps process-wide state (parameter parsing globals) and is not
-// safe to run concurrently.
-var cbcMu sync.Mutex
+// cbcSlot serializes Cbc_solve: it runs CBC's standalone driver
+// (CbcMain1), which keeps process-wide state (parameter parsing globals)
+// and is not safe to run concurrently. A channel, not a mutex, so that a
+// solve waiting behind an abandoned one (see stop.go) gives up at its own
+// hard stop.
+var cbcSlot = make(chan struct{}, 1)
 
 // cbcRaw lists the CBC driver options accepted in Params.Raw for MIPs and
 // the kind of value each takes ("word" is checked by CBC itself). Each is
@@ -150,7 +151,6 @@ func solveMIP(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) 
 	}
 	q := splitRanged(p)
 	m := newCbcModel()
-	defer m.free()
 	m.load(n, len(q.rowLo), q.start, q.index, q.value, lo, up, p.Obj, q.rowLo, q.rowUp)
 	for j := 0; j < n; j++ {
 		if p.Type(j) != solvers.Continuous {
@@ -195,9 +195,15 @@ func solveMIP(p *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) 
 	}
 
 	t0 := time.Now()
-	cbcMu.Lock()
-	m.solve()
-	cbcMu.Unlock()
+	stop := hardStop(prm)
+	if !acquireCbc(stop) {
+		m.free()
+		return abandonedResult(cbcName, "it waited for an earlier abandoned CBC solve to finish", prm, time.Since(t0)), nil
+	}
+	if !runStoppable(stop, func() { m.solve(); <-cbcSlot }, m.free) {
+		return abandonedResult(cbcName, "no incumbent", prm, time.Since(t0)), nil
+	}
+	defer m.free()
 	secs := time.Since(t0).Seconds()
 
 	r := &solvers.Result{Solver: cbcName, BestBound: math.NaN(), Seconds: secs, Warnings: warn,
@@ -294,4 +300,21 @@ func splitRanged(p *solvers.Problem) cbcMatrix {
 		c.start[j+1] = len(c.index)
 	}
 	return c
+}
+
+// acquireCbc takes cbcSlot, waiting at most until stop (zero: no limit),
+// and reports whether it did.
+func acquireCbc(stop time.Time) bool {
+	if stop.IsZero() {
+		cbcSlot <- struct{}{}
+		return true
+	}
+	t := time.NewTimer(time.Until(stop))
+	defer t.Stop()
+	select {
+	case cbcSlot <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	}
 }

@@ -215,13 +215,17 @@ func solveLP(engine string, p *solvers.Problem, prm *solvers.Params, raw map[str
 		return r, nil
 	}
 	m := newClpModel()
-	defer m.free()
 	m.load(p.NumCols(), p.NumRows(), p.ColStart, p.RowIndex, p.Value, p.ColLower, p.ColUpper, p.Obj, p.RowLower, p.RowUpper)
 	m.setDirection(direction(p.Sense))
 	warn = append(warn, opts.configure(m, prm)...)
 	armTimeLimit(m, prm)
 	t0 := time.Now()
-	m.initialSolve(opts.method, opts.presolve)
+	if !runStoppable(hardStop(prm), func() { m.initialSolve(opts.method, opts.presolve) }, m.free) {
+		r := abandonedResult(engine, "no solution", prm, time.Since(t0))
+		r.Warnings = append(warn, r.Warnings...)
+		return r, nil
+	}
+	defer m.free()
 	secs := time.Since(t0).Seconds()
 	r := readClp(engine, m, p.Offset, prm, &opts)
 	r.Seconds = secs

@@ -107,17 +107,27 @@ func (s *clpSession) Solve() (*solvers.Result, error) {
 
 	armTimeLimit(s.m, s.prm)
 	t0 := time.Now()
-	switch {
-	case !s.solved:
-		s.m.initialSolve(s.opts.method, s.opts.presolve)
-	case s.dualWarm && !s.primalWarm:
-		s.m.dual()
-	default:
-		s.m.primal()
+	m, solved, dualOnly := s.m, s.solved, s.dualWarm && !s.primalWarm
+	call := func() {
+		switch {
+		case !solved:
+			m.initialSolve(s.opts.method, s.opts.presolve)
+		case dualOnly:
+			m.dual()
+		default:
+			m.primal()
+		}
+		if solved && m.status() == 4 {
+			armTimeLimit(m, s.prm)
+			m.initialSolve(s.opts.method, s.opts.presolve)
+		}
 	}
-	if s.solved && s.m.status() == 4 {
-		armTimeLimit(s.m, s.prm)
-		s.m.initialSolve(s.opts.method, s.opts.presolve)
+	if !runStoppable(hardStop(s.prm), call, m.free) {
+		// Abandoned (see stop.go): the model belongs to the call now.
+		s.closed = true
+		r := abandonedResult(s.engine, "the session is closed", s.prm, time.Since(t0))
+		r.Warnings = append(append([]string(nil), s.warn...), r.Warnings...)
+		return r, nil
 	}
 	secs := time.Since(t0).Seconds()
 	s.solved = true
