@@ -9,62 +9,8 @@ import (
 	"time"
 
 	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/solvers/solvertest"
 )
-
-// randomLP is a feasible bounded LP of m dense rows over n columns,
-// seeded: maximize a random objective subject to A x <= b, 0 <= x <= 1.
-func randomLP(m, n int, seed uint64) *solvers.Problem {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	p := &solvers.Problem{Sense: solvers.Maximize}
-	for range m {
-		p.RowLower = append(p.RowLower, solvers.Inf*-1)
-		p.RowUpper = append(p.RowUpper, float64(n)/4)
-	}
-	p.ColStart = []int{0}
-	for range n {
-		p.Obj = append(p.Obj, rng.Float64())
-		p.ColLower = append(p.ColLower, 0)
-		p.ColUpper = append(p.ColUpper, 1)
-		for i := range m {
-			p.RowIndex = append(p.RowIndex, i)
-			p.Value = append(p.Value, rng.Float64())
-		}
-		p.ColStart = append(p.ColStart, len(p.RowIndex))
-	}
-	return p
-}
-
-// marketSplit is a hard small MIP (Cornuéjols & Dawande's market split):
-// m equality rows with random coefficients in [0, 99] over 10(m-1) binary
-// columns, right-hand sides half the row sums; the objective is 0, so a
-// solve must search for a feasible point (most instances have none).
-func marketSplit(m int, seed uint64) *solvers.Problem {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	n := 10 * (m - 1)
-	a := make([][]float64, m)
-	p := &solvers.Problem{Sense: solvers.Minimize}
-	for i := range a {
-		a[i] = make([]float64, n)
-		sum := 0.0
-		for j := range a[i] {
-			a[i][j] = float64(rng.IntN(100))
-			sum += a[i][j]
-		}
-		rhs := float64(int(sum / 2))
-		p.RowLower, p.RowUpper = append(p.RowLower, rhs), append(p.RowUpper, rhs)
-	}
-	p.ColStart = []int{0}
-	for j := range n {
-		p.Obj = append(p.Obj, 0)
-		p.ColLower, p.ColUpper = append(p.ColLower, 0), append(p.ColUpper, 1)
-		p.ColType = append(p.ColType, solvers.Binary)
-		for i := range m {
-			p.RowIndex, p.Value = append(p.RowIndex, i), append(p.Value, a[i][j])
-		}
-		p.ColStart = append(p.ColStart, len(p.RowIndex))
-	}
-	return p
-}
 
 // withGrace makes every hard stop come 1 ms after the start of a call
 // whatever its limit (an hour below), so that calls the engines would
@@ -81,36 +27,20 @@ func withGrace(t *testing.T) {
 // in the background. Without HardStop the same solve runs to its optimum.
 func TestHardStopClp(t *testing.T) {
 	withGrace(t)
-	p := randomLP(150, 1200, 1)
+	p := solvertest.RandomLP(rand.New(rand.NewPCG(1, 7)), 150, 1200)
 	prm := &solvers.Params{TimeLimit: time.Hour, HardStop: true}
 	s := &clpSolver{}
 	sess, err := s.NewSession(p, prm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t0 := time.Now()
-	r, err := sess.Solve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(t0); el > 2*time.Second {
-		t.Errorf("abandoned solve returned after %v", el)
-	}
-	if !r.Abandoned || r.Status != solvers.TimeLimit || r.HasSolution {
-		t.Fatalf("got %v abandoned=%v solution=%v, want an abandoned time-limit result without solution", r.Status, r.Abandoned, r.HasSolution)
-	}
+	checkAbandoned(t, sess.Solve)
 	if err := sess.SetSense(solvers.Minimize); !errors.Is(err, solvers.ErrClosed) {
 		t.Errorf("session after an abandoned solve: %v, want ErrClosed", err)
 	}
 	sess.Close() // a no-op: the model is freed by the abandoned call
 
-	one, err := s.Solve(p, prm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !one.Abandoned {
-		t.Errorf("one-shot solve: %v, not abandoned", one.Status)
-	}
+	checkAbandoned(t, func() (*solvers.Result, error) { return s.Solve(p, prm) }) // one-shot
 	full, err := s.Solve(p, &solvers.Params{TimeLimit: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -126,22 +56,12 @@ func TestHardStopClp(t *testing.T) {
 // engine is free, solves; either way it returns a valid result.
 func TestHardStopCbc(t *testing.T) {
 	withGrace(t)
-	p := marketSplit(5, 3)
+	p := solvertest.MarketSplit(rand.New(rand.NewPCG(3, 11)), 5)
 	// CBC's own limit ends the abandoned solve after 2 s (the hard stop
 	// comes at 1 ms).
 	prm := &solvers.Params{TimeLimit: 2 * time.Second, HardStop: true}
 	s := &cbcSolver{}
-	t0 := time.Now()
-	r, err := s.Solve(p, prm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(t0); el > 2*time.Second {
-		t.Errorf("abandoned solve returned after %v", el)
-	}
-	if !r.Abandoned || r.Status != solvers.TimeLimit || r.HasSolution {
-		t.Fatalf("got %v abandoned=%v solution=%v, want an abandoned time-limit result without solution", r.Status, r.Abandoned, r.HasSolution)
-	}
+	checkAbandoned(t, func() (*solvers.Result, error) { return s.Solve(p, prm) })
 	small := &solvers.Problem{Sense: solvers.Maximize, Obj: []float64{1, 1}, ColLower: []float64{0, 0}, ColUpper: []float64{3, 3},
 		ColType: []solvers.VarType{solvers.Integer, solvers.Integer}, ColStart: []int{0, 1, 2}, RowIndex: []int{0, 0}, Value: []float64{2, 2},
 		RowLower: []float64{-solvers.Inf}, RowUpper: []float64{5}}
@@ -153,5 +73,23 @@ func TestHardStopCbc(t *testing.T) {
 	}
 	if r2.Status != solvers.Optimal || r2.Objective != 2 {
 		t.Errorf("after the abandoned solve: %v objective %v, want optimal 2", r2.Status, r2.Objective)
+	}
+}
+
+// checkAbandoned runs solve, which must be abandoned at its 1 ms hard
+// stop: it returns long before the engine would finish, with TimeLimit,
+// no solution and Abandoned.
+func checkAbandoned(t *testing.T, solve func() (*solvers.Result, error)) {
+	t.Helper()
+	t0 := time.Now()
+	r, err := solve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 2*time.Second {
+		t.Errorf("abandoned solve returned after %v", el)
+	}
+	if !r.Abandoned || r.Status != solvers.TimeLimit || r.HasSolution {
+		t.Fatalf("got %v abandoned=%v solution=%v, want an abandoned time-limit result without solution", r.Status, r.Abandoned, r.HasSolution)
 	}
 }
