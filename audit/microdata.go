@@ -153,13 +153,11 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 		return nil, err
 	}
 	inW := make([]bool, len(md.Vars))
-	var relSubs [][]int
 	for i, r := range h.Releases {
 		sub, err := subsetOf(md.Vars, r.Margin)
 		if err != nil {
 			return nil, fmt.Errorf("%w: release %d: %v", ErrHistory, i+1, err)
 		}
-		relSubs = append(relSubs, sub)
 		for _, j := range sub {
 			inW[j] = true
 		}
@@ -189,31 +187,29 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 			w = append(w, j)
 		}
 	}
-	var inner *Auditor
-	var err error
-	if !a.micro.mopt.ProtectCollapsed {
-		if comps := components(len(md.Vars), append(relSubs, sub)); len(comps) > 1 {
-			var d *Decision
-			d, err = a.decideSplit(h, req, sub, comps, start, deadline)
-			if err == nil {
-				return d, nil
-			}
+	if !a.opt.FromScratch {
+		// A margin implied by a release is answered from it, before any
+		// table is collapsed.
+		d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: req.Mode,
+			PolicyVersion: a.policy.Version(), Operator: &OperatorReport{Disclosed: []CellRisk{}, Undecided: []CellRisk{}}}
+		if d.Mode == "" {
+			d.Mode = ModeRelease
+		}
+		if a.implied(h, sub, d) {
+			d.Operator.Seconds = time.Since(start).Seconds()
+			return d, nil
 		}
 	}
+	d, err := a.decideSeparated(h, req, sub, w, start, deadline)
+	if d != nil || (err != nil && !errors.Is(err, datasets.ErrTooLarge)) {
+		return d, err
+	}
+	var inner *Auditor
 	if err == nil {
 		inner, err = a.micro.auditor(w, a)
 	}
 	if errors.Is(err, datasets.ErrTooLarge) {
-		mode := req.Mode
-		if mode == "" {
-			mode = ModeRelease
-		}
-		d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: mode,
-			PolicyVersion: a.policy.Version(), Outcome: Denied, Operator: &OperatorReport{Disclosed: []CellRisk{},
-				Undecided: []CellRisk{{Cell: -1, Label: "every cell"}}}}
-		d.Operator.Explanation = fmt.Sprintf("undecided: %v (limit %d cells)", err, a.micro.mopt.MaxCells)
-		d.Operator.Seconds = time.Since(start).Seconds()
-		return d, nil
+		return a.tooLarge(req, sub, err, start), nil
 	}
 	if err != nil {
 		return nil, err
@@ -222,7 +218,7 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 	for i, j := range w {
 		hw.Vars[i] = h.Vars[j]
 	}
-	d, err := inner.decideBy(hw, req, deadline)
+	d, err = inner.decideBy(hw, req, deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -332,22 +328,30 @@ func (a *Auditor) CheckHistory(h *History) error {
 		if err != nil {
 			return fmt.Errorf("%w: release %d: %v", ErrHistory, i+1, err)
 		}
+		if n := model.NumCells(model.SubDims(model.Dims(md.Vars), sub)); len(r.Counts) != n {
+			return fmt.Errorf("%w: release %d (%s): %d counts, the margin has %d cells", ErrHistory, i+1, marginName(r.Margin), len(r.Counts), n)
+		}
+		for j, c := range r.Counts {
+			if c < 0 {
+				return fmt.Errorf("%w: release %d (%s): cell %d has the negative count %d", ErrHistory, i+1, marginName(r.Margin), j, c)
+			}
+		}
+		if r.Simulated || a.verified.has(&h.Releases[i]) {
+			continue
+		}
+		// A true release is compared with the records once per auditor
+		// (a decision's history repeats the earlier decisions' releases).
 		t, err := md.Collapse(sub, 8*int64(a.micro.mopt.MaxCells))
 		if err != nil {
 			return fmt.Errorf("%w: release %d (%s): %v", ErrHistory, i+1, marginName(r.Margin), err)
 		}
-		if len(r.Counts) != len(t.Counts) {
-			return fmt.Errorf("%w: release %d (%s): %d counts, the margin has %d cells", ErrHistory, i+1, marginName(r.Margin), len(r.Counts), len(t.Counts))
-		}
 		for j, c := range r.Counts {
-			switch {
-			case c < 0:
-				return fmt.Errorf("%w: release %d (%s): cell %d has the negative count %d", ErrHistory, i+1, marginName(r.Margin), j, c)
-			case !r.Simulated && c != t.Counts[j]:
+			if c != t.Counts[j] {
 				return fmt.Errorf("%w: release %d (%s) is marked true but differs from the records at margin cell %d (%d, the records give %d)",
 					ErrHistory, i+1, marginName(r.Margin), j, c, t.Counts[j])
 			}
 		}
+		a.verified.add(&h.Releases[i])
 	}
 	return nil
 }
