@@ -85,7 +85,12 @@ type microState struct {
 	mu      sync.Mutex
 	inner   map[string]*Auditor // by the variables of the collapsed table
 	order   []string
-	maxKeep int
+	maxKeep int // auditors kept at most
+	// kept is the number of cells of the kept auditors' tables; beyond
+	// MaxCells the oldest are dropped (down to one), so that the pieces
+	// of a split decision, small and many, stay while the tables of
+	// millions of cells do not pile up.
+	kept int
 }
 
 // refinement maps the policy of the full cells onto the cells of a
@@ -123,7 +128,7 @@ func NewMicrodata(md *datasets.Microdata, p Policy, opt Options, mopt MicrodataO
 		mopt.MaxCells = DefaultMaxCells
 	}
 	levels, counts := md.Cells()
-	ms := &microState{md: md, mopt: mopt, levels: levels, counts: counts, inner: map[string]*Auditor{}, maxKeep: 8}
+	ms := &microState{md: md, mopt: mopt, levels: levels, counts: counts, inner: map[string]*Auditor{}, maxKeep: 256}
 	return &Auditor{policy: p, opt: opt, micro: ms}, nil
 }
 
@@ -239,6 +244,7 @@ func (s *microState) auditor(w []int, outer *Auditor) (*Auditor, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if a := s.inner[key]; a != nil {
+		a.verified.copyFrom(&outer.verified)
 		return a, nil
 	}
 	t, err := s.md.Collapse(w, 8*int64(s.mopt.MaxCells))
@@ -250,9 +256,12 @@ func (s *microState) auditor(w []int, outer *Auditor) (*Auditor, error) {
 		return nil, err
 	}
 	a.refine = s.refinement(w, t, outer.policy)
+	a.verified.copyFrom(&outer.verified)
 	s.inner[key] = a
 	s.order = append(s.order, key)
-	if len(s.order) > s.maxKeep {
+	s.kept += len(t.Counts)
+	for len(s.order) > 1 && (len(s.order) > s.maxKeep || s.kept > s.mopt.MaxCells) {
+		s.kept -= len(s.inner[s.order[0]].table.Counts)
 		delete(s.inner, s.order[0])
 		s.order = s.order[1:]
 	}
@@ -354,4 +363,26 @@ func (a *Auditor) CheckHistory(h *History) error {
 		a.verified.add(&h.Releases[i])
 	}
 	return nil
+}
+
+// copyFrom adds the releases o has verified: a true release checked
+// against the records (the outer auditor's CheckHistory) is a margin of
+// every table collapsed from them, so the auditor of a collapsed table
+// need not collapse its table (millions of cells for a large W) to check
+// it again.
+func (c *releaseCache) copyFrom(o *releaseCache) {
+	o.mu.Lock()
+	keys := make([][32]byte, 0, len(o.ok))
+	for k := range o.ok {
+		keys = append(keys, k)
+	}
+	o.mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ok == nil {
+		c.ok = map[[32]byte]bool{}
+	}
+	for _, k := range keys {
+		c.ok[k] = true
+	}
 }
