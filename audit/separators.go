@@ -215,15 +215,20 @@ func (a *Auditor) separate(h *History, sub, w []int) (*separated, error) {
 		}
 	}
 	// The request's piece first: its new margin is where a disclosure is
-	// likeliest (a disclosure anywhere ends the decision).
-	first := slices.IndexFunc(dec.Components, func(c frechet.Component) bool { return model.IsSubset(ws, c.Vars) })
-	if first > 0 {
-		c := dec.Components[first]
-		copy(dec.Components[1:first+1], dec.Components[:first])
-		dec.Components[0] = c
-		// The separators keep their Parent/Child numbering; only their
-		// variables and margins are used below.
-	}
+	// likeliest; then the smaller tables first (a disclosure anywhere ends
+	// the decision). The separators keep their Parent/Child numbering;
+	// only their variables and margins are used below.
+	cells := func(c frechet.Component) int { return model.NumCells(model.Dims(c.Margins.Vars)) }
+	slices.SortStableFunc(dec.Components, func(x, y frechet.Component) int {
+		xr, yr := model.IsSubset(ws, x.Vars), model.IsSubset(ws, y.Vars)
+		switch {
+		case xr != yr && xr:
+			return -1
+		case xr != yr:
+			return 1
+		}
+		return cells(x) - cells(y)
+	})
 	for _, c := range dec.Components {
 		vs := at(w, c.Vars)
 		in, err := a.micro.auditor(vs, a)
