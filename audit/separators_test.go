@@ -51,7 +51,7 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 		cases = 60
 	}
 	policies := []audit.Policy{audit.DefaultPolicy(), {Small: 2, MinWidth: 2, MinRelWidth: 0.5}, {}}
-	var decisions, pieces, decomposable, reducible, joint, perPiece, released, denied, deniedOnPieces int
+	var decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, released, denied, deniedOnPieces int
 	for s := 0; s < cases; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 29))
 		base := []string{"A", "B", "C", "D", "E"}
@@ -121,6 +121,7 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 					asked.Margins = append(asked.Margins, &model.Marginal{Vars: sub, Counts: rel.Counts})
 				}
 			}
+			view := &model.MarginSet{Vars: tab.Vars, Margins: slices.Clone(asked.Margins)}
 			sub := positions(tab, req.Margin)
 			slices.Sort(sub)
 			truth, _ := tab.Collapse(sub)
@@ -143,6 +144,11 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 				} else {
 					reducible++
 				}
+				if frechet.Decomposable(view) {
+					viewDecomposable++
+				} else {
+					viewReducible++
+				}
 				if dm.Outcome != audit.Released {
 					deniedOnPieces++
 				}
@@ -160,13 +166,13 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 			h.Append(df)
 		}
 	}
-	t.Logf("%d decisions, %d on pieces (%d with decomposable margins, %d reducible only; %d checked jointly, %d piece by piece; %d denied); %d released, %d denied in all",
-		decisions, pieces, decomposable, reducible, joint, perPiece, deniedOnPieces, released, denied)
+	t.Logf("%d decisions, %d on pieces (view and request: %d decomposable, %d reducible only; view alone: %d decomposable, %d not; %d checked jointly, %d piece by piece; %d denied); %d released, %d denied in all",
+		decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, deniedOnPieces, released, denied)
 	want := 200
 	if testing.Short() {
 		want = 100
 	}
-	if pieces < want || decomposable == 0 || reducible == 0 || joint == 0 || perPiece == 0 || released == 0 || deniedOnPieces == 0 {
+	if pieces < want || decomposable == 0 || reducible == 0 || viewDecomposable == 0 || viewReducible == 0 || joint == 0 || perPiece == 0 || released == 0 || deniedOnPieces == 0 {
 		t.Errorf("the cases do not exercise the split: %d decisions on pieces (want %d), %d decomposable, %d reducible only, %d joint, %d per piece, %d released, %d denied on pieces",
 			pieces, want, decomposable, reducible, joint, perPiece, released, deniedOnPieces)
 	}
