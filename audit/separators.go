@@ -82,13 +82,15 @@ import (
 //     intervals, a disclosure where the proven width is below q, safe where
 //     the attained width reaches it, undecided otherwise.
 //
-// Not split (the table over W decides, as before): a request in simulate
-// mode that the split denies (the simulation draws one table over the
-// variables of the request's neighbourhood, which the pieces do not
-// give), ProtectCollapsed (the cells of the table over W are protected
-// too, and their widths couple the pieces as above), margins that
-// contradict each other (only possible with simulated releases; the table
-// over W reports the contradiction), and margins that do not split.
+// Simulate mode: a request the split denies is answered from a table
+// simulated over the pieces of the view that hold the request's variables
+// and those between them (simulatePieces).
+//
+// Not split (the table over W decides, as before): ProtectCollapsed (the
+// cells of the table over W are protected too, and their widths couple
+// the pieces as above), margins that contradict each other (only possible
+// with simulated releases; the table over W reports the contradiction),
+// and margins that do not split.
 
 // separated is the decomposition of one decision's margins.
 type separated struct {
@@ -149,7 +151,7 @@ func (a *Auditor) decideSeparated(h *History, req Request, sub, w []int, start, 
 		return d, nil
 	}
 	if mode == ModeSimulate && a.policy.AllowSimulate {
-		return nil, nil // the table over w simulates
+		return a.simulatePieces(h, sub, w, d, req.Seed, note, start, deadline)
 	}
 	d.Outcome = Denied
 	op.Explanation = a.reason(op) + note
@@ -157,10 +159,12 @@ func (a *Auditor) decideSeparated(h *History, req Request, sub, w []int, start, 
 	return d, nil
 }
 
-// separate builds the margins of the decision over w (the public view of
-// h and the true requested margin over sub) and decomposes them; nil when
-// they do not split or contradict each other.
-func (a *Auditor) separate(h *History, sub, w []int) (*separated, error) {
+// viewOver is the public view of h over the variables w (positions in
+// the microdata; the margins' variables are positions in w), with pos
+// mapping a microdata position to its position in w (-1 outside); nil
+// when two releases of the same variables disagree (the table over w
+// reports it).
+func (a *Auditor) viewOver(h *History, w []int) (*model.MarginSet, []int) {
 	md := a.micro.md
 	pos := make([]int, len(md.Vars))
 	for j := range pos {
@@ -170,33 +174,47 @@ func (a *Auditor) separate(h *History, sub, w []int) (*separated, error) {
 	for i, j := range w {
 		pos[j], wvars[i] = i, md.Vars[j]
 	}
-	toW := func(vs []int) []int {
-		out := make([]int, len(vs))
-		for i, j := range vs {
-			out[i] = pos[j]
-		}
-		return out
-	}
 	ms := &model.MarginSet{Vars: wvars}
 	for _, r := range h.Releases {
 		rs, err := subsetOf(md.Vars, r.Margin)
 		if err != nil {
 			return nil, nil // CheckHistory passed; the table over w reports it
 		}
-		ws := toW(rs)
+		ws := toPositions(pos, rs)
 		if m, ok := ms.MarginalOf(ws); ok {
 			if !slices.Equal(m.Counts, r.Counts) {
-				return nil, nil // the table over w reports the contradiction
+				return nil, nil
 			}
 			continue
 		}
 		ms.Margins = append(ms.Margins, &model.Marginal{Vars: ws, Counts: r.Counts})
 	}
+	return ms, pos
+}
+
+// toPositions maps microdata positions through pos.
+func toPositions(pos, vs []int) []int {
+	out := make([]int, len(vs))
+	for i, j := range vs {
+		out[i] = pos[j]
+	}
+	return out
+}
+
+// separate builds the margins of the decision over w (the public view of
+// h and the true requested margin over sub) and decomposes them; nil when
+// they do not split or contradict each other.
+func (a *Auditor) separate(h *History, sub, w []int) (*separated, error) {
+	md := a.micro.md
+	ms, pos := a.viewOver(h, w)
+	if ms == nil {
+		return nil, nil
+	}
 	truth, err := md.Collapse(sub, 8*int64(a.micro.mopt.MaxCells))
 	if err != nil {
 		return nil, nil
 	}
-	ws := toW(sub)
+	ws := toPositions(pos, sub)
 	if m, ok := ms.MarginalOf(ws); ok {
 		if !slices.Equal(m.Counts, truth.Counts) {
 			return nil, nil
@@ -398,4 +416,145 @@ func (a *Auditor) tooLarge(req Request, sub []int, err error, start time.Time) *
 	d.Operator.Explanation = fmt.Sprintf("undecided: %v (limit %d cells)", err, a.micro.mopt.MaxCells)
 	d.Operator.Seconds = time.Since(start).Seconds()
 	return d
+}
+
+// simulatePieces answers a denied request in simulate mode from a table
+// simulated over part of W (see the derivation above): the public view
+// (without the request) is decomposed at its clique separators with known
+// margins; U is the union of the pieces that hold a variable of the
+// request, the pieces on the tree paths between them, and the request's
+// variables in no released margin. The table over U is drawn (Simulate)
+// from the view's margins inside U and the margins of the separators
+// joining U to the other pieces. It extends to a table over W with every
+// released margin: the pieces outside U hang off U at those separators,
+// each with some table having its margins (the view has a table, as every
+// release was consistent with the ones before it), and they glue along the
+// separators' margins. So the simulated margin is consistent with the
+// view, as the one drawn over W would be (the two are different draws). It
+// returns nil (the table over w simulates) when the view does not split
+// or U would exceed MaxCells.
+func (a *Auditor) simulatePieces(h *History, sub, w []int, d *Decision, seed uint64, note string, start, deadline time.Time) (*Decision, error) {
+	view, pos := a.viewOver(h, w)
+	if view == nil || len(view.Margins) == 0 {
+		return nil, nil
+	}
+	dec, err := frechet.Decompose(view)
+	if err != nil {
+		return nil, nil
+	}
+	ws := toPositions(pos, sub)
+	n := len(dec.Components)
+	need := make([]bool, n)
+	in := make([]bool, n)
+	anyNeed := false
+	for i, c := range dec.Components {
+		in[i] = true
+		for _, v := range ws {
+			if slices.Contains(c.Vars, v) {
+				need[i], anyNeed = true, true
+			}
+		}
+	}
+	if !anyNeed {
+		return nil, nil
+	}
+	// The least subtree of the decomposition's tree that holds the needed
+	// pieces: drop the leaves that are not needed until none is left.
+	degree := func(i int) int {
+		k := 0
+		for _, sp := range dec.Separators {
+			if (sp.Parent == i && in[sp.Child]) || (sp.Child == i && in[sp.Parent]) {
+				k++
+			}
+		}
+		return k
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range n {
+			if in[i] && !need[i] && degree(i) <= 1 {
+				in[i], changed = false, true
+			}
+		}
+	}
+	inU := make([]bool, len(w))
+	for i, c := range dec.Components {
+		if in[i] {
+			for _, v := range c.Vars {
+				inU[v] = true
+			}
+		}
+	}
+	for _, v := range ws {
+		inU[v] = true // also the request's variables in no released margin
+	}
+	var u []int // positions in w
+	upos := make([]int, len(w))
+	for v, ok := range inU {
+		upos[v] = -1
+		if ok {
+			upos[v] = len(u)
+			u = append(u, v)
+		}
+	}
+	ms := &model.MarginSet{Vars: make([]model.Variable, len(u))}
+	for i, v := range u {
+		ms.Vars[i] = view.Vars[v]
+	}
+	if model.NumCells(model.Dims(ms.Vars)) > a.micro.mopt.MaxCells {
+		return nil, nil
+	}
+	inside := func(vs []int) bool {
+		for _, v := range vs {
+			if !inU[v] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, m := range view.Margins {
+		if inside(m.Vars) {
+			ms.Margins = append(ms.Margins, &model.Marginal{Vars: toPositions(upos, m.Vars), Counts: m.Counts})
+		}
+	}
+	for _, sp := range dec.Separators {
+		if in[sp.Parent] == in[sp.Child] {
+			continue
+		}
+		sv := toPositions(upos, sp.Vars)
+		if _, ok := ms.MarginalOf(sv); !ok {
+			ms.Margins = append(ms.Margins, &model.Marginal{Vars: sv, Counts: sp.Marginal.Counts})
+		}
+	}
+	op := d.Operator
+	why := a.reason(op)
+	unames := strings.Join(a.names(at(w, u)), ":")
+	left := time.Until(deadline)
+	if left <= 0 {
+		d.Outcome = Denied
+		op.Explanation = why + "; no time left to simulate within the decision's time limit" + note
+		op.Seconds = time.Since(start).Seconds()
+		return d, nil
+	}
+	sim, err := Simulate(ms, seed, a.opt.Solver, left)
+	switch {
+	case errors.Is(err, ErrNoTable):
+		d.Outcome = Denied
+		op.Explanation = why + "; simulation impossible: no integer table has every released margin" + note
+	case errors.Is(err, ErrSimulationLimit):
+		d.Outcome = Denied
+		op.Explanation = why + "; the simulation found no table within the decision's time limit" + note
+	case err != nil:
+		return nil, err
+	default:
+		m, err := sim.Collapse(toPositions(upos, ws))
+		if err != nil {
+			return nil, err
+		}
+		d.Outcome, d.Counts, d.Simulated = Simulated, m.Counts, true
+		op.SimulationSeed, op.SimulationMethod = seed, SimulationMethod
+		op.Explanation = why + fmt.Sprintf("; answered from a table over %s (%d cells) simulated from the public releases inside it and its separators' margins", unames, len(sim.Counts)) + note
+	}
+	op.Seconds = time.Since(start).Seconds()
+	return d, nil
 }

@@ -46,7 +46,10 @@ var separatorRequests = []string{"C:D", "D:E", "A:E", "B:D", "C:E", "D", "A:D:E"
 // is released without the auditor (it need not be safe); the requests are
 // decided one after another, each appended to the history. A third
 // auditor, with 1 ms per decision and no cache, must never release what
-// the reference denies (its evidence is mostly cut short).
+// the reference denies (its evidence is mostly cut short). Every denied
+// request is asked again in simulate mode: the simulated margin must fit
+// an integer table together with every release (a table drawn over the
+// full table's variables).
 func TestSeparatedAgreesWithTable(t *testing.T) {
 	eng := refEngine(t)
 	cases := 120
@@ -54,7 +57,7 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 		cases = 60
 	}
 	policies := []audit.Policy{audit.DefaultPolicy(), {Small: 2, MinWidth: 2, MinRelWidth: 0.5}, {}}
-	var hurriedReleased int
+	var hurriedReleased, simulatedOnPieces int
 	var decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, released, denied, deniedOnPieces int
 	for s := 0; s < cases; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 29))
@@ -86,6 +89,12 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 		}
 		md := datasets.MicrodataFromTable(tab, "case")
 		micro, err := audit.NewMicrodata(md, pol, audit.Options{}, audit.MicrodataOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		simPol := pol
+		simPol.AllowSimulate = true
+		simulating, err := audit.NewMicrodata(md, simPol, audit.Options{}, audit.MicrodataOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,18 +195,37 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 				released++
 			} else {
 				denied++
+				// In simulate mode: a simulated margin that some integer
+				// table has together with every release (the check draws
+				// one over the full table).
+				sreq := req
+				sreq.Mode, sreq.Seed = audit.ModeSimulate, uint64(q)
+				ds, err := simulating.Decide(h, sreq)
+				if err != nil {
+					t.Fatalf("case %d req %d %v: simulate: %v", s, q, req.Margin, err)
+				}
+				if ds.Outcome != audit.Simulated || !ds.Simulated {
+					t.Fatalf("case %d req %d %v: simulate mode gave %s: %s", s, q, req.Margin, ds.Outcome, ds.Operator.Explanation)
+				}
+				check := &model.MarginSet{Vars: tab.Vars, Margins: append(slices.Clone(view.Margins), &model.Marginal{Vars: sub, Counts: ds.Counts})}
+				if _, err := audit.Simulate(check, 1, "", 0); err != nil {
+					t.Fatalf("case %d req %d %v: the simulated margin %v fits no table with the releases: %v (%s)", s, q, req.Margin, ds.Counts, err, ds.Operator.Explanation)
+				}
+				if strings.Contains(ds.Operator.Explanation, "and its separators' margins") {
+					simulatedOnPieces++
+				}
 			}
 			h.Append(df)
 		}
 	}
 	t.Logf("%d decisions, %d on pieces (view and request: %d decomposable, %d reducible only; view alone: %d decomposable, %d not; %d checked jointly, %d piece by piece; %d denied); %d released, %d denied in all",
 		decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, deniedOnPieces, released, denied)
-	t.Logf("within 1 ms per decision: %d released", hurriedReleased)
+	t.Logf("within 1 ms per decision: %d released; simulate mode: %d simulated over pieces", hurriedReleased, simulatedOnPieces)
 	want := 200
 	if testing.Short() {
 		want = 100
 	}
-	if pieces < want || decomposable == 0 || reducible == 0 || viewDecomposable == 0 || viewReducible == 0 || joint == 0 || perPiece == 0 || released == 0 || deniedOnPieces == 0 {
+	if pieces < want || decomposable == 0 || reducible == 0 || viewDecomposable == 0 || viewReducible == 0 || simulatedOnPieces == 0 || joint == 0 || perPiece == 0 || released == 0 || deniedOnPieces == 0 {
 		t.Errorf("the cases do not exercise the split: %d decisions on pieces (want %d), %d decomposable, %d reducible only, %d joint, %d per piece, %d released, %d denied on pieces",
 			pieces, want, decomposable, reducible, joint, perPiece, released, deniedOnPieces)
 	}
