@@ -211,7 +211,7 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 	}
 	var inner *Auditor
 	if err == nil {
-		inner, err = a.micro.auditor(w, a)
+		inner, err = a.micro.auditor(w, a, false)
 	}
 	if errors.Is(err, datasets.ErrTooLarge) {
 		return a.tooLarge(req, sub, err, start), nil
@@ -234,13 +234,20 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 }
 
 // auditor returns the auditor of the table over the variables w,
-// collapsing the records when it is not kept.
-func (s *microState) auditor(w []int, outer *Auditor) (*Auditor, error) {
+// collapsing the records when it is not kept. A piece's auditor (a piece
+// of a split decision, separators.go) never applies the policy to its own
+// cells: with ProtectCollapsed the cells of the table over W are checked
+// on the pieces' combined intervals instead.
+func (s *microState) auditor(w []int, outer *Auditor, piece bool) (*Auditor, error) {
 	names := make([]string, len(w))
 	for i, j := range w {
 		names[i] = s.md.Vars[j].Name
 	}
 	key := strings.Join(names, "\x00")
+	collapsed := s.mopt.ProtectCollapsed && !piece
+	if s.mopt.ProtectCollapsed && piece {
+		key = "piece\x00" + key
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if a := s.inner[key]; a != nil {
@@ -256,6 +263,7 @@ func (s *microState) auditor(w []int, outer *Auditor) (*Auditor, error) {
 		return nil, err
 	}
 	a.refine = s.refinement(w, t, outer.policy)
+	a.refine.collapsed = collapsed
 	a.verified.copyFrom(&outer.verified)
 	s.inner[key] = a
 	s.order = append(s.order, key)

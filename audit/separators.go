@@ -81,16 +81,20 @@ import (
 //     tables) combine by 2. and 3. into the cell's proven and attained
 //     intervals, a disclosure where the proven width is below q, safe where
 //     the attained width reaches it, undecided otherwise.
+//   - ProtectCollapsed also protects the non-empty cells y of the table
+//     over W with their own counts n_W(y) and the interval [L(y), U(y)]:
+//     they are the projections of the non-empty full cells, and they are
+//     checked jointly as in the previous case (the pieces' own cells are
+//     not protected: the policy names the table over W). When V \ W has
+//     one cell they are the full cells.
 //
 // Simulate mode: a request the split denies is answered from a table
 // simulated over the pieces of the view that hold the request's variables
 // and those between them (simulatePieces).
 //
-// Not split (the table over W decides, as before): ProtectCollapsed (the
-// cells of the table over W are protected too, and their widths couple
-// the pieces as above), margins that contradict each other (only possible
-// with simulated releases; the table over W reports the contradiction),
-// and margins that do not split.
+// Not split (the table over W decides, as before): margins that
+// contradict each other (only possible with simulated releases; the table
+// over W reports the contradiction), and margins that do not split.
 
 // separated is the decomposition of one decision's margins.
 type separated struct {
@@ -113,9 +117,6 @@ func (a *Auditor) decideSeparated(h *History, req Request, sub, w []int, start, 
 	if mode == "" {
 		mode = ModeRelease
 	}
-	if a.micro.mopt.ProtectCollapsed {
-		return nil, nil
-	}
 	s, err := a.separate(h, sub, w)
 	if err != nil || s == nil {
 		return nil, err
@@ -127,7 +128,12 @@ func (a *Auditor) decideSeparated(h *History, req Request, sub, w []int, start, 
 	var ok bool
 	if s.pad {
 		ok, err = a.checkPieces(s, op, deadline)
+		if ok && err == nil && a.micro.mopt.ProtectCollapsed && len(op.Disclosed) == 0 {
+			ok, err = a.checkCollapsedCells(s, op, deadline)
+		}
 	} else {
+		// The full cells are the cells of the table over W, with the same
+		// counts: ProtectCollapsed adds nothing.
 		ok, err = a.checkJoint(s, op, deadline)
 	}
 	if err != nil || !ok {
@@ -249,7 +255,7 @@ func (a *Auditor) separate(h *History, sub, w []int) (*separated, error) {
 	})
 	for _, c := range dec.Components {
 		vs := at(w, c.Vars)
-		in, err := a.micro.auditor(vs, a)
+		in, err := a.micro.auditor(vs, a, true)
 		if err != nil {
 			return nil, err
 		}
@@ -322,9 +328,53 @@ func mergeReport(op, pop *OperatorReport, piece string) {
 // checkJoint checks every non-empty full cell against the intervals
 // combined from the pieces' (V \ W has one cell: see above).
 func (a *Auditor) checkJoint(s *separated, op *OperatorReport, deadline time.Time) (bool, error) {
+	var cells []jointCell
+	for x, lv := range a.micro.levels {
+		cells = append(cells, jointCell{lv, a.micro.counts[x], "a full cell; the pieces joined"})
+	}
+	return a.checkCombined(s, cells, op, deadline)
+}
+
+// checkCollapsedCells checks the non-empty cells of the table over W,
+// with their own counts, against the intervals combined from the pieces'
+// (ProtectCollapsed; the table over W is not built: its non-empty cells
+// are the projections of the non-empty full cells).
+func (a *Auditor) checkCollapsedCells(s *separated, op *OperatorReport, deadline time.Time) (bool, error) {
+	byKey := map[string]int{}
+	var cells []jointCell
+	key := make([]byte, 0, 4*len(s.w))
+	for x, lv := range a.micro.levels {
+		key = key[:0]
+		for _, j := range s.w {
+			key = append(key, byte(lv[j]), byte(lv[j]>>8), byte(lv[j]>>16), byte(lv[j]>>24))
+		}
+		if c, ok := byKey[string(key)]; ok {
+			cells[c].count += a.micro.counts[x]
+			continue
+		}
+		byKey[string(key)] = len(cells)
+		cells = append(cells, jointCell{lv, a.micro.counts[x], "collapsed cell; the pieces joined"})
+	}
+	return a.checkCombined(s, cells, op, deadline)
+}
+
+// jointCell is a cell checked on the pieces' combined intervals: a full
+// cell (its levels) or a cell of the table over W (the levels of one full
+// cell inside it, of which only W's are read), with its count.
+type jointCell struct {
+	lv    []int32
+	count int64
+	what  string
+}
+
+// checkCombined computes every cell of every piece (proven and attained
+// intervals) and checks cells on their combination (2. and 3. above). It
+// reports false when a piece's margins admit no integer table.
+func (a *Auditor) checkCombined(s *separated, cells []jointCell, op *OperatorReport, deadline time.Time) (bool, error) {
 	md := a.micro.md
 	ivs := make([]*intervals, len(s.pieces))
 	var methods []string
+	sharp := true
 	for i, in := range s.pieces {
 		ms := s.dec.Components[i].Margins
 		pop := &OperatorReport{}
@@ -336,13 +386,16 @@ func (a *Auditor) checkJoint(s *separated, op *OperatorReport, deadline time.Tim
 			return false, err
 		}
 		ivs[i] = iv
-		op.Sharp = op.Sharp && iv.sharp
+		sharp = sharp && iv.sharp
 		op.Cached = op.Cached || pop.Cached
 		if !slices.Contains(methods, iv.method) {
 			methods = append(methods, iv.method)
 		}
 	}
-	op.Method = "separators(" + strings.Join(methods, ",") + ")"
+	op.Sharp = op.Sharp && sharp
+	if op.Method == "" {
+		op.Method = "separators(" + strings.Join(methods, ",") + ")"
+	}
 	sepVars := make([][]int, len(s.dec.Separators))
 	for i, sp := range s.dec.Separators {
 		sepVars[i] = at(s.w, sp.Vars)
@@ -354,8 +407,8 @@ func (a *Auditor) checkJoint(s *separated, op *OperatorReport, deadline time.Tim
 		}
 		return y
 	}
-	for x, lv := range a.micro.levels {
-		q := a.policy.RequiredWidth(a.micro.counts[x])
+	for _, c := range cells {
+		q := a.policy.RequiredWidth(c.count)
 		if q == 0 {
 			continue
 		}
@@ -364,18 +417,18 @@ func (a *Auditor) checkJoint(s *separated, op *OperatorReport, deadline time.Tim
 		var sumLo, sumInLo int64
 		known := true
 		for i, iv := range ivs {
-			y := index(s.vars[i], lv)
+			y := index(s.vars[i], c.lv)
 			hi, inHi = min(hi, iv.hi[y]), min(inHi, iv.inHi[y])
 			sumLo, sumInLo = sumLo+iv.lo[y], sumInLo+iv.inLo[y]
 			known = known && iv.inHi[y] >= iv.inLo[y]
 		}
 		for i, sp := range s.dec.Separators {
-			n := sp.Marginal.Counts[index(sepVars[i], lv)]
+			n := sp.Marginal.Counts[index(sepVars[i], c.lv)]
 			sumLo, sumInLo = sumLo-n, sumInLo-n
 		}
 		lo, inLo := max(0, sumLo), max(0, sumInLo)
 		if hi-lo >= q && known && inHi-inLo >= q {
-			if op.Sharp {
+			if sharp {
 				op.Evidence.Sharp++
 			} else {
 				op.Evidence.Witness++
@@ -384,13 +437,13 @@ func (a *Auditor) checkJoint(s *separated, op *OperatorReport, deadline time.Tim
 		}
 		var parts []string
 		for _, j := range s.w {
-			parts = append(parts, md.Vars[j].Name+"="+md.Vars[j].Levels[lv[j]])
+			parts = append(parts, md.Vars[j].Name+"="+md.Vars[j].Levels[c.lv[j]])
 		}
-		risk := CellRisk{Cell: -1, Label: strings.Join(parts, ",") + " (a full cell; the pieces joined)", Count: a.micro.counts[x],
+		risk := CellRisk{Cell: -1, Label: strings.Join(parts, ",") + " (" + c.what + ")", Count: c.count,
 			Lower: lo, Upper: hi, AttainedLower: inLo, AttainedUpper: inHi, Required: q}
 		if hi-lo < q {
 			op.Disclosed = append(op.Disclosed, risk)
-			if op.Sharp {
+			if sharp {
 				op.Evidence.Sharp++
 			} else {
 				op.Evidence.Proven++

@@ -49,7 +49,8 @@ var separatorRequests = []string{"C:D", "D:E", "A:E", "B:D", "C:E", "D", "A:D:E"
 // the reference denies (its evidence is mostly cut short). Every denied
 // request is asked again in simulate mode: the simulated margin must fit
 // an integer table together with every release (a table drawn over the
-// full table's variables).
+// full table's variables). With ProtectCollapsed, the cells of the table
+// over W are protected too, and the reference adds their IP bounds.
 func TestSeparatedAgreesWithTable(t *testing.T) {
 	eng := refEngine(t)
 	cases := 120
@@ -57,7 +58,7 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 		cases = 60
 	}
 	policies := []audit.Policy{audit.DefaultPolicy(), {Small: 2, MinWidth: 2, MinRelWidth: 0.5}, {}}
-	var hurriedReleased, simulatedOnPieces int
+	var hurriedReleased, simulatedOnPieces, protectedOnPieces int
 	var decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, released, denied, deniedOnPieces int
 	for s := 0; s < cases; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 29))
@@ -95,6 +96,10 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 		simPol := pol
 		simPol.AllowSimulate = true
 		simulating, err := audit.NewMicrodata(md, simPol, audit.Options{}, audit.MicrodataOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		protected, err := audit.NewMicrodata(md, pol, audit.Options{}, audit.MicrodataOptions{ProtectCollapsed: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,6 +160,52 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 				t.Fatalf("case %d req %d: reference: %v", s, q, err)
 			}
 			bad := refDisclosed(pol, tab.Counts, ref.Bounds.Lower, ref.Bounds.Upper)
+			// With ProtectCollapsed the cells of the table over W (the
+			// variables of the history and the request) are protected too:
+			// the reference adds the policy applied to their IP bounds on
+			// the collapsed table.
+			dp, err := protected.Decide(h, req)
+			if err != nil {
+				t.Fatalf("case %d req %d %v: protect collapsed: %v", s, q, req.Margin, err)
+			}
+			var wsub []int
+			for j := range tab.Vars {
+				for _, m := range asked.Margins {
+					if slices.Contains(m.Vars, j) {
+						wsub = append(wsub, j)
+						break
+					}
+				}
+			}
+			mW, _ := tab.Collapse(wsub)
+			var varsW []model.Variable
+			for _, j := range wsub {
+				varsW = append(varsW, tab.Vars[j])
+			}
+			tabW, err := model.NewTable(varsW, mW.Counts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			askedW := &model.MarginSet{Vars: tabW.Vars}
+			for _, m := range asked.Margins {
+				mw := &model.Marginal{Counts: m.Counts}
+				for _, j := range m.Vars {
+					mw.Vars = append(mw.Vars, slices.Index(wsub, j))
+				}
+				askedW.Margins = append(askedW.Margins, mw)
+			}
+			refW, err := cellbounds.Compute(askedW, cellbounds.Settings{Method: cellbounds.IP, Solver: eng})
+			if err != nil {
+				t.Fatalf("case %d req %d: reference over W: %v", s, q, err)
+			}
+			badW := refDisclosed(pol, tabW.Counts, refW.Bounds.Lower, refW.Bounds.Upper)
+			if (dp.Outcome == audit.Released) != (len(bad) == 0 && len(badW) == 0) {
+				t.Fatalf("case %d req %d %v (policy %s): protect collapsed %s, IP reference disclosed full cells %v, W-cells %v: %s",
+					s, q, req.Margin, pol.Version(), dp.Outcome, bad, badW, dp.Operator.Explanation)
+			}
+			if strings.Contains(dp.Operator.Explanation, "split at the separators") {
+				protectedOnPieces++
+			}
 			dh, err := hurried.Decide(h, req)
 			if err != nil {
 				t.Fatalf("case %d req %d %v: 1 ms: %v", s, q, req.Margin, err)
@@ -185,7 +236,16 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 				if dm.Outcome != audit.Released {
 					deniedOnPieces++
 				}
-				if s%2 == 0 {
+				covered := 0
+				for j := range tab.Vars {
+					for _, m := range asked.Margins {
+						if slices.Contains(m.Vars, j) {
+							covered++
+							break
+						}
+					}
+				}
+				if covered == len(tab.Vars) { // no variable outside W
 					joint++
 				} else {
 					perPiece++
@@ -220,12 +280,13 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 	}
 	t.Logf("%d decisions, %d on pieces (view and request: %d decomposable, %d reducible only; view alone: %d decomposable, %d not; %d checked jointly, %d piece by piece; %d denied); %d released, %d denied in all",
 		decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, deniedOnPieces, released, denied)
-	t.Logf("within 1 ms per decision: %d released; simulate mode: %d simulated over pieces", hurriedReleased, simulatedOnPieces)
+	t.Logf("within 1 ms per decision: %d released; simulate mode: %d simulated over pieces; protect collapsed: %d decided on pieces",
+		hurriedReleased, simulatedOnPieces, protectedOnPieces)
 	want := 200
 	if testing.Short() {
 		want = 100
 	}
-	if pieces < want || decomposable == 0 || reducible == 0 || viewDecomposable == 0 || viewReducible == 0 || simulatedOnPieces == 0 || joint == 0 || perPiece == 0 || released == 0 || deniedOnPieces == 0 {
+	if pieces < want || decomposable == 0 || reducible == 0 || viewDecomposable == 0 || viewReducible == 0 || simulatedOnPieces == 0 || protectedOnPieces == 0 || joint == 0 || perPiece == 0 || released == 0 || deniedOnPieces == 0 {
 		t.Errorf("the cases do not exercise the split: %d decisions on pieces (want %d), %d decomposable, %d reducible only, %d joint, %d per piece, %d released, %d denied on pieces",
 			pieces, want, decomposable, reducible, joint, perPiece, released, deniedOnPieces)
 	}
