@@ -50,8 +50,9 @@ import (
 //     max(0, Σ_i inLo_i − Σ_S n_S(y_S)) at y, so these ends of y's interval
 //     are attained by integer tables of the whole (one table for each end).
 //     Every piece table the auditor knows has M_i: the certified method's
-//     witnesses are computed over M_i, and the local moves from the true
-//     piece table stay in the kernel of M_i's margin system.
+//     witnesses are computed over M_i, the true piece table has M_i when
+//     every margin of M_i is true (checked), and the local moves from it
+//     stay in the kernel of M_i's margin system.
 //
 // Cells the policy checks. The policy protects the non-empty full cells x
 // = (y, z) (z over V \ W), not the cells of the pieces and not the cells of
