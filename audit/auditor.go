@@ -351,7 +351,7 @@ func (a *Auditor) decideBy(h *History, req Request, deadline time.Time) (*Decisi
 func (a *Auditor) implied(h *History, sub []int, d *Decision) bool {
 	best := -1
 	for i, r := range h.Releases {
-		rs, _ := subsetOf(a.table.Vars, r.Margin) // h.Check passed
+		rs, _ := subsetOf(a.Vars(), r.Margin) // h.Check passed
 		if !model.IsSubset(sub, rs) {
 			continue
 		}
@@ -363,8 +363,8 @@ func (a *Auditor) implied(h *History, sub []int, d *Decision) bool {
 		return false
 	}
 	r := h.Releases[best]
-	rs, _ := subsetOf(a.table.Vars, r.Margin)
-	counts := model.CollapseMarginal(a.table.Vars, &model.Marginal{Vars: rs, Counts: r.Counts}, sub)
+	rs, _ := subsetOf(a.Vars(), r.Margin)
+	counts := model.CollapseMarginal(a.Vars(), &model.Marginal{Vars: rs, Counts: r.Counts}, sub)
 	d.Counts, d.Simulated = counts, r.Simulated
 	d.Outcome = Released
 	if r.Simulated {

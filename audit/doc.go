@@ -30,10 +30,13 @@
 //
 // Microdata: NewMicrodata builds an Auditor over categorical records
 // (datasets.Microdata) whose full cross-classification is never built:
-// each decision collapses the records to the table over the variables of
-// the history and the request, split into the connected components of the
-// margins, and maps the policy of the full cells onto the collapsed cells
-// (microdata.go and components.go derive why this is exact). Evidence
+// each decision works on the variables W of the history and the request,
+// splits the margins at clique separators whose margins are known (Dobra
+// & Fienberg, Theorem 2; connected components are the empty separator),
+// collapses the records to each piece's table and maps the policy of the
+// full cells onto the pieces' cells; only margins that do not split are
+// decided on the table over all of W (microdata.go and separators.go
+// derive why this is exact). Evidence
 // (evidence.go) counts the cells of a decision by what decided them,
 // including local moves in the kernel of the margin system.
 //

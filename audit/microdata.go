@@ -85,7 +85,12 @@ type microState struct {
 	mu      sync.Mutex
 	inner   map[string]*Auditor // by the variables of the collapsed table
 	order   []string
-	maxKeep int
+	maxKeep int // auditors kept at most
+	// kept is the number of cells of the kept auditors' tables; beyond
+	// MaxCells the oldest are dropped (down to one), so that the pieces
+	// of a split decision, small and many, stay while the tables of
+	// millions of cells do not pile up.
+	kept int
 }
 
 // refinement maps the policy of the full cells onto the cells of a
@@ -123,7 +128,7 @@ func NewMicrodata(md *datasets.Microdata, p Policy, opt Options, mopt MicrodataO
 		mopt.MaxCells = DefaultMaxCells
 	}
 	levels, counts := md.Cells()
-	ms := &microState{md: md, mopt: mopt, levels: levels, counts: counts, inner: map[string]*Auditor{}, maxKeep: 8}
+	ms := &microState{md: md, mopt: mopt, levels: levels, counts: counts, inner: map[string]*Auditor{}, maxKeep: 256}
 	return &Auditor{policy: p, opt: opt, micro: ms}, nil
 }
 
@@ -153,13 +158,11 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 		return nil, err
 	}
 	inW := make([]bool, len(md.Vars))
-	var relSubs [][]int
 	for i, r := range h.Releases {
 		sub, err := subsetOf(md.Vars, r.Margin)
 		if err != nil {
 			return nil, fmt.Errorf("%w: release %d: %v", ErrHistory, i+1, err)
 		}
-		relSubs = append(relSubs, sub)
 		for _, j := range sub {
 			inW[j] = true
 		}
@@ -189,31 +192,29 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 			w = append(w, j)
 		}
 	}
-	var inner *Auditor
-	var err error
-	if !a.micro.mopt.ProtectCollapsed {
-		if comps := components(len(md.Vars), append(relSubs, sub)); len(comps) > 1 {
-			var d *Decision
-			d, err = a.decideSplit(h, req, sub, comps, start, deadline)
-			if err == nil {
-				return d, nil
-			}
+	if !a.opt.FromScratch {
+		// A margin implied by a release is answered from it, before any
+		// table is collapsed.
+		d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: req.Mode,
+			PolicyVersion: a.policy.Version(), Operator: &OperatorReport{Disclosed: []CellRisk{}, Undecided: []CellRisk{}}}
+		if d.Mode == "" {
+			d.Mode = ModeRelease
+		}
+		if a.implied(h, sub, d) {
+			d.Operator.Seconds = time.Since(start).Seconds()
+			return d, nil
 		}
 	}
+	d, err := a.decideSeparated(h, req, sub, w, start, deadline)
+	if d != nil || (err != nil && !errors.Is(err, datasets.ErrTooLarge)) {
+		return d, err
+	}
+	var inner *Auditor
 	if err == nil {
-		inner, err = a.micro.auditor(w, a)
+		inner, err = a.micro.auditor(w, a, false)
 	}
 	if errors.Is(err, datasets.ErrTooLarge) {
-		mode := req.Mode
-		if mode == "" {
-			mode = ModeRelease
-		}
-		d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: mode,
-			PolicyVersion: a.policy.Version(), Outcome: Denied, Operator: &OperatorReport{Disclosed: []CellRisk{},
-				Undecided: []CellRisk{{Cell: -1, Label: "every cell"}}}}
-		d.Operator.Explanation = fmt.Sprintf("undecided: %v (limit %d cells)", err, a.micro.mopt.MaxCells)
-		d.Operator.Seconds = time.Since(start).Seconds()
-		return d, nil
+		return a.tooLarge(req, sub, err, start), nil
 	}
 	if err != nil {
 		return nil, err
@@ -222,7 +223,7 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 	for i, j := range w {
 		hw.Vars[i] = h.Vars[j]
 	}
-	d, err := inner.decideBy(hw, req, deadline)
+	d, err = inner.decideBy(hw, req, deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -233,16 +234,24 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 }
 
 // auditor returns the auditor of the table over the variables w,
-// collapsing the records when it is not kept.
-func (s *microState) auditor(w []int, outer *Auditor) (*Auditor, error) {
+// collapsing the records when it is not kept. A piece's auditor (a piece
+// of a split decision, separators.go) never applies the policy to its own
+// cells: with ProtectCollapsed the cells of the table over W are checked
+// on the pieces' combined intervals instead.
+func (s *microState) auditor(w []int, outer *Auditor, piece bool) (*Auditor, error) {
 	names := make([]string, len(w))
 	for i, j := range w {
 		names[i] = s.md.Vars[j].Name
 	}
 	key := strings.Join(names, "\x00")
+	collapsed := s.mopt.ProtectCollapsed && !piece
+	if s.mopt.ProtectCollapsed && piece {
+		key = "piece\x00" + key
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if a := s.inner[key]; a != nil {
+		a.verified.copyFrom(&outer.verified)
 		return a, nil
 	}
 	t, err := s.md.Collapse(w, 8*int64(s.mopt.MaxCells))
@@ -254,9 +263,13 @@ func (s *microState) auditor(w []int, outer *Auditor) (*Auditor, error) {
 		return nil, err
 	}
 	a.refine = s.refinement(w, t, outer.policy)
+	a.refine.collapsed = collapsed
+	a.verified.copyFrom(&outer.verified)
 	s.inner[key] = a
 	s.order = append(s.order, key)
-	if len(s.order) > s.maxKeep {
+	s.kept += len(t.Counts)
+	for len(s.order) > 1 && (len(s.order) > s.maxKeep || s.kept > s.mopt.MaxCells) {
+		s.kept -= len(s.inner[s.order[0]].table.Counts)
 		delete(s.inner, s.order[0])
 		s.order = s.order[1:]
 	}
@@ -332,22 +345,52 @@ func (a *Auditor) CheckHistory(h *History) error {
 		if err != nil {
 			return fmt.Errorf("%w: release %d: %v", ErrHistory, i+1, err)
 		}
+		if n := model.NumCells(model.SubDims(model.Dims(md.Vars), sub)); len(r.Counts) != n {
+			return fmt.Errorf("%w: release %d (%s): %d counts, the margin has %d cells", ErrHistory, i+1, marginName(r.Margin), len(r.Counts), n)
+		}
+		for j, c := range r.Counts {
+			if c < 0 {
+				return fmt.Errorf("%w: release %d (%s): cell %d has the negative count %d", ErrHistory, i+1, marginName(r.Margin), j, c)
+			}
+		}
+		if r.Simulated || a.verified.has(&h.Releases[i]) {
+			continue
+		}
+		// A true release is compared with the records once per auditor
+		// (a decision's history repeats the earlier decisions' releases).
 		t, err := md.Collapse(sub, 8*int64(a.micro.mopt.MaxCells))
 		if err != nil {
 			return fmt.Errorf("%w: release %d (%s): %v", ErrHistory, i+1, marginName(r.Margin), err)
 		}
-		if len(r.Counts) != len(t.Counts) {
-			return fmt.Errorf("%w: release %d (%s): %d counts, the margin has %d cells", ErrHistory, i+1, marginName(r.Margin), len(r.Counts), len(t.Counts))
-		}
 		for j, c := range r.Counts {
-			switch {
-			case c < 0:
-				return fmt.Errorf("%w: release %d (%s): cell %d has the negative count %d", ErrHistory, i+1, marginName(r.Margin), j, c)
-			case !r.Simulated && c != t.Counts[j]:
+			if c != t.Counts[j] {
 				return fmt.Errorf("%w: release %d (%s) is marked true but differs from the records at margin cell %d (%d, the records give %d)",
 					ErrHistory, i+1, marginName(r.Margin), j, c, t.Counts[j])
 			}
 		}
+		a.verified.add(&h.Releases[i])
 	}
 	return nil
+}
+
+// copyFrom adds the releases o has verified: a true release checked
+// against the records (the outer auditor's CheckHistory) is a margin of
+// every table collapsed from them, so the auditor of a collapsed table
+// need not collapse its table (millions of cells for a large W) to check
+// it again.
+func (c *releaseCache) copyFrom(o *releaseCache) {
+	o.mu.Lock()
+	keys := make([][32]byte, 0, len(o.ok))
+	for k := range o.ok {
+		keys = append(keys, k)
+	}
+	o.mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ok == nil {
+		c.ok = map[[32]byte]bool{}
+	}
+	for _, k := range keys {
+		c.ok[k] = true
+	}
 }

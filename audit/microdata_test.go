@@ -107,16 +107,16 @@ func TestMicrodataAgreesWithTable(t *testing.T) {
 			} else {
 				denied++
 			}
-			if strings.Contains(dm.Operator.Explanation, "independent components") {
+			if strings.Contains(dm.Operator.Explanation, "split at the separators") {
 				split++
 			}
-			if strings.Contains(dm.Operator.Explanation, "joint check") {
+			if strings.Contains(dm.Operator.Explanation, "the pieces joined") {
 				joint++
 			}
 			h.Append(df)
 		}
 	}
-	t.Logf("%d released, %d denied; %d decided on components, %d denied by their joint check", released, denied, split, joint)
+	t.Logf("%d released, %d denied; %d decided on pieces, %d denied by their joint check", released, denied, split, joint)
 	if released == 0 || denied == 0 || split == 0 {
 		t.Errorf("the sequences do not exercise both outcomes: %d released, %d denied", released, denied)
 	}

@@ -589,7 +589,10 @@ func (c *componentSolver) cellSharp(dims []int) []bool {
 
 func runReducible(ms *model.MarginSet, set *Settings) (*Run, error) {
 	cs := &componentSolver{set: set, methods: map[string]bool{}}
-	b, err := frechet.ReducibleAt(ms, cs.solve)
+	b, err := frechet.ReducibleBy(ms, cs.solve, set.deadline)
+	if errors.Is(err, frechet.ErrDeadline) {
+		return trivialRun(ms, "the reducible decomposition stopped at the time limit: trivial bounds"), nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,9 @@ var (
 	// ErrNotReducible: no complete separator whose marginal is known splits
 	// the independence graph, so Theorem 2 does not apply.
 	ErrNotReducible = errors.New("frechet: independence graph has no usable complete separator")
+	// ErrDeadline: ReducibleBy's deadline passed before the combination
+	// of the components' bounds was complete.
+	ErrDeadline = errors.New("frechet: deadline passed")
 	// ErrNotCollapsible: the requested marginal cannot be reached by removing
 	// simplicial variables, so its bounds have no closed form here.
 	ErrNotCollapsible = errors.New("frechet: marginal is not collapsible")

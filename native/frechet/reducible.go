@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sdcopt/sdcopt/model"
 )
@@ -47,6 +48,19 @@ func Reducible(ms *model.MarginSet, solve ComponentSolver) (*model.CellBounds, e
 // for every component that is not a released marginal, in the order of
 // the decomposition.
 func ReducibleAt(ms *model.MarginSet, solve func(c *Component) (*model.CellBounds, error)) (*model.CellBounds, error) {
+	return ReducibleBy(ms, solve, time.Time{})
+}
+
+// deadlineStride is the number of cells the combination visits between
+// two looks at the clock (about a millisecond of work).
+const deadlineStride = 1 << 14
+
+// ReducibleBy is ReducibleAt with a deadline (zero: none), checked before
+// each component is solved and every deadlineStride cells of the
+// combination, which visits every cell of the full table: past it, the
+// error wraps ErrDeadline and no bounds are returned (the caller falls back
+// to the trivial bounds, or whatever it has).
+func ReducibleBy(ms *model.MarginSet, solve func(c *Component) (*model.CellBounds, error), deadline time.Time) (*model.CellBounds, error) {
 	p, err := newProblem(ms)
 	if err != nil {
 		return nil, err
@@ -74,6 +88,9 @@ func ReducibleAt(ms *model.MarginSet, solve func(c *Component) (*model.CellBound
 		if solve == nil {
 			panic("frechet: Reducible needs a component solver for " + c.Margins.Name())
 		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w: before component %s", ErrDeadline, model.MarginalName(ms.Vars, c.Vars))
+		}
 		name := model.MarginalName(ms.Vars, c.Vars)
 		b, err := solve(c)
 		if err != nil {
@@ -85,10 +102,16 @@ func ReducibleAt(ms *model.MarginSet, solve func(c *Component) (*model.CellBound
 		cb[i] = b
 		labelled = labelled || b.Method != nil
 	}
-	return p.theorem2(d, cb, labelled), nil
+	out := p.theorem2(d, cb, labelled, deadline)
+	if out == nil {
+		return nil, fmt.Errorf("%w: combining the components of %s", ErrDeadline, ms.Name())
+	}
+	return out, nil
 }
 
-func (p *problem) theorem2(d *Decomposition, cb []*model.CellBounds, labelled bool) *model.CellBounds {
+// theorem2 combines the components' bounds; nil when deadline (non-zero)
+// passes first.
+func (p *problem) theorem2(d *Decomposition, cb []*model.CellBounds, labelled bool, deadline time.Time) *model.CellBounds {
 	cl := make([]lookup, len(d.Components))
 	for i, c := range d.Components {
 		cl[i] = newLookup(p.dims, c.Vars)
@@ -103,8 +126,12 @@ func (p *problem) theorem2(d *Decomposition, cb []*model.CellBounds, labelled bo
 		out.Method = make([]string, n)
 	}
 	lv := make([]int, len(p.dims))
-	var labels []string
+	var labels, lastLabels []string
+	lastLabel := ""
 	for idx := range n {
+		if idx%deadlineStride == deadlineStride-1 && !deadline.IsZero() && time.Now().After(deadline) {
+			return nil
+		}
 		model.CellLevels(p.dims, idx, lv)
 		up, low := math.Inf(1), 0.0
 		labels = labels[:0]
@@ -125,7 +152,13 @@ func (p *problem) theorem2(d *Decomposition, cb []*model.CellBounds, labelled bo
 		out.Lower[idx], out.Upper[idx] = low, up
 		if labelled {
 			slices.Sort(labels)
-			out.Method[idx] = "reducible(" + strings.Join(labels, "+") + ")"
+			if lastLabel == "" || !slices.Equal(labels, lastLabels) {
+				// One string per distinct set of labels, not one per cell
+				// (most cells share the set).
+				lastLabels = append(lastLabels[:0], labels...)
+				lastLabel = "reducible(" + strings.Join(labels, "+") + ")"
+			}
+			out.Method[idx] = lastLabel
 		}
 	}
 	return out

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/model"
 )
@@ -177,5 +179,62 @@ func TestReducibleSolverErrors(t *testing.T) {
 	}
 	if _, err := Reducible(ms, func(*model.MarginSet) (*model.CellBounds, error) { return model.NewCellBounds(3), nil }); err == nil {
 		t.Error("mis-sized solver result accepted")
+	}
+}
+
+// ReducibleBy stops at its deadline, before a component's solve and inside
+// the combination over the full table (a chain of 2-way margins over 15
+// binary variables: 14 released components, no solve, 32,768 cells, two
+// strides of the clock check); with a deadline far ahead it returns what
+// ReducibleAt returns.
+func TestReducibleByDeadline(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 15))
+	vars := make([]model.Variable, 15)
+	for i := range vars {
+		vars[i] = model.Variable{Name: fmt.Sprintf("V%d", i), Levels: []string{"0", "1"}}
+	}
+	counts := make([]int64, model.NumCells(model.Dims(vars)))
+	for i := range counts {
+		counts[i] = int64(r.IntN(3))
+	}
+	tab, err := model.NewTable(vars, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subs [][]int
+	for i := 0; i+1 < len(vars); i++ {
+		subs = append(subs, []int{i, i + 1})
+	}
+	ms, err := tab.Released(subs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReducibleBy(ms, nil, time.Now().Add(-time.Second)); !errors.Is(err, ErrDeadline) {
+		t.Errorf("combination past the deadline: %v, want ErrDeadline", err)
+	}
+	want, err := ReducibleAt(ms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReducibleBy(ms, nil, time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Lower, want.Lower) || !slices.Equal(got.Upper, want.Upper) {
+		t.Error("ReducibleBy with time left differs from ReducibleAt")
+	}
+	// A component to solve: the triangle [V0V1] [V0V2] [V1V2] with [V2V3]
+	// hanging off it; the deadline passes before its solve.
+	ms2, err := tab.Released([][]int{{0, 1}, {0, 2}, {1, 2}, {2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	_, err = ReducibleBy(ms2, func(c *Component) (*model.CellBounds, error) {
+		called = true
+		return nil, errors.New("not reached")
+	}, time.Now().Add(-time.Second))
+	if !errors.Is(err, ErrDeadline) || called {
+		t.Errorf("solve past the deadline: %v (solver called: %v), want ErrDeadline before any solve", err, called)
 	}
 }
