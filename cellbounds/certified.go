@@ -205,8 +205,11 @@ func (c *certifier) params(limit time.Duration) *solvers.Params {
 	}
 	if !c.deadline.IsZero() {
 		// Engines stop every solve at the deadline (wall-clock), also
-		// the solves of sessions opened long before it.
+		// the solves of sessions opened long before it, and an engine
+		// still running at the deadline plus grace is abandoned (the
+		// workers reopen their session: lpWorker.solveLP).
 		p.Deadline = c.deadline
+		p.HardStop = true
 		left := time.Until(c.deadline)
 		if left < time.Millisecond {
 			left = time.Millisecond
@@ -311,6 +314,7 @@ func (c *certifier) dualVector(y []float64) *DualVector {
 // lpWorker holds one engine session over the corner system.
 type lpWorker struct {
 	c    *certifier
+	s    solvers.Solver
 	sess solvers.Session
 	obj  []int // columns with a nonzero objective
 	rng  *rand.Rand
@@ -321,8 +325,51 @@ func (c *certifier) newWorker(s solvers.Solver, id int) (*lpWorker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &lpWorker{c: c, sess: sess, rng: rand.New(rand.NewPCG(uint64(id)+1, 0x63657274))}, nil
+	return &lpWorker{c: c, s: s, sess: sess, rng: rand.New(rand.NewPCG(uint64(id)+1, 0x63657274))}, nil
 }
+
+// solveLP solves the session's LP. When the engine abandoned the solve at
+// its hard stop (the deadline plus grace; the session is then closed) the
+// worker goes on with a new session, or, past the deadline, with
+// expiredSession, whose solves stop at once: loading a model of millions
+// of cells again would take seconds.
+func (w *lpWorker) solveLP() (*solvers.Result, error) {
+	r, err := w.sess.Solve()
+	if err != nil || !r.Abandoned {
+		return r, err
+	}
+	w.obj = nil // a new session has the zero objective
+	if w.c.expired() {
+		w.sess = expiredSession{}
+		return r, nil
+	}
+	sess, err := w.s.NewSession(w.c.cs.Problem, w.c.params(0))
+	if err != nil {
+		return nil, err
+	}
+	w.sess = sess
+	return r, nil
+}
+
+// expiredSession stands for a worker's session after its engine was
+// abandoned past the deadline: every solve stops at once on the time
+// limit, without a solution, and changes are ignored.
+type expiredSession struct{}
+
+func (expiredSession) Solve() (*solvers.Result, error) {
+	return &solvers.Result{Status: solvers.TimeLimit, Objective: math.NaN(), BestBound: math.NaN()}, nil
+}
+func (expiredSession) AddCols(obj, lo, up []float64, types []solvers.VarType, start, rows []int, vals []float64) error {
+	return nil
+}
+func (expiredSession) AddRows(lo, up []float64, start, cols []int, vals []float64) error { return nil }
+func (expiredSession) SetObjective(cols []int, obj []float64) error                      { return nil }
+func (expiredSession) SetSense(solvers.Sense) error                                      { return nil }
+func (expiredSession) SetColBounds(j int, lo, up float64) error                          { return nil }
+func (expiredSession) SetRowBounds(i int, lo, up float64) error                          { return nil }
+func (expiredSession) NumCols() int                                                      { return 0 }
+func (expiredSession) NumRows() int                                                      { return 0 }
+func (expiredSession) Close() error                                                      { return nil }
 
 // setObjective replaces the objective by obj on cols.
 func (w *lpWorker) setObjective(cols []int, obj []float64) error {
@@ -378,7 +425,7 @@ func (w *lpWorker) solve(t task) (*lpResult, error) {
 	if err := w.sess.SetSense(sense); err != nil {
 		return nil, err
 	}
-	r, err := w.sess.Solve()
+	r, err := w.solveLP()
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +464,7 @@ func (w *lpWorker) faceWitness(t task, value int64) ([]int64, error) {
 		if err := w.sess.SetSense(solvers.Minimize); err != nil {
 			return nil, err
 		}
-		r, err := w.sess.Solve()
+		r, err := w.solveLP()
 		if err != nil {
 			return nil, err
 		}
@@ -464,7 +511,7 @@ func (c *certifier) run() error {
 		if err != nil {
 			return err
 		}
-		defer w.sess.Close()
+		defer func() { w.sess.Close() }() // the worker's last session (solveLP may replace it)
 		ws = append(ws, w)
 	}
 	prog := progress(c.set, Certified)
@@ -754,7 +801,7 @@ func (c *certifier) bulkZeros(w *lpWorker) error {
 		if err := w.sess.SetSense(solvers.Minimize); err != nil {
 			return err
 		}
-		r, err := w.sess.Solve()
+		r, err := w.solveLP()
 		if err != nil {
 			return err
 		}
