@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/frechet"
 )
 
 // Modes of a request.
@@ -416,6 +418,55 @@ type intervals struct {
 	// computed once.
 	movesOnce sync.Once
 	moveSets  [][]int
+	// bySearch marks the cells whose attained interval the neighbourhood
+	// search widened (search.go).
+	bySearch map[int]bool
+	// byMoves marks those the local moves widened.
+	byMoves map[int]bool
+}
+
+// addMoved widens the attained intervals by the local moves' tables.
+func (iv *intervals) addMoved(moved map[int]searched) {
+	for c, f := range moved {
+		if iv.inHi[c] >= iv.inLo[c] && f.lo >= iv.inLo[c] && f.hi <= iv.inHi[c] {
+			continue
+		}
+		if iv.inHi[c] < iv.inLo[c] {
+			iv.inLo[c], iv.inHi[c] = f.lo, f.hi
+		} else {
+			iv.inLo[c], iv.inHi[c] = min(iv.inLo[c], f.lo), max(iv.inHi[c], f.hi)
+		}
+		if iv.byMoves == nil {
+			iv.byMoves = map[int]bool{}
+		}
+		iv.byMoves[c] = true
+	}
+}
+
+// addProven narrows the proven intervals by the whole-table programs'
+// optima.
+func (iv *intervals) addProven(proven map[int]searched) {
+	for c, p := range proven {
+		iv.lo[c], iv.hi[c] = max(iv.lo[c], p.lo), min(iv.hi[c], p.hi)
+	}
+}
+
+// addFound widens the attained intervals by the neighbourhood search's
+// tables.
+func (iv *intervals) addFound(found map[int]searched) {
+	for c, f := range found {
+		lo, hi := min(iv.inLo[c], f.lo), max(iv.inHi[c], f.hi)
+		if iv.inHi[c] < iv.inLo[c] {
+			lo, hi = f.lo, f.hi // nothing attained before
+		}
+		if lo < iv.inLo[c] || hi > iv.inHi[c] || iv.inHi[c] < iv.inLo[c] {
+			if iv.bySearch == nil {
+				iv.bySearch = map[int]bool{}
+			}
+			iv.bySearch[c] = true
+		}
+		iv.inLo[c], iv.inHi[c] = lo, hi
+	}
 }
 
 // bounds computes (or takes from the cache) the intervals of ms by
@@ -478,18 +529,53 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 		margins = append(margins, m.Vars)
 	}
 	var sets [][]int
+	// The search's attained intervals and the intervals it proved too
+	// narrow (search.go).
+	var found, proven map[int]searched
+	// moved: the intervals the local moves attained.
+	var moved map[int]searched
 	open := need
 	if every {
 		open = nil // every cell, in table order
 	}
 	if truth && !every {
 		sets = cellbounds.MoveSets(model.Dims(ms.Vars), margins)
-		open = a.openAfterMoves(ms, sets, need, deadline)
+		open, moved = a.openAfterMoves(ms, sets, need, deadline)
+		if len(open) > 0 && len(a.table.Counts) <= searchMaxTable && !frechet.Decomposable(ms) {
+			// The cells the moves leave open: integer programs over
+			// their neighbourhoods (search.go), unless the closed form
+			// of a decomposable view gives sharp bounds at once.
+			// Near neighbourhoods for every open cell, then the whole
+			// table with a short limit (which proves most disclosures),
+			// then far neighbourhoods, then the whole table with the time
+			// left.
+			req := a.requirement()
+			minRadius := len(ms.Vars)
+			for _, s := range sets {
+				minRadius = min(minRadius, len(s))
+			}
+			proven = map[int]searched{}
+			open, found = a.searchOpen(ms, open, req, moved, nearRadii, minRadius, deadline)
+			open = a.decideWhole(ms, open, req, found, proven, wholeFirstLimit, deadline)
+			if len(open) > 0 {
+				var far map[int]searched
+				open, far = a.searchOpen(ms, open, req, found, farRadii, 0, deadline)
+				maps.Copy(found, far)
+				open = a.decideWhole(ms, open, req, found, proven, 0, deadline)
+			}
+		}
 		if len(open) == 0 {
 			iv := trivialIntervals(ms)
 			iv.truth, iv.margins = true, margins
 			iv.movesOnce.Do(func() { iv.moveSets = sets })
+			iv.addMoved(moved)
+			iv.addFound(found)
+			iv.addProven(proven)
 			op.Method, op.Sharp = iv.method, false
+			if len(found) > 0 {
+				iv.method += "+search"
+				op.Method = iv.method
+			}
 			return iv, nil
 		}
 	}
@@ -507,6 +593,9 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 		if sets != nil {
 			iv.movesOnce.Do(func() { iv.moveSets = sets })
 		}
+		iv.addMoved(moved)
+		iv.addFound(found)
+		iv.addProven(proven)
 		op.Method, op.Sharp = iv.method, false
 		return iv, nil
 	}
@@ -566,6 +655,12 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 				iv.inLo[c], iv.inHi[c] = min(iv.inLo[c], x), max(iv.inHi[c], x)
 			}
 		}
+		iv.addMoved(moved)
+		iv.addFound(found)
+		iv.addProven(proven)
+		if len(found) > 0 {
+			iv.method += "+search"
+		}
 		// Sharp where it matters: every bound of every checked cell is
 		// attained and proven (the others were not worked on).
 		iv.sharp = cr.Sharp || (cr.Certificates != nil && !every && len(open) == len(need) && allSharp(cr.Certificates, need))
@@ -585,9 +680,13 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 // safe whatever the bounds; classify finds the same moves again.
 //
 // The moves stop at deadline: the cells not reached by then are open.
-func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, deadline time.Time) []int {
+//
+// It returns also the interval the moves attained for each cell they
+// moved.
+func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, deadline time.Time) ([]int, map[int]searched) {
+	moved := map[int]searched{}
 	if len(sets) == 0 {
-		return need
+		return need, moved
 	}
 	req := a.requirement()
 	dims := model.Dims(ms.Vars)
@@ -595,7 +694,7 @@ func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, 
 	var open []int
 	for i, c := range need {
 		if i%64 == 0 && time.Now().After(deadline) {
-			return append(open, need[i:]...)
+			return append(open, need[i:]...), moved
 		}
 		q := req[c]
 		model.CellLevels(dims, c, lv)
@@ -605,11 +704,14 @@ func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, 
 		}
 		down := moveInterval(a.table, sets, c, -1, max(0, a.table.Counts[c]-q), uint64(c))
 		up := moveInterval(a.table, sets, c, +1, min(u, down+q), uint64(c))
+		if up > down {
+			moved[c] = searched{down, up}
+		}
 		if up-down < q {
 			open = append(open, c)
 		}
 	}
-	return open
+	return open, moved
 }
 
 // trivialIntervals are the trivial bounds of every cell, [0, least
