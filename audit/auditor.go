@@ -555,6 +555,7 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 				minRadius = min(minRadius, len(s))
 			}
 			proven = map[int]searched{}
+			open = a.notTriviallyDisclosed(ms, open, req)
 			open, found = a.searchOpen(ms, open, req, moved, nearRadii, minRadius, deadline)
 			open = a.decideWhole(ms, open, req, found, proven, wholeFirstLimit, deadline)
 			if len(open) > 0 {
@@ -712,6 +713,27 @@ func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, 
 		}
 	}
 	return open, moved
+}
+
+// notTriviallyDisclosed drops the cells whose trivial bounds [0, u_c]
+// (u_c the least released marginal cell containing c) are narrower than
+// the width required: disclosed whatever the search finds, they need no
+// search (classify finds them disclosed by trivialIntervals' bounds).
+func (a *Auditor) notTriviallyDisclosed(ms *model.MarginSet, cells []int, req []int64) []int {
+	dims := model.Dims(ms.Vars)
+	lv := make([]int, len(dims))
+	var out []int
+	for _, c := range cells {
+		model.CellLevels(dims, c, lv)
+		u := int64(math.MaxInt64)
+		for _, m := range ms.Margins {
+			u = min(u, m.Counts[model.Project(dims, m.Vars, lv)])
+		}
+		if u >= req[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // trivialIntervals are the trivial bounds of every cell, [0, least
