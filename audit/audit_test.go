@@ -520,7 +520,8 @@ func sparseTable(r *rand.Rand, dims []int, mean float64) *model.Table {
 // refDisclosed) makes: no release where the reference denies, no denial
 // where it releases (nothing left undecided where the sharp integer
 // bounds decide), the same disclosed cells. The neighbourhood search must
-// have decided cells, and the whole-table programs proved disclosures.
+// have decided cells, and some disclosures must be proven below the
+// trivial upper bound (the whole table's optimum).
 func TestSparseDecisionsAgainstReference(t *testing.T) {
 	eng := refEngine(t)
 	seqs := 40
@@ -530,7 +531,7 @@ func TestSparseDecisionsAgainstReference(t *testing.T) {
 	shapes := [][]int{{3, 3, 3, 3}, {4, 4, 4, 2}}
 	means := []float64{0.3, 0.6, 1}
 	var total audit.Evidence
-	var released, denied int
+	var released, denied, narrowed int
 	for s := 0; s < seqs; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 29))
 		tab := sparseTable(r, shapes[s%len(shapes)], means[s%len(means)])
@@ -578,6 +579,16 @@ func TestSparseDecisionsAgainstReference(t *testing.T) {
 					got := []int{}
 					for _, c := range d.Operator.Disclosed {
 						got = append(got, c.Cell)
+						// Proven narrower than the trivial [0, u_c]: by
+						// the whole table's optimum (or the bounds).
+						lv := model.CellLevels(model.Dims(tab.Vars), c.Cell, nil)
+						u := int64(math.MaxInt64)
+						for _, m := range asked.Margins {
+							u = min(u, m.Counts[model.Project(model.Dims(tab.Vars), m.Vars, lv)])
+						}
+						if c.Upper < u || c.Lower > 0 {
+							narrowed++
+						}
 						// A disclosure's proven interval contains the
 						// reference's sharp one.
 						if float64(c.Lower) > ref.Bounds.Lower[c.Cell]+1e-6 || float64(c.Upper) < ref.Bounds.Upper[c.Cell]-1e-6 {
@@ -608,8 +619,52 @@ func TestSparseDecisionsAgainstReference(t *testing.T) {
 			h.Append(d)
 		}
 	}
-	t.Logf("%d released, %d denied; cells by evidence %+v", released, denied, total)
-	if total.Search == 0 || released == 0 || denied == 0 {
-		t.Errorf("the sequences do not exercise the search and both outcomes: %d released, %d denied, evidence %+v", released, denied, total)
+	// The crafted LP-vs-IP case (microdata_test.go's lpIPTable): after
+	// five of the six 2-way margins the sixth fixes five cells at 1 in
+	// every integer table while the LP lets them reach 0. Under the exact
+	// rule the trivial bounds [0, 1] are wide enough; the whole table's
+	// programs prove [1, 1].
+	base := make([]model.Variable, 4)
+	for i := range base {
+		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
+	}
+	tab, err := model.NewTable(base, lpIPTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := audit.NewHistory(tab)
+	for i := 0; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			if i == 2 {
+				continue // C:D is asked for
+			}
+			m, _ := tab.Collapse([]int{i, j})
+			h.Releases = append(h.Releases, audit.Release{Margin: []string{base[i].Name, base[j].Name}, Counts: m.Counts})
+		}
+	}
+	a, err := audit.New(tab, audit.Policy{}, audit.Options{TimeLimit: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := a.Decide(h, audit.Request{Margin: []string{"C", "D"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Outcome != audit.Denied || len(d.Operator.Disclosed) != 5 {
+		t.Fatalf("lpIPTable: %s with %d cells disclosed (%+v), want denied with 5", d.Outcome, len(d.Operator.Disclosed), d.Operator)
+	}
+	if e := d.Operator.Evidence; e == nil || e.Proven != 5 || e.Sharp != 0 {
+		t.Errorf("lpIPTable: evidence %+v, want the 5 cells proven by the whole table's programs (not sharp bounds)", e)
+	}
+	for _, c := range d.Operator.Disclosed {
+		if lpIPTable[c.Cell] != 1 || c.Lower != 1 || c.Upper != 1 {
+			t.Errorf("lpIPTable: cell %d disclosed with [%d, %d], want a cell of count 1 in [1, 1]", c.Cell, c.Lower, c.Upper)
+		}
+		narrowed++
+	}
+	t.Logf("%d released, %d denied; cells by evidence %+v; %d disclosures proven narrower than the trivial bounds", released, denied, total, narrowed)
+	if total.Search == 0 || released == 0 || denied == 0 || narrowed == 0 {
+		t.Errorf("the sequences do not exercise the search, the proofs and both outcomes: %d released, %d denied, evidence %+v, %d narrowed",
+			released, denied, total, narrowed)
 	}
 }
