@@ -37,8 +37,9 @@ var ErrRequest = errors.New("audit: bad request")
 
 // Options tune an Auditor; the zero value means defaults.
 type Options struct {
-	// Solver is the engine of the bounds' LPs/IPs and of the simulation
-	// ("" = auto).
+	// Solver is the engine of the bounds' LPs/IPs, of the decision's
+	// search and of the simulation ("" = auto: for the search's small
+	// programs lp_solve when it is linked, see searchEngine).
 	Solver string
 	// TimeLimit is the deadline of each decision (0 = DefaultTimeLimit):
 	// the bounds, the certified bounds when those are not proven sharp,
