@@ -668,3 +668,43 @@ func TestSparseDecisionsAgainstReference(t *testing.T) {
 			released, denied, total, narrowed)
 	}
 }
+
+// TestSearchWithLPEngine: with an engine named that solves no integer
+// programs (clp), the search has no engine and the decision goes to the
+// bounds, in time. On the LP-vs-IP table (lpIPTable, the sixth 2-way
+// margin asked for after five, the exact rule) the default auditor
+// proves five cells disclosed by the whole table's programs; without an
+// integer engine the release is denied all the same.
+func TestSearchWithLPEngine(t *testing.T) {
+	if _, _, err := solvers.Lookup("clp"); err != nil {
+		t.Skip("clp not linked")
+	}
+	base := make([]model.Variable, 4)
+	for i := range base {
+		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
+	}
+	tab, err := model.NewTable(base, lpIPTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := audit.NewHistory(tab)
+	for i := 0; i < 2; i++ {
+		for j := i + 1; j < 4; j++ {
+			m, _ := tab.Collapse([]int{i, j})
+			h.Releases = append(h.Releases, audit.Release{Margin: []string{base[i].Name, base[j].Name}, Counts: m.Counts})
+		}
+	}
+	a, err := audit.New(tab, audit.Policy{}, audit.Options{Solver: "clp", TimeLimit: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	d, err := a.Decide(h, audit.Request{Margin: []string{"C", "D"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Outcome == audit.Released || time.Since(start) > 25*time.Second {
+		t.Fatalf("with clp: %s after %v (%+v)", d.Outcome, time.Since(start), d.Operator)
+	}
+	t.Logf("with clp: %s after %v, evidence %+v", d.Outcome, time.Since(start), d.Operator.Evidence)
+}

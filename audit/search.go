@@ -124,13 +124,20 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 		return f, f.hi-f.lo >= req[c] || time.Now().After(deadline)
 	}
 	dims := model.Dims(ms.Vars)
-	next := make(chan int)
-	var wg sync.WaitGroup
+	var engines []solvers.Solver
 	for w := 0; w < searchWorkers; w++ {
 		mip, err := searchEngine(a.opt.Solver)
 		if err != nil {
-			break // no integer engine: the bounds decide
+			break
 		}
+		engines = append(engines, mip)
+	}
+	if len(engines) == 0 {
+		return open, map[int]searched{} // no integer engine: the bounds decide
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for _, mip := range engines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
