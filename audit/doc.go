@@ -23,7 +23,8 @@
 // undecided, which denies.
 //
 // When every margin of the view is true and the view is not decomposable,
-// a decision is made before any bound: local moves from the confidential
+// a decision on a full table (not the collapsed tables of microdata) is
+// made before any bound: local moves from the confidential
 // table, then integer programs over each open cell's neighbourhood (the
 // table with only the cells near it free: every solution is a table with
 // the view's margins), then integer programs over the whole table, whose
