@@ -483,3 +483,228 @@ func TestVerifiedReleasesCached(t *testing.T) {
 		t.Fatalf("changed release after a verified one: err = %v, want ErrHistory", err)
 	}
 }
+
+// sparseTable is a seeded table of the given dimensions whose counts are
+// Poisson with the given mean (Knuth's multiplication method): many cells
+// of count 0-2, where local moves from the table stall and the
+// neighbourhood search and the whole-table programs (search.go) decide.
+func sparseTable(r *rand.Rand, dims []int, mean float64) *model.Table {
+	vars := make([]model.Variable, len(dims))
+	for i, d := range dims {
+		vars[i].Name = string(rune('A' + i))
+		for l := 0; l < d; l++ {
+			vars[i].Levels = append(vars[i].Levels, fmt.Sprint(l))
+		}
+	}
+	counts := make([]int64, model.NumCells(dims))
+	limit := math.Exp(-mean)
+	for i := range counts {
+		k, p := int64(0), r.Float64()
+		for p > limit {
+			k++
+			p *= r.Float64()
+		}
+		counts[i] = k
+	}
+	t, err := model.NewTable(vars, counts)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// TestSparseDecisionsAgainstReference: on seeded sparse tables (3^4 and
+// 4^3 x 2 with Poisson counts of mean 0.3-1, sequences of 2- and 3-way
+// requests), every decision equals the one the IP reference (every cell's
+// two integer programs through a second engine, the policy applied by
+// refDisclosed) makes: no release where the reference denies, no denial
+// where it releases (nothing left undecided where the sharp integer
+// bounds decide), the same disclosed cells. The neighbourhood search must
+// have decided cells, and some disclosures must be proven below the
+// trivial upper bound (the whole table's optimum).
+func TestSparseDecisionsAgainstReference(t *testing.T) {
+	eng := refEngine(t)
+	seqs := 40
+	if testing.Short() {
+		seqs = 12
+	}
+	shapes := [][]int{{3, 3, 3, 3}, {4, 4, 4, 2}}
+	means := []float64{0.3, 0.6, 1}
+	var total audit.Evidence
+	var released, denied, narrowed int
+	for s := 0; s < seqs; s++ {
+		r := rand.New(rand.NewPCG(uint64(s), 29))
+		tab := sparseTable(r, shapes[s%len(shapes)], means[s%len(means)])
+		pol := audit.DefaultPolicy()
+		a, err := audit.New(tab, pol, audit.Options{TimeLimit: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := audit.NewHistory(tab)
+		for q := 0; q < 6; q++ {
+			perm := r.Perm(len(tab.Vars))[:2+r.IntN(2)]
+			var margin []string
+			for _, j := range perm {
+				margin = append(margin, tab.Vars[j].Name)
+			}
+			d, err := a.Decide(h, audit.Request{Margin: margin})
+			if err != nil {
+				t.Fatalf("seq %d req %d %v: %v", s, q, margin, err)
+			}
+			if !d.Operator.Implied {
+				view := &model.MarginSet{Vars: tab.Vars}
+				for _, rel := range h.Releases {
+					sub := positions(tab, rel.Margin)
+					if _, ok := view.MarginalOf(sub); !ok {
+						view.Margins = append(view.Margins, &model.Marginal{Vars: sub, Counts: rel.Counts})
+					}
+				}
+				sub := positions(tab, margin)
+				slices.Sort(sub)
+				truth, _ := tab.Collapse(sub)
+				asked := &model.MarginSet{Vars: tab.Vars, Margins: append(slices.Clone(view.Margins), truth)}
+				ref, err := cellbounds.Compute(asked, cellbounds.Settings{Method: cellbounds.IP, Solver: eng})
+				if err != nil {
+					t.Fatalf("seq %d req %d: reference: %v", s, q, err)
+				}
+				bad := refDisclosed(pol, tab.Counts, ref.Bounds.Lower, ref.Bounds.Upper)
+				if d.Outcome == audit.Released && len(bad) > 0 {
+					t.Fatalf("seq %d req %d %v: released, but the reference discloses cells %v", s, q, margin, bad)
+				}
+				if d.Outcome != audit.Released && len(bad) == 0 {
+					t.Errorf("seq %d req %d %v: %s, but the reference releases (undecided %d, evidence %+v)",
+						s, q, margin, d.Outcome, len(d.Operator.Undecided), d.Operator.Evidence)
+				}
+				if d.Outcome != audit.Released {
+					got := []int{}
+					for _, c := range d.Operator.Disclosed {
+						got = append(got, c.Cell)
+						// Proven narrower than the trivial [0, u_c]: by
+						// the whole table's optimum (or the bounds).
+						lv := model.CellLevels(model.Dims(tab.Vars), c.Cell, nil)
+						u := int64(math.MaxInt64)
+						for _, m := range asked.Margins {
+							u = min(u, m.Counts[model.Project(model.Dims(tab.Vars), m.Vars, lv)])
+						}
+						if c.Upper < u || c.Lower > 0 {
+							narrowed++
+						}
+						// A disclosure's proven interval contains the
+						// reference's sharp one.
+						if float64(c.Lower) > ref.Bounds.Lower[c.Cell]+1e-6 || float64(c.Upper) < ref.Bounds.Upper[c.Cell]-1e-6 {
+							t.Errorf("seq %d req %d: cell %d proven [%d, %d], reference [%g, %g]", s, q, c.Cell, c.Lower, c.Upper,
+								ref.Bounds.Lower[c.Cell], ref.Bounds.Upper[c.Cell])
+						}
+					}
+					slices.Sort(got)
+					if !slices.Equal(got, bad) {
+						t.Errorf("seq %d req %d %v: disclosed cells %v, reference %v", s, q, margin, got, bad)
+					}
+				}
+				if e := d.Operator.Evidence; e != nil && !d.Operator.Cached {
+					total.Sharp += e.Sharp
+					total.Proven += e.Proven
+					total.Witness += e.Witness
+					total.Search += e.Search
+					total.Moves += e.Moves
+					total.Undecided += e.Undecided
+				}
+			}
+			switch d.Outcome {
+			case audit.Released:
+				released++
+			default:
+				denied++
+			}
+			h.Append(d)
+		}
+	}
+	// The crafted LP-vs-IP case (microdata_test.go's lpIPTable): after
+	// five of the six 2-way margins the sixth fixes five cells at 1 in
+	// every integer table while the LP lets them reach 0. Under the exact
+	// rule the trivial bounds [0, 1] are wide enough; the whole table's
+	// programs prove [1, 1].
+	base := make([]model.Variable, 4)
+	for i := range base {
+		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
+	}
+	tab, err := model.NewTable(base, lpIPTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := audit.NewHistory(tab)
+	for i := 0; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			if i == 2 {
+				continue // C:D is asked for
+			}
+			m, _ := tab.Collapse([]int{i, j})
+			h.Releases = append(h.Releases, audit.Release{Margin: []string{base[i].Name, base[j].Name}, Counts: m.Counts})
+		}
+	}
+	a, err := audit.New(tab, audit.Policy{}, audit.Options{TimeLimit: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := a.Decide(h, audit.Request{Margin: []string{"C", "D"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Outcome != audit.Denied || len(d.Operator.Disclosed) != 5 {
+		t.Fatalf("lpIPTable: %s with %d cells disclosed (%+v), want denied with 5", d.Outcome, len(d.Operator.Disclosed), d.Operator)
+	}
+	if e := d.Operator.Evidence; e == nil || e.Proven != 5 || e.Sharp != 0 {
+		t.Errorf("lpIPTable: evidence %+v, want the 5 cells proven by the whole table's programs (not sharp bounds)", e)
+	}
+	for _, c := range d.Operator.Disclosed {
+		if lpIPTable[c.Cell] != 1 || c.Lower != 1 || c.Upper != 1 {
+			t.Errorf("lpIPTable: cell %d disclosed with [%d, %d], want a cell of count 1 in [1, 1]", c.Cell, c.Lower, c.Upper)
+		}
+		narrowed++
+	}
+	t.Logf("%d released, %d denied; cells by evidence %+v; %d disclosures proven narrower than the trivial bounds", released, denied, total, narrowed)
+	if total.Search == 0 || released == 0 || denied == 0 || narrowed == 0 {
+		t.Errorf("the sequences do not exercise the search, the proofs and both outcomes: %d released, %d denied, evidence %+v, %d narrowed",
+			released, denied, total, narrowed)
+	}
+}
+
+// TestSearchWithLPEngine: with an engine named that solves no integer
+// programs (clp), the search has no engine and the decision goes to the
+// bounds, in time. On the LP-vs-IP table (lpIPTable, the sixth 2-way
+// margin asked for after five, the exact rule) the default auditor
+// proves five cells disclosed by the whole table's programs; without an
+// integer engine the release is denied all the same.
+func TestSearchWithLPEngine(t *testing.T) {
+	if _, _, err := solvers.Lookup("clp"); err != nil {
+		t.Skip("clp not linked")
+	}
+	base := make([]model.Variable, 4)
+	for i := range base {
+		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
+	}
+	tab, err := model.NewTable(base, lpIPTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := audit.NewHistory(tab)
+	for i := 0; i < 2; i++ {
+		for j := i + 1; j < 4; j++ {
+			m, _ := tab.Collapse([]int{i, j})
+			h.Releases = append(h.Releases, audit.Release{Margin: []string{base[i].Name, base[j].Name}, Counts: m.Counts})
+		}
+	}
+	a, err := audit.New(tab, audit.Policy{}, audit.Options{Solver: "clp", TimeLimit: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	d, err := a.Decide(h, audit.Request{Margin: []string{"C", "D"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Outcome == audit.Released || time.Since(start) > 25*time.Second {
+		t.Fatalf("with clp: %s after %v (%+v)", d.Outcome, time.Since(start), d.Operator)
+	}
+	t.Logf("with clp: %s after %v, evidence %+v", d.Outcome, time.Since(start), d.Operator.Evidence)
+}

@@ -22,6 +22,15 @@
 // disclosed when its proven interval is too narrow, and otherwise
 // undecided, which denies.
 //
+// When every margin of the view is true and the view is not decomposable,
+// a decision on a full table (not the collapsed tables of microdata) is
+// made before any bound: local moves from the confidential
+// table, then integer programs over each open cell's neighbourhood (the
+// table with only the cells near it free: every solution is a table with
+// the view's margins), then integer programs over the whole table, whose
+// optimum proves a cell too narrow (search.go). Only the cells these leave
+// open go to the bounds.
+//
 // Entry points: New builds an Auditor over a table and a policy;
 // Auditor.Decide decides one request given a History; History.Append
 // records a decision; Decision.Public is what a requester may see;

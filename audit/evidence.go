@@ -12,10 +12,14 @@ import (
 //
 //   - Sharp: the bounds are proven sharp (every cell decided by them);
 //   - Proven: the proven interval is too narrow (disclosed, whatever
-//     integer tables exist);
+//     integer tables exist): by dual vectors, the trivial bounds, or the
+//     optimum of the whole table's integer program (search.go);
 //   - Witness: integer tables known from the bounds' computation (the
 //     certified method's witnesses, the confidential table itself when it
 //     has every margin of the view) attain a wide enough interval (safe);
+//   - Search: tables found by integer programs over the cell's
+//     neighbourhood in the confidential table or over the whole table
+//     (search.go) attain a wide enough interval (safe);
 //   - Moves: tables reached from the confidential table by local moves in
 //     the kernel of the margin system (see moveInterval) attain a wide
 //     enough interval (safe);
@@ -24,6 +28,7 @@ type Evidence struct {
 	Sharp     int `json:"sharp"`
 	Proven    int `json:"proven"`
 	Witness   int `json:"witness"`
+	Search    int `json:"search"`
 	Moves     int `json:"moves"`
 	Undecided int `json:"undecided"`
 }
@@ -54,9 +59,14 @@ func (a *Auditor) classify(iv *intervals, risk CellRisk, pad bool, op *OperatorR
 		}
 		return
 	case known && risk.AttainedUpper-risk.AttainedLower >= risk.Required:
-		if iv.sharp {
+		switch {
+		case iv.sharp:
 			ev.Sharp++
-		} else {
+		case iv.bySearch[risk.Cell]:
+			ev.Search++
+		case iv.byMoves[risk.Cell]:
+			ev.Moves++
+		default:
 			ev.Witness++
 		}
 		return

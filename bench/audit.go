@@ -323,6 +323,7 @@ func Audit(opt *AuditOptions) (*AuditReport, error) {
 						row.Evidence.Sharp += e.Sharp
 						row.Evidence.Proven += e.Proven
 						row.Evidence.Witness += e.Witness
+						row.Evidence.Search += e.Search
 						row.Evidence.Moves += e.Moves
 						row.Evidence.Undecided += e.Undecided
 					}
@@ -359,10 +360,10 @@ func quantile(sorted []float64, q float64) float64 {
 func (r *AuditReport) Tables() []*Table {
 	t := &Table{Name: "audit", Columns: []string{"case", "cells", "mode", "decisions", "released", "denied", "implied", "cached", "warm",
 		"median_ms", "p95_ms", "max_ms", "seconds", "speedup", "agree", "undecided_decisions", "too_large",
-		"cells_sharp", "cells_proven", "cells_witness", "cells_moves", "cells_undecided"}}
+		"cells_sharp", "cells_proven", "cells_witness", "cells_search", "cells_moves", "cells_undecided"}}
 	for _, x := range r.Rows {
 		t.add(x.Case, x.Cells, x.Mode, x.Decisions, x.Released, x.Denied, x.Implied, x.Cached, x.Warm, x.MedianMs, x.P95Ms, x.MaxMs,
-			x.Seconds, x.Speedup, x.Agree, x.Undecided, x.TooLarge, x.Evidence.Sharp, x.Evidence.Proven, x.Evidence.Witness, x.Evidence.Moves,
+			x.Seconds, x.Speedup, x.Agree, x.Undecided, x.TooLarge, x.Evidence.Sharp, x.Evidence.Proven, x.Evidence.Witness, x.Evidence.Search, x.Evidence.Moves,
 			x.Evidence.Undecided)
 	}
 	return []*Table{t}
@@ -372,7 +373,7 @@ func (r *AuditReport) Tables() []*Table {
 func (r *AuditReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Release auditor: decision latency over seeded request sequences (policy %s)\n", r.Policy)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CASE\tCELLS\tMODE\tDECISIONS\tREL/DENIED\tIMPLIED/CACHED/WARM\tMEDIAN MS\tP95 MS\tMAX MS\tSECONDS\tSPEEDUP\tSAME DECISIONS\tUNDECIDED (TOO LARGE)\tCELLS SHARP/PROVEN/WITNESS/MOVES/UNDECIDED")
+	fmt.Fprintln(tw, "CASE\tCELLS\tMODE\tDECISIONS\tREL/DENIED\tIMPLIED/CACHED/WARM\tMEDIAN MS\tP95 MS\tMAX MS\tSECONDS\tSPEEDUP\tSAME DECISIONS\tUNDECIDED (TOO LARGE)\tCELLS SHARP/PROVEN/WITNESS/SEARCH/MOVES/UNDECIDED")
 	for _, x := range r.Rows {
 		sp, agree := "-", "-"
 		if x.Speedup != nil {
@@ -384,9 +385,9 @@ func (r *AuditReport) WriteText(w io.Writer) error {
 			cells = "(microdata)"
 		}
 		e := x.Evidence
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d\t%d/%d/%d\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t%s\t%d (%.0f%%, %d)\t%d/%d/%d/%d/%d\n", x.Case, cells, x.Mode, x.Decisions,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d\t%d/%d/%d\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t%s\t%d (%.0f%%, %d)\t%d/%d/%d/%d/%d/%d\n", x.Case, cells, x.Mode, x.Decisions,
 			x.Released, x.Denied, x.Implied, x.Cached, x.Warm, x.MedianMs, x.P95Ms, x.MaxMs, x.Seconds, sp, agree,
-			x.Undecided, 100*float64(x.Undecided)/float64(max(x.Decisions, 1)), x.TooLarge, e.Sharp, e.Proven, e.Witness, e.Moves, e.Undecided)
+			x.Undecided, 100*float64(x.Undecided)/float64(max(x.Decisions, 1)), x.TooLarge, e.Sharp, e.Proven, e.Witness, e.Search, e.Moves, e.Undecided)
 	}
 	return tw.Flush()
 }

@@ -1,0 +1,498 @@
+package audit
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/solvers"
+)
+
+// Neighbourhood search: integer programs that move one cell of the
+// confidential table while every cell farther than a few variables from it
+// keeps its count.
+//
+// Let T be the confidential table, all of whose margins are in the view,
+// c a cell and W the cells within Hamming distance r of c (cells whose
+// levels differ from c's in at most r variables). The integer program over
+// x_y, y in W,
+//
+//	for every released margin M and every cell m of M:
+//	  sum of x_y over y in W projecting onto m = sum of T_y over the same y,
+//	x_y >= 0 integer,
+//
+// is a slice of the fiber: T with its cells in W replaced by x has every
+// released margin of T (the cells outside W are unchanged and those in W
+// add up to the same marginal counts), so every solution is a table that
+// attains x_c. Its rows are few (one per marginal cell that W meets) and
+// its columns are 1 + r(d-1)k + ... (106 for 4^5 at r = 2 against 1024
+// cells), so CBC solves it in milliseconds where the program over the whole
+// table takes seconds, while it still contains every composition of the
+// local moves within W, not only the greedy ones (moves.go). A cell is
+// moved down toward its count - required width and then up toward the value
+// reached + required width: the attained interval is wide enough (safe),
+// or the cell stays open for the bounds. The search never proves a
+// disclosure: it only finds tables.
+
+// nearRadii are the neighbourhoods searched first, for every open cell
+// (radius 2 as well decided few cells on the 3^7 table with 3-way margins
+// and mean 0.2, and the decisions of sequence 1 took 0.1-0.4 s less
+// without it); farRadii those searched after the whole-table programs
+// (decideWhole) for the cells still open, which the near ones miss and
+// the whole table does not settle in its first, short limit.
+var (
+	nearRadii = []int{3}
+	farRadii  = []int{4, 5}
+)
+
+// searchMaxCells is the largest neighbourhood searched (the program's
+// columns): beyond it the program is as slow as the whole table's.
+const searchMaxCells = 2500
+
+// searchSolveLimit bounds each integer program of the search at radius 3
+// or less, and grows with the radius beyond (1 s at radius 4, 2 s beyond); a
+// program stopped there decides nothing (the cell stays open). Measured on
+// the 3^7 table with 3-way margins and mean 0.2: radius 3 programs take
+// 10-25 ms, radius 4 300-500 ms.
+const searchSolveLimit = 250 * time.Millisecond
+
+// solveLimit is the time limit of a program at radius r.
+func solveLimit(r int) time.Duration {
+	if r <= 3 {
+		return searchSolveLimit
+	}
+	return searchSolveLimit << min(r-2, 3) // 1 s at 4, 2 s from 5
+}
+
+// wholeSolveLimit is the least time limit of a program over the whole
+// table in decideWhole's last pass (each gets a fair share of the time
+// left); wholeFirstLimit that of its first pass, which settles the cells
+// disclosed (CBC proves the optimum of such a cell of the 4^5 table with
+// 3-way margins, mean 0.2, in 30-60 ms) before the far neighbourhoods
+// are searched.
+const (
+	wholeSolveLimit = 2 * time.Second
+	wholeFirstLimit = 300 * time.Millisecond
+	// wholeFirstFailures ends the first pass after so many cells in a
+	// row left undecided (the cells left are likely safe, for the far
+	// neighbourhoods).
+	wholeFirstFailures = 4
+)
+
+// searched is what the search found for one cell: integer tables with
+// the view's margins attain lo and hi.
+type searched struct{ lo, hi int64 }
+
+// searchOpen runs the neighbourhood search on the open cells until
+// deadline, on searchWorkers engines at once: it returns the cells still
+// open (in the order given; the search did not attain the required width)
+// and the attained interval of every cell searched. req is requirement().
+// Every table found attains a value of each cell of its neighbourhood, so
+// a cell searched later may be decided by the tables of the cells before
+// it without a program of its own.
+//
+// moved holds the intervals the local moves attained (the search starts
+// from them; nil for none); minRadius is the first radius tried (the size
+// of the smallest move set: a smaller ball holds no local move).
+func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved map[int]searched, radii []int, minRadius int, deadline time.Time) ([]int, map[int]searched) {
+	var mu sync.Mutex
+	att := map[int]searched{} // every cell a table found has moved (mu)
+	for c, f := range moved {
+		att[c] = f
+	}
+	value := func(c int) searched { // mu held
+		if f, ok := att[c]; ok {
+			return f
+		}
+		return searched{a.table.Counts[c], a.table.Counts[c]}
+	}
+	absorb := func(nb *neighbourhood, x []int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		for i, y := range nb.cells {
+			f := value(y)
+			att[y] = searched{min(f.lo, x[i]), max(f.hi, x[i])}
+		}
+	}
+	done := func(c int) (searched, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		f := value(c)
+		return f, f.hi-f.lo >= req[c] || time.Now().After(deadline)
+	}
+	dims := model.Dims(ms.Vars)
+	var engines []solvers.Solver
+	for w := 0; w < searchWorkers; w++ {
+		mip, err := searchEngine(a.opt.Solver)
+		if err != nil {
+			break
+		}
+		engines = append(engines, mip)
+	}
+	if len(engines) == 0 {
+		return open, map[int]searched{} // no integer engine: the bounds decide
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for _, mip := range engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				q := req[c]
+				for _, r := range radii {
+					if r < minRadius && r < radii[len(radii)-1] {
+						continue
+					}
+					if _, ok := done(c); ok {
+						break
+					}
+					nb, ok := newNeighbourhood(a.table, ms, dims, c, r)
+					if !ok {
+						break
+					}
+					if f, _ := done(c); f.lo > max(0, a.table.Counts[c]-q) {
+						if x, ok := nb.move(mip, -1, max(0, a.table.Counts[c]-q), deadline, solveLimit(r)); ok {
+							absorb(nb, x)
+						}
+					}
+					if f, ok := done(c); !ok {
+						if x, ok := nb.move(mip, +1, f.lo+q, deadline, solveLimit(r)); ok {
+							absorb(nb, x)
+						}
+					}
+				}
+			}
+		}()
+	}
+	for _, c := range open {
+		if time.Now().After(deadline) {
+			break
+		}
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	found := map[int]searched{}
+	var left []int
+	for _, c := range open {
+		f := value(c)
+		if _, ok := att[c]; ok {
+			found[c] = f
+		}
+		if f.hi-f.lo < req[c] {
+			left = append(left, c)
+		}
+	}
+	return left, found
+}
+
+// searchWorkers is the number of engines searching at once (the machine's
+// two cores).
+const searchWorkers = 2
+
+// searchEngine returns the integer engine of the search: for "" and
+// "auto" lp_solve when it is linked (the programs have about a hundred
+// columns, and lp_solve solves them in about 1.5 ms against CBC's 2-15 ms
+// and HiGHS-wasm's 8-50 ms: 3^7 table with 3-way margins, mean 0.2 per
+// cell, the same 284-628 programs per decision, measured 2026-11-26),
+// else the engine of cellbounds.NewTableMIP. The engine only proposes
+// tables: every one is checked exactly before it counts.
+func searchEngine(solver string) (solvers.Solver, error) {
+	if solver == "" || solver == "auto" {
+		if s, err := solvers.New("lpsolve", true); err == nil {
+			return s, nil
+		}
+	}
+	s, err := cellbounds.NewTableMIP(solver)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Capabilities().Integer {
+		return nil, solvers.ErrUnsupported
+	}
+	return s, nil
+}
+
+// neighbourhood is the integer program of one cell's neighbourhood.
+type neighbourhood struct {
+	cells []int // W, table indices; cells[0] is the cell moved
+	p     *solvers.Problem
+	rhs   []int64
+	rows  [][]int // rows of each column
+}
+
+// newNeighbourhood builds the program of cell c at radius r; false when
+// W is too large or has no cell besides c.
+func newNeighbourhood(t *model.Table, ms *model.MarginSet, dims []int, c, r int) (*neighbourhood, bool) {
+	x := model.CellLevels(dims, c, nil)
+	cells := []int{c}
+	lv := slices.Clone(x)
+	if r < 0 {
+		// The whole table, in table order (cells[0] is cell 0).
+		cells = make([]int, len(t.Counts))
+		for i := range cells {
+			cells[i] = i
+		}
+		return buildProgram(t, ms, dims, cells), true
+	}
+	var rec func(from, depth int) bool
+	rec = func(from, depth int) bool {
+		if depth == r {
+			return true
+		}
+		for j := from; j < len(dims); j++ {
+			for l := 0; l < dims[j]; l++ {
+				if l == x[j] {
+					continue
+				}
+				lv[j] = l
+				cells = append(cells, model.CellIndex(dims, lv))
+				if len(cells) > searchMaxCells || !rec(j+1, depth+1) {
+					lv[j] = x[j]
+					return false
+				}
+			}
+			lv[j] = x[j]
+		}
+		return true
+	}
+	if !rec(0, 0) || len(cells) < 2 {
+		return nil, false
+	}
+	return buildProgram(t, ms, dims, cells), true
+}
+
+// buildProgram is the program over the cells (see the top of the file).
+func buildProgram(t *model.Table, ms *model.MarginSet, dims []int, cells []int) *neighbourhood {
+	lv := make([]int, len(dims))
+	nb := &neighbourhood{cells: cells, rows: make([][]int, len(cells))}
+	rowOf := make([]map[int]int, len(ms.Margins))
+	for k := range rowOf {
+		rowOf[k] = map[int]int{}
+	}
+	for i, y := range cells {
+		model.CellLevels(dims, y, lv)
+		for k, m := range ms.Margins {
+			mc := model.Project(dims, m.Vars, lv)
+			row, ok := rowOf[k][mc]
+			if !ok {
+				row = len(nb.rhs)
+				rowOf[k][mc] = row
+				nb.rhs = append(nb.rhs, 0)
+			}
+			nb.rhs[row] += t.Counts[y]
+			nb.rows[i] = append(nb.rows[i], row)
+		}
+	}
+	p := &solvers.Problem{Name: "neighbourhood"}
+	for _, v := range nb.rhs {
+		p.AddRow(float64(v), float64(v), "")
+	}
+	p.Reserve(len(cells), len(cells)*len(ms.Margins), false)
+	p.ColStart = append(p.ColStart, 0)
+	for i := range cells {
+		rs := slices.Clone(nb.rows[i])
+		slices.Sort(rs)
+		rs = slices.Compact(rs) // a margin of no variable repeats no row, but be safe
+		u := int64(math.MaxInt64)
+		for _, row := range rs {
+			u = min(u, nb.rhs[row])
+			p.RowIndex = append(p.RowIndex, row)
+			p.Value = append(p.Value, 1)
+		}
+		if len(rs) == 0 {
+			u = 0 // no margin: the cell cannot be checked, keep it
+		}
+		p.Obj = append(p.Obj, 0)
+		p.ColLower = append(p.ColLower, 0)
+		p.ColUpper = append(p.ColUpper, float64(u))
+		p.ColType = append(p.ColType, solvers.Integer)
+		p.ColStart = append(p.ColStart, len(p.RowIndex))
+	}
+	nb.p = p
+	return nb
+}
+
+// move solves the program with the moved cell minimized (dir -1, not
+// below goal) or maximized (dir +1, not above goal) and returns the
+// neighbourhood's counts in a table found, checked: integer, non-negative,
+// every row exact.
+func (nb *neighbourhood) move(mip solvers.Solver, dir int64, goal int64, deadline time.Time, limit time.Duration) ([]int64, bool) {
+	x, _, ok := nb.moveAt(mip, 0, dir, goal, deadline, limit)
+	return x, ok
+}
+
+// moveAt is move for the cell of column at with a time limit; optimal
+// reports that the engine proved the value reached the best one within
+// the goal (no table moves the cell further toward it).
+func (nb *neighbourhood) moveAt(mip solvers.Solver, at int, dir int64, goal int64, deadline time.Time, limit time.Duration) (x []int64, optimal, ok bool) {
+	p := *nb.p
+	p.Obj = make([]float64, len(nb.cells))
+	p.ColLower, p.ColUpper = slices.Clone(nb.p.ColLower), slices.Clone(nb.p.ColUpper)
+	p.Obj[at] = 1
+	if dir < 0 {
+		p.Sense = solvers.Minimize
+		p.ColLower[at] = math.Max(0, float64(goal))
+	} else {
+		p.Sense = solvers.Maximize
+		p.ColUpper[at] = math.Min(p.ColUpper[at], float64(goal))
+	}
+	if p.ColLower[at] > p.ColUpper[at] {
+		return nil, false, false
+	}
+	prm := solvers.DefaultParams()
+	prm.TimeLimit, prm.Deadline = limit, deadline
+	res, err := mip.Solve(&p, prm)
+	if err != nil || !res.HasSolution || len(res.X) != len(nb.cells) {
+		return nil, false, false
+	}
+	sum := make([]int64, len(nb.rhs))
+	x = make([]int64, len(res.X))
+	for i, v := range res.X {
+		r := math.Round(v)
+		if math.Abs(v-r) > 1e-6 || r < 0 {
+			return nil, false, false
+		}
+		x[i] = int64(r)
+		for _, row := range nb.rows[i] {
+			sum[row] += x[i]
+		}
+	}
+	if !slices.Equal(sum, nb.rhs) {
+		return nil, false, false
+	}
+	return x, res.Status == solvers.Optimal, true
+}
+
+// searchMaxTable is the largest table searched: a neighbourhood's rows
+// are found by projecting its cells, cheap at any size, but the search
+// runs once per open cell, and on the collapsed tables of microdata (up
+// to millions of cells) the bounds' closed forms are the better use of
+// the time.
+const searchMaxTable = 1 << 16
+
+// decideWhole decides the cells the neighbourhood search left open (in
+// order, until deadline) by integer programs over the whole table (the
+// program above with W every cell, the exact fiber): with a the least
+// value attained so far,
+//
+//  1. when a > 0, the least value L of the cell (minimized; optimal, or
+//     the table found only widens the attained interval);
+//  2. the cell maximized, but not beyond a + required width: a table
+//     reaching that value decides the cell safe; an optimum U below it,
+//     with L = a proven (step 1, or a = 0 <= every table), proves
+//     U - L < required width: disclosed, on the engine's word (as the
+//     certified method's "ip" proofs).
+//
+// It returns the cells still open (a solve stopped at its limit), the
+// attained intervals widened, and the proven intervals of the cells found
+// disclosed.
+//
+// limit is the time limit of each program (0: a fair share of the time
+// left, at least wholeSolveLimit); proven is added to.
+func (a *Auditor) decideWhole(ms *model.MarginSet, open []int, req []int64, found, proven map[int]searched, limit time.Duration, deadline time.Time) []int {
+	if len(open) == 0 {
+		return open
+	}
+	mip, err := cellbounds.NewTableMIP(a.opt.Solver)
+	if err != nil || !mip.Capabilities().Integer {
+		return open
+	}
+	nb, _ := newNeighbourhood(a.table, ms, model.Dims(ms.Vars), 0, -1)
+	lpe, err := solvers.New(a.opt.Solver, false)
+	if err != nil || !lpe.Capabilities().LP {
+		lpe = nil
+	}
+	value := func(c int) searched {
+		if f, ok := found[c]; ok {
+			return f
+		}
+		return searched{a.table.Counts[c], a.table.Counts[c]}
+	}
+	isOpen := map[int]bool{}
+	for _, c := range open {
+		isOpen[c] = true
+	}
+	absorb := func(x []int64) {
+		for c := range isOpen {
+			f := value(c)
+			found[c] = searched{min(f.lo, x[c]), max(f.hi, x[c])}
+		}
+	}
+	var left []int
+	failures := 0
+	for i, c := range open {
+		q := req[c]
+		if f := value(c); f.hi-f.lo >= q {
+			delete(isOpen, c) // decided by a table found for another cell
+			continue
+		}
+		if time.Now().After(deadline) || (limit > 0 && failures >= wholeFirstFailures) {
+			left = append(left, open[i:]...)
+			break
+		}
+		if limit > 0 && lpe != nil {
+			// First pass: only the cells whose LP relaxation leaves them
+			// too narrow (likely disclosed; the integer program then
+			// proves it at once). The others are likely safe.
+			if v, ok := nb.lpMax(lpe, c, deadline); ok && v >= float64(value(c).lo+q)-1e-6 {
+				left = append(left, c)
+				continue
+			}
+		}
+		limit := limit
+		if limit == 0 {
+			// A fair share of the time left, at least wholeSolveLimit.
+			limit = max(wholeSolveLimit, time.Until(deadline)/time.Duration(len(open)-i))
+		}
+		lowerProven := value(c).lo == 0
+		if !lowerProven {
+			x, optimal, ok := nb.moveAt(mip, c, -1, 0, deadline, limit)
+			if ok {
+				absorb(x)
+				lowerProven = optimal
+			}
+		}
+		f := value(c)
+		if f.hi-f.lo < q {
+			x, optimal, ok := nb.moveAt(mip, c, +1, f.lo+q, deadline, limit)
+			if ok {
+				absorb(x)
+				if f = value(c); f.hi-f.lo < q && optimal && lowerProven {
+					proven[c] = searched{f.lo, x[c]}
+				}
+			}
+		}
+		failures++
+		if f = value(c); f.hi-f.lo < q {
+			if _, ok := proven[c]; !ok {
+				left = append(left, c)
+				continue
+			}
+		}
+		failures = 0
+		delete(isOpen, c)
+	}
+	return left
+}
+
+// lpMax is the LP relaxation's maximum of the cell of column at (ok false
+// when the engine did not prove one).
+func (nb *neighbourhood) lpMax(lpe solvers.Solver, at int, deadline time.Time) (float64, bool) {
+	p := *nb.p
+	p.Obj = make([]float64, len(nb.cells))
+	p.Obj[at] = 1
+	p.Sense = solvers.Maximize
+	p.ColType = nil
+	prm := solvers.DefaultParams()
+	prm.TimeLimit, prm.Deadline = searchSolveLimit, deadline
+	res, err := lpe.Solve(&p, prm)
+	if err != nil || res.Status != solvers.Optimal {
+		return 0, false
+	}
+	return res.Objective, true
+}
