@@ -252,6 +252,11 @@ const shareStallIters = 8
 // k = 10 it never moves.
 const shareRatio = 4.0
 
+// shareLateFrom is the share of the loop's time after which a master that
+// has moved but has no bound yet takes turns with the ascent on
+// exactShares again (shareTurn).
+const shareLateFrom = 0.5
+
 // ascentFinalSteps is the number of ascent steps when the iteration limit
 // (Options.MaxIterations) stops the master loop before convergence: a
 // count, not a time, so that such runs do not depend on the clock.

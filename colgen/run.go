@@ -157,6 +157,8 @@ type run struct {
 	// the time its steps took since (shareTurn).
 	shareFrom    time.Time
 	shareSeconds float64
+	// shareLate: the late turns (shareTurn) have started.
+	shareLate bool
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -591,22 +593,37 @@ func (r *run) ascentTail() bool {
 }
 
 // shareTurn: the ascent on exactShares takes a step before this master
-// solve. It starts when the master's value has not moved from its first
-// solve for shareStallIters solves (a degenerate master stuck at its
-// start: 18 solves on Census k = 4, 30 at k = 5, the whole minute at
-// k = 10), and from then on takes a step whenever its time since the
-// start is at most s/shareStallIters times the master's (at most
-// shareRatio), s the solves the master has been stuck: the longer the
-// stall, the larger the ascent's share. Once the master's value moves,
-// the master has the loop to itself (the tail aside, ascentTail).
+// solve. The ascent takes turns with the master, its time measured
+// against the master's since its turns (re)started, in two cases:
+//   - stuck: the master's value has not moved from its first solve for
+//     shareStallIters solves (a degenerate master stuck at its start: 18
+//     solves on Census k = 4, 30 at k = 5, the whole minute at k = 10);
+//     the ascent's time may reach s/shareStallIters times the master's,
+//     at most shareRatio, s the solves the master has been stuck;
+//   - late: the master has moved but still has no bound after half of the
+//     loop's time; the ratio grows from 0 there to 1 at the tail
+//     (ascentTail), so that a master about to converge keeps most of the
+//     time (Census k = 10 in 600 s: the master moved after 220 s and
+//     never converged).
 func (r *run) shareTurn() bool {
-	if r.opt.NoShareAscent || r.masterMoved || r.stallIters < shareStallIters || !r.noMasterBound() || r.n < 2*r.k {
+	if r.opt.NoShareAscent || !r.noMasterBound() || r.n < 2*r.k {
 		return false
+	}
+	stuck := !r.masterMoved && r.stallIters >= shareStallIters
+	frac := r.loopFraction()
+	late := r.masterMoved && frac >= shareLateFrom
+	if !stuck && !late {
+		return false
+	}
+	if late && !r.shareLate {
+		// The turns restart: the master's time alone since the stall
+		// gives the ascent no credit.
+		r.shareLate = true
+		r.shareFrom, r.shareSeconds = r.plan.clock(), 0
 	}
 	if !r.shareAscent {
 		r.startShareAscent()
-		r.shareFrom = r.plan.clock()
-		r.shareSeconds = 0
+		r.shareFrom, r.shareSeconds = r.plan.clock(), 0
 		return true
 	}
 	if r.asc.done() {
@@ -614,7 +631,23 @@ func (r *run) shareTurn() bool {
 	}
 	master := r.plan.clock().Sub(r.shareFrom).Seconds() - r.shareSeconds
 	ratio := min(shareRatio, float64(r.stallIters)/shareStallIters)
+	if late {
+		ratio = min(1, (frac-shareLateFrom)/(1-ascentTail-shareLateFrom))
+	}
 	return r.shareSeconds <= ratio*master
+}
+
+// loopFraction is the share of the master loop's time already gone (0
+// without a time limit).
+func (r *run) loopFraction() float64 {
+	if r.plan.loopEnd.IsZero() {
+		return 0
+	}
+	total := r.plan.loopEnd.Sub(r.loopStart)
+	if total <= 0 {
+		return 1
+	}
+	return float64(r.plan.clock().Sub(r.loopStart)) / float64(total)
 }
 
 // startShareAscent replaces the ascent (if any) by the ascent on
