@@ -87,8 +87,8 @@
 // with the stall, up to shareRatio), gives the master the loop back once
 // its value moves, and takes the loop's last 15 % when the master still
 // has no bound; when an iteration limit stops the loop it takes
-// ascentFinalSteps steps. Census k = 10 in 60 s: 7.3363 → 8.59-8.78 (IL,
-// bench/README.md).
+// ascentFinalSteps steps. Census k = 10: 7.3363 → 8.59-9.09 (IL) in 60 s,
+// 9.99 in 600 s (bench/README.md).
 //
 // With Options.Ascent, when the master loop reaches the last 15 % of its
 // time (or its iteration limit) with no bound from the master's own duals
