@@ -676,7 +676,16 @@ func (r *run) ascend(steps int) {
 	}
 	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.plan.passed(r.plan.loopEnd); i++ {
 		t0 := time.Now()
-		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, r.plan.loopEnd, r.best.sse)
+		deadline := r.plan.loopEnd
+		if r.asc.ex != nil && !deadline.IsZero() {
+			// One step's enumeration may not eat the loop: a step that
+			// went too far fails within its budget and the next is shorter.
+			budget := min(max(shareStepMin, shareStepGrowth*r.asc.lastOK), time.Duration(shareStepShare*float64(deadline.Sub(r.loopStart))))
+			if d := r.plan.clock().Add(budget); d.Before(deadline) {
+				deadline = d
+			}
+		}
+		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, deadline, r.best.sse)
 		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
 		r.res.Stats.AscentSteps++
 		if r.asc.ex != nil {

@@ -227,6 +227,9 @@ type ascent struct {
 	// ex, when set, evaluates the per-record bound with shares proven by
 	// complete enumeration (exactShares) instead of recordBoundGrad.
 	ex *exactShares
+	// lastOK is the time of the last step whose enumeration finished
+	// (ex only; it sets the next step's budget in run.ascend).
+	lastOK time.Duration
 }
 
 // ascentPatience is the number of steps without a new best bound after
@@ -242,9 +245,13 @@ const ascentMinTheta = 1e-4
 // complete enumeration each (seconds at k = 10): a full Polyak step
 // (θ = 1) from the nearest-neighbour duals makes so many groups negative
 // that the enumeration overflows; θ = 0.1 climbed on Census k = 10.
+// A step whose enumeration overflows or runs out of time divides θ by
+// shareAscentShrink: on Tarragona k = 10 the first steps from θ = 0.1
+// overflowed at 0.1, 0.05 and 0.025.
 const (
 	shareAscentPatience = 3
 	shareAscentTheta    = 0.1
+	shareAscentShrink   = 4
 )
 
 func newAscent(start []float64, bound float64) *ascent {
@@ -261,7 +268,11 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	var val float64
 	exact := true
 	if a.ex != nil {
+		t0 := time.Now()
 		val, exact = a.ex.eval(a.lambda, deadline, a.g)
+		if exact {
+			a.lastOK = time.Since(t0)
+		}
 	} else {
 		val = recordBoundGrad(d, prep, a.lambda, k, workers, deadline, a.g)
 	}
@@ -271,9 +282,10 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	a.Steps++
 	if !exact {
 		// Too many groups of negative reduced cost (or the deadline): the
-		// step went too far. Back to the best point with a shorter step;
-		// val is a valid bound all the same.
-		a.theta /= 2
+		// step went too far. Back to the best point with a much shorter
+		// step (such a step costs the whole step budget); val is a valid
+		// bound all the same.
+		a.theta /= shareAscentShrink
 		a.stale = 0
 		copy(a.lambda, a.best)
 		return val
