@@ -24,6 +24,9 @@ import (
 //     SizeBounds when the run had them (nil: none).
 //   - CertSizes: Σ_v λ_v + lagrangianTerm(n, k, SizeBounds), the
 //     Lagrangian bound of column generation.
+//   - CertShares: the per-record bound with shares proven by complete
+//     enumeration (exactShares) at Duals; the check re-enumerates every
+//     group of negative reduced cost.
 //
 // Bounds of the gap-closing integer program and of branch-and-price are
 // not certified: Result.Certificate then holds the best certified bound,
@@ -51,6 +54,7 @@ const (
 	CertNearest = "nearest_neighbour"
 	CertRecords = "per_record"
 	CertSizes   = "lagrangian"
+	CertShares  = "exact_shares"
 
 	ProofRoot        = "root_bound"
 	ProofEnumeration = "enumeration"
@@ -125,6 +129,8 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 		b = nearestBound(prep, d, k)
 	case CertRecords:
 		b = recordBound(d, prep, c.Duals, c.SizeBounds, k, 0, time.Time{})
+	case CertShares:
+		b, _ = newExactShares(d, prep, k, 0).eval(c.Duals, time.Time{}, nil)
 	case CertSizes:
 		if c.SizeBounds == nil {
 			return 0, fmt.Errorf("%w: form %s needs size bounds", ErrInput, c.Form)

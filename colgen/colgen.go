@@ -103,6 +103,13 @@ type Options struct {
 	// ascentFinalSteps steps when MaxIterations stops the loop (see
 	// ascent in stabilize.go).
 	Ascent bool
+	// NoShareAscent turns off the ascent on the per-record bound with
+	// shares proven by complete enumeration (exactShares, BoundShares),
+	// which takes turns with the master while the master's value has not
+	// moved for shareStallIters solves without a bound of its own (large
+	// k), and takes the last ascentTail of the loop's time when the master
+	// has no bound by then.
+	NoShareAscent bool
 	// Progress, when set, is called when a phase starts and ends, after
 	// every master iteration and at every branch-and-price node report,
 	// on the goroutine of Run. It only observes: nothing it does changes
@@ -197,7 +204,10 @@ const (
 	// BoundSubgradient is the per-record Lagrangian bound (recordBound)
 	// at duals found by subgradient ascent (ascent), not the master's.
 	BoundSubgradient = "subgradient"
-	BoundMasterLP    = "master_lp" // the converged master LP (pricing proved no negative reduced cost)
+	// BoundShares is the per-record Lagrangian bound with shares proven
+	// by complete enumeration (exactShares) at duals of the ascent.
+	BoundShares   = "exact_shares"
+	BoundMasterLP = "master_lp" // the converged master LP (pricing proved no negative reduced cost)
 	// BoundIntegerProgram is the bound of the gap-closing integer
 	// program over every group within the gap.
 	BoundIntegerProgram = "integer_program"
@@ -221,13 +231,43 @@ const recordBoundShare = 0.1
 const sepBoundShare = 0.3
 
 // ascentTail is the share of the master loop's time, at its end, that
-// goes to the subgradient ascent on the per-record bound when the master
-// has not produced a bound of its own by then. Steps cost about one
+// goes to an ascent when the master has not produced a bound of its own
+// by then: the ascent on exactShares by default, the one on the
+// per-record bound (recordBound) with Options.Ascent and NoShareAscent.
+// The per-record bound's steps cost about one
 // per-record bound each, O(n²·k) (0.3 s on Census k = 10). Between master
 // iterations (two steps each, or a fifth of the loop's time) it kept
 // Census k = 4 from converging in 60 s, and so did this tail
 // (bench/README.md), hence Options.Ascent is off by default.
 const ascentTail = 0.15
+
+// shareStallIters is the number of master solves without a change of
+// the master's value after which the ascent on exactShares takes turns
+// with the master (Options.NoShareAscent, shareTurn).
+const shareStallIters = 8
+
+// shareRatio is the largest ratio of the ascent's time to the master's
+// while the master is stuck at its start (shareTurn): on Census k = 4
+// the master leaves its stall after 18 solves and converges, on Census
+// k = 10 it never moves.
+const shareRatio = 4.0
+
+// shareLateFrom is the share of the loop's time after which a master that
+// has moved but has no bound yet takes turns with the ascent on
+// exactShares again (shareTurn).
+const shareLateFrom = 0.5
+
+// The time of one step of the ascent on exactShares is bounded by
+// shareStepGrowth times the last finished step's, at least shareStepMin
+// and at most shareStepShare of the master loop's time. On Tarragona
+// k = 10 a step that went too far enumerated for the rest of a 60 s loop;
+// on Census k = 10 consecutive finished steps took 0.1 to 9 s, each at most
+// about four times the one before.
+const (
+	shareStepGrowth = 8
+	shareStepMin    = time.Second
+	shareStepShare  = 0.25
+)
 
 // ascentFinalSteps is the number of ascent steps when the iteration limit
 // (Options.MaxIterations) stops the master loop before convergence: a

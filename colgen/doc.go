@@ -71,6 +71,25 @@
 // Options.Progress observes every phase (name, best valid bound,
 // incumbent, gap) without influencing any of them.
 //
+// At large k the restricted master is stuck at the integral vertex of its
+// start (Census k = 10: its value never moves in a minute) and its duals
+// give no bound. By default (Options.NoShareAscent turns it off) a
+// subgradient ascent from the nearest-neighbour duals then raises the
+// per-record bound with exact shares (exactShares, BoundShares): near
+// those duals complete enumeration finishes at sizes 10-19 within seconds,
+// so every group of negative reduced cost is listed and each record v
+// gets μ_v = min(0, min_{C∋v} rc_C/|C|) exactly, a bound
+// Σ_v (λ_v + μ_v) whose maximum over λ is the LP bound (λ + μ is dual
+// feasible). Its supergradient is one minus each record's coverage by the
+// groups attaining the μ_v; Polyak's step aims at the incumbent. The
+// ascent takes turns with the master once its value has not moved for
+// shareStallIters solves since the first (its share of the time growing
+// with the stall, up to shareRatio), gives the master the loop back once
+// its value moves, and takes the loop's last 15 % when the master still
+// has no bound; when an iteration limit stops the loop it takes
+// ascentFinalSteps steps. Census k = 10: 7.3363 → 8.59-9.09 (IL) in 60 s,
+// 9.99 in 600 s (bench/README.md).
+//
 // With Options.Ascent, when the master loop reaches the last 15 % of its
 // time (or its iteration limit) with no bound from the master's own duals
 // (large k), a subgradient ascent on the per-record bound, started from the

@@ -145,6 +145,20 @@ type run struct {
 	// off), loopStart the start of the master loop.
 	asc       *ascent
 	loopStart time.Time
+	// stallIters counts the consecutive master solves whose value did not
+	// move (lastMaster: the previous value); shareAscent says the ascent
+	// on exactShares has taken over the loop.
+	stallIters  int
+	lastMaster  float64
+	shareAscent bool
+	// masterMoved: the master's value has changed since its first solve.
+	masterMoved bool
+	// shareFrom is when the ascent on exactShares started, shareSeconds
+	// the time its steps took since (shareTurn).
+	shareFrom    time.Time
+	shareSeconds float64
+	// shareLate: the late turns (shareTurn) have started.
+	shareLate bool
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -360,12 +374,19 @@ func (r *run) masterLoop() error {
 func (r *run) iterate() (done bool, err error) {
 	res, opt := r.res, r.opt
 	if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
+		if r.noMasterBound() && r.n >= 2*r.k {
+			r.startShareAscent()
+		}
 		r.ascend(ascentFinalSteps)
 		r.stop(StopIterLimit, PhaseMaster)
 		return true, nil
 	}
 	if r.ascentTail() {
 		r.ascend(0)
+	} else if r.shareTurn() {
+		t0 := r.plan.clock()
+		r.ascend(1)
+		r.shareSeconds += r.plan.clock().Sub(t0).Seconds()
 	}
 	if r.plan.passed(r.plan.loopEnd) {
 		r.stop(StopTimeLimit, PhaseMaster)
@@ -392,6 +413,13 @@ func (r *run) iterate() (done bool, err error) {
 		return true, fmt.Errorf("colgen: master LP ended %v without optimal duals (engine %s)", mr.Status, r.eng.Name())
 	}
 	res.Iterations++
+	if res.Iterations > 1 && math.Abs(mr.Objective-r.lastMaster) <= 1e-9*math.Max(1, math.Abs(mr.Objective)) {
+		r.stallIters++
+	} else if res.Iterations > 1 {
+		r.stallIters = 0
+		r.masterMoved = true
+	}
+	r.lastMaster = mr.Objective
 	res.Master = mr.Objective
 	res.Duals = mr.Duals
 
@@ -535,20 +563,106 @@ func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcom
 	return r.priceAndBound(duals)
 }
 
-// ascentTail: the master loop is in the last ascentTail share of its time
-// without a bound from the master's duals (only the nearest-neighbour or
-// subgradient bound holds): its remaining time goes to the subgradient
-// ascent, which raises the bound of a run that will not converge without
-// taking time from one that is converging.
-func (r *run) ascentTail() bool {
-	if r.asc == nil || r.asc.done() || r.plan.loopEnd.IsZero() || r.res.Converged {
+// noMasterBound: the master has proven no bound of its own (only the
+// nearest-neighbour bound or an ascent's).
+func (r *run) noMasterBound() bool {
+	if r.res.Converged {
 		return false
 	}
-	if k := r.res.BoundKind; k != BoundNearest && k != BoundSubgradient {
+	k := r.res.BoundKind
+	return k == BoundNearest || k == BoundSubgradient || k == BoundShares
+}
+
+// ascentTail: the master loop is in the last ascentTail share of its time
+// without a bound from the master's duals: its remaining time goes to the
+// ascent (on exactShares by default, on recordBound with Options.Ascent
+// and NoShareAscent), which raises the bound of a run that will not
+// converge without taking time from one that is converging.
+func (r *run) ascentTail() bool {
+	if r.plan.loopEnd.IsZero() || !r.noMasterBound() || r.n < 2*r.k {
 		return false
 	}
 	left := r.plan.loopEnd.Sub(r.plan.clock())
-	return left < time.Duration(ascentTail*float64(r.plan.loopEnd.Sub(r.loopStart)))
+	if left >= time.Duration(ascentTail*float64(r.plan.loopEnd.Sub(r.loopStart))) {
+		return false
+	}
+	if r.asc == nil || r.asc.ex == nil {
+		r.startShareAscent()
+	}
+	return r.asc != nil && !r.asc.done()
+}
+
+// shareTurn: the ascent on exactShares takes a step before this master
+// solve. The ascent takes turns with the master, its time measured
+// against the master's since its turns (re)started, in two cases:
+//   - stuck: the master's value has not moved from its first solve for
+//     shareStallIters solves (a degenerate master stuck at its start: 18
+//     solves on Census k = 4, 30 at k = 5, the whole minute at k = 10);
+//     the ascent's time may reach s/shareStallIters times the master's,
+//     at most shareRatio, s the solves the master has been stuck;
+//   - late: the master has moved but still has no bound after half of the
+//     loop's time; the ratio grows from 0 there to 1 at the tail
+//     (ascentTail), so that a master about to converge keeps most of the
+//     time (Census k = 10 in 600 s: the master moved after 220 s and
+//     never converged).
+func (r *run) shareTurn() bool {
+	if r.opt.NoShareAscent || !r.noMasterBound() || r.n < 2*r.k {
+		return false
+	}
+	stuck := !r.masterMoved && r.stallIters >= shareStallIters
+	frac := r.loopFraction()
+	late := r.masterMoved && frac >= shareLateFrom
+	if !stuck && !late {
+		return false
+	}
+	if late && !r.shareLate {
+		// The turns restart: the master's time alone since the stall
+		// gives the ascent no credit.
+		r.shareLate = true
+		r.shareFrom, r.shareSeconds = r.plan.clock(), 0
+	}
+	if !r.shareAscent {
+		r.startShareAscent()
+		r.shareFrom, r.shareSeconds = r.plan.clock(), 0
+		return true
+	}
+	if r.asc.done() {
+		return false
+	}
+	master := r.plan.clock().Sub(r.shareFrom).Seconds() - r.shareSeconds
+	ratio := min(shareRatio, float64(r.stallIters)/shareStallIters)
+	if late {
+		ratio = min(1, (frac-shareLateFrom)/(1-ascentTail-shareLateFrom))
+	}
+	return r.shareSeconds <= ratio*master
+}
+
+// loopFraction is the share of the master loop's time already gone (0
+// without a time limit).
+func (r *run) loopFraction() float64 {
+	if r.plan.loopEnd.IsZero() {
+		return 0
+	}
+	total := r.plan.loopEnd.Sub(r.loopStart)
+	if total <= 0 {
+		return 1
+	}
+	return float64(r.plan.clock().Sub(r.loopStart)) / float64(total)
+}
+
+// startShareAscent replaces the ascent (if any) by the ascent on
+// exactShares from the nearest-neighbour duals, under which no group has
+// a negative reduced cost (the bound there is the nearest-neighbour
+// bound). Nothing with NoShareAscent.
+func (r *run) startShareAscent() {
+	if r.opt.NoShareAscent || r.shareAscent {
+		return
+	}
+	r.shareAscent = true
+	c := nearestDuals(r.prep, r.d, r.k)
+	r.asc = newAscent(c, floatSum(c))
+	r.asc.ex = newExactShares(r.d, r.prep, r.k, r.opt.Workers)
+	r.asc.theta = shareAscentTheta
 }
 
 // ascend runs steps of the subgradient ascent on the per-record bound
@@ -562,9 +676,23 @@ func (r *run) ascend(steps int) {
 	}
 	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.plan.passed(r.plan.loopEnd); i++ {
 		t0 := time.Now()
-		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, r.plan.loopEnd, r.best.sse)
+		deadline := r.plan.loopEnd
+		if r.asc.ex != nil && !deadline.IsZero() {
+			// One step's enumeration may not eat the loop: a step that
+			// went too far fails within its budget and the next is shorter.
+			budget := min(max(shareStepMin, shareStepGrowth*r.asc.lastOK), time.Duration(shareStepShare*float64(deadline.Sub(r.loopStart))))
+			if d := r.plan.clock().Add(budget); d.Before(deadline) {
+				deadline = d
+			}
+		}
+		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, deadline, r.best.sse)
 		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
 		r.res.Stats.AscentSteps++
+		if r.asc.ex != nil {
+			r.raise(b, BoundShares)
+			r.certify(r.asc.bestVal, CertShares, r.asc.best, nil, nil)
+			continue
+		}
 		r.raise(b, BoundSubgradient)
 		r.certify(r.asc.bestVal, CertRecords, r.asc.best, nil, nil)
 	}

@@ -224,6 +224,12 @@ type ascent struct {
 	theta     float64
 	stale     int
 	Steps     int
+	// ex, when set, evaluates the per-record bound with shares proven by
+	// complete enumeration (exactShares) instead of recordBoundGrad.
+	ex *exactShares
+	// lastOK is the time of the last step whose enumeration finished
+	// (ex only; it sets the next step's budget in run.ascend).
+	lastOK time.Duration
 }
 
 // ascentPatience is the number of steps without a new best bound after
@@ -233,6 +239,20 @@ const ascentPatience = 5
 // ascentMinTheta ends the ascent: below it the steps are too short to
 // matter.
 const ascentMinTheta = 1e-4
+
+// shareAscentPatience and shareAscentTheta are the patience and the
+// first step factor of the ascent on exactShares, whose steps cost a
+// complete enumeration each (seconds at k = 10): a full Polyak step
+// (θ = 1) from the nearest-neighbour duals makes so many groups negative
+// that the enumeration overflows; θ = 0.1 climbed on Census k = 10.
+// A step whose enumeration overflows or runs out of time divides θ by
+// shareAscentShrink: on Tarragona k = 10 the first steps from θ = 0.1
+// overflowed at 0.1, 0.05 and 0.025.
+const (
+	shareAscentPatience = 3
+	shareAscentTheta    = 0.1
+	shareAscentShrink   = 4
+)
 
 func newAscent(start []float64, bound float64) *ascent {
 	return &ascent{lambda: slices.Clone(start), g: make([]float64, len(start)), best: slices.Clone(start), bestVal: bound, theta: 1}
@@ -245,16 +265,40 @@ func (a *ascent) done() bool { return a.theta < ascentMinTheta }
 // subgradient towards the target ub (the incumbent's SSE); it returns the
 // bound (−Inf when the deadline passed).
 func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int, deadline time.Time, ub float64) float64 {
-	val := recordBoundGrad(d, prep, a.lambda, k, workers, deadline, a.g)
+	var val float64
+	exact := true
+	if a.ex != nil {
+		t0 := time.Now()
+		val, exact = a.ex.eval(a.lambda, deadline, a.g)
+		if exact {
+			a.lastOK = time.Since(t0)
+		}
+	} else {
+		val = recordBoundGrad(d, prep, a.lambda, k, workers, deadline, a.g)
+	}
 	if math.IsInf(val, -1) {
 		return val
 	}
 	a.Steps++
+	if !exact {
+		// Too many groups of negative reduced cost (or the deadline): the
+		// step went too far. Back to the best point with a much shorter
+		// step (such a step costs the whole step budget); val is a valid
+		// bound all the same.
+		a.theta /= shareAscentShrink
+		a.stale = 0
+		copy(a.lambda, a.best)
+		return val
+	}
+	patience := ascentPatience
+	if a.ex != nil {
+		patience = shareAscentPatience
+	}
 	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
 		a.bestVal = val
 		copy(a.best, a.lambda)
 		a.stale = 0
-	} else if a.stale++; a.stale >= ascentPatience {
+	} else if a.stale++; a.stale >= patience {
 		a.theta /= 2
 		a.stale = 0
 		copy(a.lambda, a.best) // restart from the best point
@@ -264,11 +308,22 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	for _, x := range a.g {
 		norm += x * x
 	}
-	if norm == 0 {
-		a.theta = 0 // λ is optimal for recordBound
+	if norm < 1e-12*float64(len(a.g)) {
+		// λ is optimal for the bound (g = 0 up to rounding; a smaller
+		// norm would make Polyak's step explode).
+		a.theta = 0
 		return val
 	}
 	t := a.theta * math.Max(ub-val, 0) / norm
+	if a.ex != nil {
+		// No record's dual moves by more than the incumbent's mean SSE
+		// per record in one step.
+		gmax := 0.0
+		for _, x := range a.g {
+			gmax = max(gmax, math.Abs(x))
+		}
+		t = min(t, ub/float64(len(a.g))/gmax)
+	}
 	for i, x := range a.g {
 		a.lambda[i] += t * x
 	}

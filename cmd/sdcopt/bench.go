@@ -324,7 +324,7 @@ func newBenchMicroaggFullCmd() *cobra.Command {
 			"gap-closing stage, ICSM polish), each case under --time-limit (default 600 s,\n"+
 			"ten minutes per case). Columns: our IL, the lower bound as IL, the gap\n"+
 			"100*(SSE-bound)/SSE, the kind of bound (nearest_neighbour, subgradient,\n"+
-			"lagrangian, master_lp, integer_program, branch_and_price) and the time the\n"+
+			"exact_shares, lagrangian, master_lp, integer_program, branch_and_price) and the time the\n"+
 			"run reached it (BOUND AT), EXACT when the gap is closed, where the\n"+
 			"clustering came from, the IL of our ICSM start and of MDAV, the time and the\n"+
 			"phase a limit stopped, beside the best published IL (Mortazavi & Jalili\n"+
@@ -378,7 +378,9 @@ func newBenchCheckCertificatesCmd() *cobra.Command {
 	return benchCommand("check-certificates", "Recompute the lower bounds of a certificates file from the data, without an LP engine",
 		"Reads the file that sdcopt bench microagg-full --certificates FILE wrote and\n"+
 			"recomputes every case's lower bound from the CASC data alone: the\n"+
-			"nearest-neighbour and per-record bounds by their closed forms, and the\n"+
+			"nearest-neighbour and per-record bounds by their closed forms, the\n"+
+			"per-record bound with exact shares by re-enumerating every group of negative\n"+
+			"reduced cost, and the\n"+
 			"Lagrangian bound sum(duals) + the size term from per-size reduced-cost\n"+
 			"bounds, each re-proven by the root bound or by complete enumeration (no LP\n"+
 			"or MIP engine). OK when the recomputed bound is at least the stated one.",

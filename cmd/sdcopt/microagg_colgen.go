@@ -31,11 +31,12 @@ type colgenSettings struct {
 	closeColumns  int
 	smoothing     float64
 	ascent        bool
+	noShareAscent bool
 }
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -50,6 +51,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.Float64Var(&s.icsmTimeLimit, "icsm-time-limit", 0, "colgen: time box of the ICSM start in seconds (0 = a quarter of --time-limit, or none)")
 	f.Float64Var(&s.smoothing, "smoothing", 0, "colgen: dual smoothing weight alpha in [0, 1) of the stability centre (Wentges): the greedy pricing runs first at alpha*centre + (1-alpha)*master duals (0 = off; 0.8 is usual)")
 	f.BoolVar(&s.ascent, "ascent", false, "colgen: subgradient ascent on the per-record lower bound in the last 15% of the master loop's time when the master has no bound of its own by then (large k)")
+	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
 // checkColgenSettings validates the colgen flags; changed reports the
@@ -117,7 +119,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		LPSolver: c.solver, MIPSolver: c.pricingSolver, Exact: c.exact, TriangleCuts: c.triangles,
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
-		Smoothing: c.smoothing, Ascent: c.ascent,
+		Smoothing: c.smoothing, Ascent: c.ascent, NoShareAscent: c.noShareAscent,
 	}
 }
 
