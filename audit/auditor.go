@@ -53,6 +53,10 @@ type Options struct {
 	// cache, the shuttle's warm start): every decision computes the bounds
 	// anew. For benchmarks.
 	FromScratch bool
+
+	// noFirstMoves leaves every checked cell open to the search and the
+	// bounds (no local moves before them; tests only, see export_test.go).
+	noFirstMoves bool
 }
 
 // Defaults of Options.
@@ -542,13 +546,15 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	if truth && !every {
 		sets = cellbounds.MoveSets(model.Dims(ms.Vars), margins)
 		open, moved = a.openAfterMoves(ms, sets, need, deadline)
-		if len(open) > 0 && a.refine == nil && len(a.table.Counts) <= searchMaxTable && !frechet.Decomposable(ms) {
+		if len(open) > 0 && (a.refine == nil || a.upperOnly()) && len(a.table.Counts) <= searchMaxTable && !frechet.Decomposable(ms) {
 			// The cells the moves leave open: integer programs over
 			// their neighbourhoods (search.go), unless the closed form
-			// of a decomposable view gives sharp bounds at once. Not on
-			// the collapsed tables of microdata (refine): on
-			// synthetic20:3 the search took p95 from 1.1 to 2.1 s there,
-			// with the same decisions (bench/README.md).
+			// of a decomposable view gives sharp bounds at once. On the
+			// tables of microdata (refine) only where the upper ends
+			// alone decide (upperOnly; exact there, see search.go): on
+			// synthetic20:3 the search aiming at full widths took p95
+			// from 1.1 to 2.1 s on the collapsed tables, with the same
+			// decisions (bench/README.md).
 			// Near neighbourhoods for every open cell, then the whole
 			// table with a short limit (which proves most disclosures),
 			// then far neighbourhoods, then the whole table with the time
@@ -680,7 +686,8 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 // openAfterMoves returns the cells of need (in order) that local moves
 // from the confidential table (over the variable sets sets) do not show
 // safe: moved down toward count - required and then up, the interval
-// reached is narrower than the required width. The moves never leave the
+// reached is narrower than the required width (upperOnly: moved up toward
+// the required width, not reached). The moves never leave the
 // integer tables with the view's margins, so a cell they show safe is
 // safe whatever the bounds; classify finds the same moves again.
 //
@@ -690,7 +697,7 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 // moved.
 func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, deadline time.Time) ([]int, map[int]searched) {
 	moved := map[int]searched{}
-	if len(sets) == 0 {
+	if len(sets) == 0 || a.opt.noFirstMoves {
 		return need, moved
 	}
 	req := a.requirement()
@@ -707,12 +714,15 @@ func (a *Auditor) openAfterMoves(ms *model.MarginSet, sets [][]int, need []int, 
 		for _, m := range ms.Margins {
 			u = min(u, m.Counts[model.Project(dims, m.Vars, lv)])
 		}
-		down := moveInterval(a.table, sets, c, -1, max(0, a.table.Counts[c]-q), uint64(c))
-		up := moveInterval(a.table, sets, c, +1, min(u, down+q), uint64(c))
+		down := a.table.Counts[c]
+		if !a.upperOnly() {
+			down = moveInterval(a.table, sets, c, -1, max(0, a.table.Counts[c]-q), uint64(c))
+		}
+		up := moveInterval(a.table, sets, c, +1, min(u, a.base(searched{down, down})+q), uint64(c))
 		if up > down {
 			moved[c] = searched{down, up}
 		}
-		if up-down < q {
+		if a.reached(searched{down, up}) < q {
 			open = append(open, c)
 		}
 	}

@@ -37,6 +37,65 @@ import (
 // or the cell stays open for the bounds. The search never proves a
 // disclosure: it only finds tables.
 
+// Collapsed tables of microdata and the pieces of a split decision. The
+// search runs also on the auditor of a table over W (microdata.go) or
+// over a piece K_i of W (separators.go), when only the upper ends of its
+// cells matter (upperOnly). It is exact there:
+//
+//   - Cells checked. requirement() gives each cell y of the auditor's
+//     table the largest RequiredWidth of a non-empty full cell inside it
+//     (refine.req; the policy of the cell itself only with
+//     ProtectCollapsed, refine.collapsed, which a piece never has and
+//     upperOnly excludes), needed() the cells where it is positive, and
+//     checkRefined checks exactly those, each with pad = refine.pad: the
+//     full cell ranges over [0, U(y)], so it keeps its width q iff the
+//     attained upper end reaches q (classify sets both lower ends to 0).
+//     So with upperOnly the search aims at hi >= q (reached, base): no
+//     downward move, the upward one toward q, and a disclosure is proven
+//     by the whole table's optimum below q alone.
+//   - Tables. The programs fix every marginal cell of the margin set ms
+//     the auditor decides on (for a piece: the margins inside K_i and the
+//     separators' margins next to it, M_i) at the confidential table's
+//     sums, and the search runs only when the auditor's table has every
+//     margin of ms (viewIsTrue). Every table found (checked integer,
+//     non-negative, rows exact) is then an integer table with M_i, which
+//     glues with tables of the other pieces into tables over W with every
+//     margin (separators.go, 3.), and an optimum of the whole table's
+//     program is the sharp bound U_i(y) given M_i (2.).
+//   - Widths. For a piece, checkPieces (V \ W with two cells or more)
+//     releases when every piece attains q at y_i and denies when one
+//     proves U_i(y_i) < q: both read the upper ends only, the ones the
+//     search aims at. A piece whose pad is false (V \ W with one cell) is
+//     checked jointly on every cell (bounds with every), never searched.
+//
+// Not searched: a collapsed table with pad false (its cells are the full
+// cells, checked on [lo, hi]) or with ProtectCollapsed (its cells checked
+// on both ends too).
+
+// upperOnly reports whether the auditor checks its cells by their upper
+// ends only (see above).
+func (a *Auditor) upperOnly() bool {
+	return a.refine != nil && a.refine.pad && !a.refine.collapsed
+}
+
+// reached is the width an attained interval gives a cell as the policy
+// reads it: hi - lo, or hi when only upper ends matter.
+func (a *Auditor) reached(f searched) int64 {
+	if a.upperOnly() {
+		return f.hi
+	}
+	return f.hi - f.lo
+}
+
+// base is the lower end an upward move aims from: the least value
+// attained, or 0 when only upper ends matter.
+func (a *Auditor) base(f searched) int64 {
+	if a.upperOnly() {
+		return 0
+	}
+	return f.lo
+}
+
 // nearRadii are the neighbourhoods searched first, for every open cell
 // (radius 2 as well decided few cells on the 3^7 table with 3-way margins
 // and mean 0.2, and the decisions of sequence 1 took 0.1-0.4 s less
@@ -121,7 +180,7 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 		mu.Lock()
 		defer mu.Unlock()
 		f := value(c)
-		return f, f.hi-f.lo >= req[c] || time.Now().After(deadline)
+		return f, a.reached(f) >= req[c] || time.Now().After(deadline)
 	}
 	dims := model.Dims(ms.Vars)
 	var engines []solvers.Solver
@@ -154,13 +213,13 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 					if !ok {
 						break
 					}
-					if f, _ := done(c); f.lo > max(0, a.table.Counts[c]-q) {
+					if f, _ := done(c); !a.upperOnly() && f.lo > max(0, a.table.Counts[c]-q) {
 						if x, ok := nb.move(mip, -1, max(0, a.table.Counts[c]-q), deadline, solveLimit(r)); ok {
 							absorb(nb, x)
 						}
 					}
 					if f, ok := done(c); !ok {
-						if x, ok := nb.move(mip, +1, f.lo+q, deadline, solveLimit(r)); ok {
+						if x, ok := nb.move(mip, +1, a.base(f)+q, deadline, solveLimit(r)); ok {
 							absorb(nb, x)
 						}
 					}
@@ -183,7 +242,7 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 		if _, ok := att[c]; ok {
 			found[c] = f
 		}
-		if f.hi-f.lo < req[c] {
+		if a.reached(f) < req[c] {
 			left = append(left, c)
 		}
 	}
@@ -427,7 +486,7 @@ func (a *Auditor) decideWhole(ms *model.MarginSet, open []int, req []int64, foun
 	failures := 0
 	for i, c := range open {
 		q := req[c]
-		if f := value(c); f.hi-f.lo >= q {
+		if f := value(c); a.reached(f) >= q {
 			delete(isOpen, c) // decided by a table found for another cell
 			continue
 		}
@@ -439,7 +498,7 @@ func (a *Auditor) decideWhole(ms *model.MarginSet, open []int, req []int64, foun
 			// First pass: only the cells whose LP relaxation leaves them
 			// too narrow (likely disclosed; the integer program then
 			// proves it at once). The others are likely safe.
-			if v, ok := nb.lpMax(lpe, c, deadline); ok && v >= float64(value(c).lo+q)-1e-6 {
+			if v, ok := nb.lpMax(lpe, c, deadline); ok && v >= float64(a.base(value(c))+q)-1e-6 {
 				left = append(left, c)
 				continue
 			}
@@ -449,7 +508,9 @@ func (a *Auditor) decideWhole(ms *model.MarginSet, open []int, req []int64, foun
 			// A fair share of the time left, at least wholeSolveLimit.
 			limit = max(wholeSolveLimit, time.Until(deadline)/time.Duration(len(open)-i))
 		}
-		lowerProven := value(c).lo == 0
+		// Upper ends only: the lower end is 0 whatever the tables
+		// (upperOnly), nothing to minimize.
+		lowerProven := a.upperOnly() || value(c).lo == 0
 		if !lowerProven {
 			x, optimal, ok := nb.moveAt(mip, c, -1, 0, deadline, limit)
 			if ok {
@@ -458,17 +519,17 @@ func (a *Auditor) decideWhole(ms *model.MarginSet, open []int, req []int64, foun
 			}
 		}
 		f := value(c)
-		if f.hi-f.lo < q {
-			x, optimal, ok := nb.moveAt(mip, c, +1, f.lo+q, deadline, limit)
+		if a.reached(f) < q {
+			x, optimal, ok := nb.moveAt(mip, c, +1, a.base(f)+q, deadline, limit)
 			if ok {
 				absorb(x)
-				if f = value(c); f.hi-f.lo < q && optimal && lowerProven {
-					proven[c] = searched{f.lo, x[c]}
+				if f = value(c); a.reached(f) < q && optimal && lowerProven {
+					proven[c] = searched{a.base(f), x[c]}
 				}
 			}
 		}
 		failures++
-		if f = value(c); f.hi-f.lo < q {
+		if f = value(c); a.reached(f) < q {
 			if _, ok := proven[c]; !ok {
 				left = append(left, c)
 				continue

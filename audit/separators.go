@@ -321,6 +321,7 @@ func mergeReport(op, pop *OperatorReport, piece string) {
 		op.Evidence.Sharp += e.Sharp
 		op.Evidence.Proven += e.Proven
 		op.Evidence.Witness += e.Witness
+		op.Evidence.Search += e.Search
 		op.Evidence.Moves += e.Moves
 		op.Evidence.Undecided += e.Undecided
 	}

@@ -58,7 +58,7 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 		cases = 60
 	}
 	policies := []audit.Policy{audit.DefaultPolicy(), {Small: 2, MinWidth: 2, MinRelWidth: 0.5}, {}}
-	var hurriedReleased, simulatedOnPieces, protectedOnPieces int
+	var hurriedReleased, simulatedOnPieces, protectedOnPieces, searchedPieces, searchDecided, searchUndecided, searchDenied int
 	var decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, released, denied, deniedOnPieces int
 	for s := 0; s < cases; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 29))
@@ -108,6 +108,14 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 		// and whatever it decides must never release what the reference
 		// denies.
 		hurried, err := audit.NewMicrodata(md, pol, audit.Options{TimeLimit: time.Millisecond, FromScratch: true}, audit.MicrodataOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The same auditor without the local moves before the search:
+		// every cell the view leaves open goes to the neighbourhood
+		// search and the whole table's programs on the pieces (which the
+		// moves rarely leave to them on tables this small).
+		searching, err := audit.NewMicrodata(md, pol, audit.WithoutFirstMoves(audit.Options{}), audit.MicrodataOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,6 +225,30 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 			if dh.Outcome == audit.Released {
 				hurriedReleased++
 			}
+			ds, err := searching.Decide(h, req)
+			if err != nil {
+				t.Fatalf("case %d req %d %v: without first moves: %v", s, q, req.Margin, err)
+			}
+			if ds.Outcome == audit.Released && len(bad) > 0 {
+				t.Fatalf("case %d req %d %v (policy %s): released without first moves, IP reference disclosed cells %v: %s",
+					s, q, req.Margin, pol.Version(), bad, ds.Operator.Explanation)
+			}
+			if ds.Outcome != audit.Released && len(bad) == 0 && len(ds.Operator.Undecided) == 0 {
+				t.Fatalf("case %d req %d %v (policy %s): disclosure proven without first moves, none by the IP reference: %s",
+					s, q, req.Margin, pol.Version(), ds.Operator.Explanation)
+			}
+			if strings.Contains(ds.Operator.Explanation, "split at the separators") && strings.Contains(ds.Operator.Method, "search") {
+				searchedPieces++
+				if ds.Operator.Evidence.Search > 0 {
+					searchDecided++
+				}
+				if len(ds.Operator.Undecided) > 0 {
+					searchUndecided++
+				}
+				if len(bad) > 0 {
+					searchDenied++
+				}
+			}
 			if (dm.Outcome == audit.Released) != (len(bad) == 0) {
 				t.Fatalf("case %d req %d %v (policy %s): microdata %s, IP reference disclosed cells %v: %s",
 					s, q, req.Margin, pol.Version(), dm.Outcome, bad, dm.Operator.Explanation)
@@ -236,6 +268,7 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 				if dm.Outcome != audit.Released {
 					deniedOnPieces++
 				}
+
 				covered := 0
 				for j := range tab.Vars {
 					for _, m := range asked.Margins {
@@ -280,11 +313,14 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 	}
 	t.Logf("%d decisions, %d on pieces (view and request: %d decomposable, %d reducible only; view alone: %d decomposable, %d not; %d checked jointly, %d piece by piece; %d denied); %d released, %d denied in all",
 		decisions, pieces, decomposable, reducible, viewDecomposable, viewReducible, joint, perPiece, deniedOnPieces, released, denied)
-	t.Logf("within 1 ms per decision: %d released; simulate mode: %d simulated over pieces; protect collapsed: %d decided on pieces",
-		hurriedReleased, simulatedOnPieces, protectedOnPieces)
+	t.Logf("within 1 ms per decision: %d released; simulate mode: %d simulated over pieces; protect collapsed: %d decided on pieces; without first moves: %d decisions searched on pieces, %d with cells the search decided, %d left undecided, %d denied by the reference",
+		hurriedReleased, simulatedOnPieces, protectedOnPieces, searchedPieces, searchDecided, searchUndecided, searchDenied)
 	want := 200
 	if testing.Short() {
 		want = 100
+	}
+	if searchedPieces == 0 || searchDecided == 0 {
+		t.Errorf("the neighbourhood search decided no piece: %d decisions searched on pieces, %d with cells it decided", searchedPieces, searchDecided)
 	}
 	if pieces < want || decomposable == 0 || reducible == 0 || viewDecomposable == 0 || viewReducible == 0 || simulatedOnPieces == 0 || protectedOnPieces == 0 || joint == 0 || perPiece == 0 || released == 0 || deniedOnPieces == 0 {
 		t.Errorf("the cases do not exercise the split: %d decisions on pieces (want %d), %d decomposable, %d reducible only, %d joint, %d per piece, %d released, %d denied on pieces",
