@@ -484,35 +484,6 @@ func TestVerifiedReleasesCached(t *testing.T) {
 	}
 }
 
-// sparseTable is a seeded table of the given dimensions whose counts are
-// Poisson with the given mean (Knuth's multiplication method): many cells
-// of count 0-2, where local moves from the table stall and the
-// neighbourhood search and the whole-table programs (search.go) decide.
-func sparseTable(r *rand.Rand, dims []int, mean float64) *model.Table {
-	vars := make([]model.Variable, len(dims))
-	for i, d := range dims {
-		vars[i].Name = string(rune('A' + i))
-		for l := 0; l < d; l++ {
-			vars[i].Levels = append(vars[i].Levels, fmt.Sprint(l))
-		}
-	}
-	counts := make([]int64, model.NumCells(dims))
-	limit := math.Exp(-mean)
-	for i := range counts {
-		k, p := int64(0), r.Float64()
-		for p > limit {
-			k++
-			p *= r.Float64()
-		}
-		counts[i] = k
-	}
-	t, err := model.NewTable(vars, counts)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
 // TestSparseDecisionsAgainstReference: on seeded sparse tables (3^4 and
 // 4^3 x 2 with Poisson counts of mean 0.3-1, sequences of 2- and 3-way
 // requests), every decision equals the one the IP reference (every cell's
@@ -534,7 +505,10 @@ func TestSparseDecisionsAgainstReference(t *testing.T) {
 	var released, denied, narrowed int
 	for s := 0; s < seqs; s++ {
 		r := rand.New(rand.NewPCG(uint64(s), 29))
-		tab := sparseTable(r, shapes[s%len(shapes)], means[s%len(means)])
+		tab, err := datasets.PoissonTable(shapes[s%len(shapes)], means[s%len(means)], uint64(s))
+		if err != nil {
+			t.Fatal(err)
+		}
 		pol := audit.DefaultPolicy()
 		a, err := audit.New(tab, pol, audit.Options{TimeLimit: time.Minute})
 		if err != nil {

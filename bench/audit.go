@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -160,7 +159,7 @@ func parseAuditCase(s string) (auditCase, error) {
 		if err != nil || !(m > 0 && m <= 100) {
 			return c, settingsErr("cases", "%q: the mean count after @ must be a number in (0, 100]", s)
 		}
-		t, err := poissonTable(bc.Dims, m, 1)
+		t, err := datasets.PoissonTable(bc.Dims, m, 1)
 		if err != nil {
 			return c, err
 		}
@@ -173,32 +172,6 @@ func parseAuditCase(s string) (auditCase, error) {
 	}
 	c.tab, c.way = t, bc.Way
 	return c, nil
-}
-
-// poissonTable is a seeded table of the given dimensions (variables A, B,
-// ... with levels 0, 1, ...) whose counts are Poisson with the given mean
-// (Knuth's multiplication method): sparse tables with many small counts,
-// as the cross-classification of a survey over a few variables is.
-func poissonTable(dims []int, mean float64, seed uint64) (*model.Table, error) {
-	r := rand.New(rand.NewPCG(seed, 0x706f6973))
-	vars := make([]model.Variable, len(dims))
-	for i, d := range dims {
-		vars[i].Name = string(rune('A' + i))
-		for l := 0; l < d; l++ {
-			vars[i].Levels = append(vars[i].Levels, strconv.Itoa(l))
-		}
-	}
-	counts := make([]int64, model.NumCells(dims))
-	limit := math.Exp(-mean)
-	for i := range counts {
-		k, p := int64(0), r.Float64()
-		for p > limit {
-			k++
-			p *= r.Float64()
-		}
-		counts[i] = k
-	}
-	return model.NewTable(vars, counts)
 }
 
 // auditSequence draws a seeded request sequence as users make them:
