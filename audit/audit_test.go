@@ -598,14 +598,8 @@ func TestSparseDecisionsAgainstReference(t *testing.T) {
 	// every integer table while the LP lets them reach 0. Under the exact
 	// rule the trivial bounds [0, 1] are wide enough; the whole table's
 	// programs prove [1, 1].
-	base := make([]model.Variable, 4)
-	for i := range base {
-		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
-	}
-	tab, err := model.NewTable(base, lpIPTable)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := lpIPModelTable(t)
+	base := tab.Vars
 	h := audit.NewHistory(tab)
 	for i := 0; i < 4; i++ {
 		for j := i + 1; j < 4; j++ {
@@ -653,14 +647,8 @@ func TestSearchWithLPEngine(t *testing.T) {
 	if _, _, err := solvers.Lookup("clp"); err != nil {
 		t.Skip("clp not linked")
 	}
-	base := make([]model.Variable, 4)
-	for i := range base {
-		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
-	}
-	tab, err := model.NewTable(base, lpIPTable)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := lpIPModelTable(t)
+	base := tab.Vars
 	h := audit.NewHistory(tab)
 	for i := 0; i < 2; i++ {
 		for j := i + 1; j < 4; j++ {

@@ -129,6 +129,20 @@ func TestMicrodataAgreesWithTable(t *testing.T) {
 // ones). Cells in row-major order, A slowest: 0000, 0111, 1001, 1010, 1100.
 var lpIPTable = []int64{1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0}
 
+// lpIPModelTable is lpIPTable over four binary variables A-D.
+func lpIPModelTable(t *testing.T) *model.Table {
+	t.Helper()
+	base := make([]model.Variable, 4)
+	for i := range base {
+		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
+	}
+	tab, err := model.NewTable(base, lpIPTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
 // The five cells of lpIPTable are disclosed by its six 2-way margins, and
 // the auditor denies the sixth margin after the five others whatever the
 // number of extra variables of the microdata (0 to 3, 2-3 levels each,
@@ -140,14 +154,8 @@ var lpIPTable = []int64{1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0}
 // and ProtectCollapsed, which applies the policy to the collapsed cells,
 // denies at every padding.
 func TestMicrodataLPvsIP(t *testing.T) {
-	base := make([]model.Variable, 4)
-	for i := range base {
-		base[i] = model.Variable{Name: string(rune('A' + i)), Levels: []string{"0", "1"}}
-	}
-	tab, err := model.NewTable(base, lpIPTable)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := lpIPModelTable(t)
+	base := tab.Vars
 	var subs [][]int
 	for i := 0; i < 4; i++ {
 		for j := i + 1; j < 4; j++ {
