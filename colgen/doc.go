@@ -69,7 +69,8 @@
 // (timePlan): the ICSM polish keeps a tenth of the limit, and
 // Result.PolishNote says when an earlier phase overran into it. A master
 // loop without a bound of its own by its last 15 % hands that tail to the
-// polish (unless NoShareAscent, Options.Ascent or NoICSM): the IL of such
+// polish, up to a polish of 12 s (polishMinBox; so only under a 120 s
+// limit; not with NoShareAscent, Options.Ascent or NoICSM): the IL of such
 // a run comes from the polish alone, whose restarts improve it only when
 // one finishes inside the box (Tarragona
 // k = 10 at 60 s: the 6th restart, 3-6 s into the polish on an idle

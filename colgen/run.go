@@ -606,10 +606,11 @@ func (r *run) ascentTail() bool {
 // when one finishes inside the box (Tarragona k = 10: 30.5009 until the
 // 6th restart ends, 3-6 s into the polish on an idle machine, then
 // 30.3018; bench/README.md). So the tail goes to the polish
-// (timePlan.handOver), whose box grows from a tenth to about a quarter of
-// the limit. Not with NoICSM (no polish), Options.Ascent (whose ascent
-// owns the tail) or NoShareAscent (the master keeps the tail, as before
-// the ascent with exact shares).
+// (timePlan.handOver), whose box grows from a tenth to about a fifth of
+// the limit, at most to polishMinBox (so only for limits under 120 s).
+// Not with NoICSM (no polish), Options.Ascent (whose ascent owns the
+// tail) or NoShareAscent (the master keeps the tail, as before the ascent
+// with exact shares).
 func (r *run) stuckTail() bool {
 	return r.tailToPolish() && !r.plan.clock().Before(r.tailStart())
 }
@@ -617,13 +618,27 @@ func (r *run) stuckTail() bool {
 // tailToPolish: the conditions of stuckTail but the time.
 func (r *run) tailToPolish() bool {
 	return !r.plan.loopEnd.IsZero() && !r.opt.NoICSM && !r.opt.Ascent && !r.opt.NoShareAscent && r.n >= 2*r.k &&
-		r.noMasterBound() && r.bestMaster.groups != nil
+		r.plan.polishReserve < polishMinBox && r.noMasterBound() && r.bestMaster.groups != nil
 }
 
-// tailStart is when the loop's tail (its last ascentTail share) begins.
+// tailStart is when the loop's tail begins: its last ascentTail share,
+// but no more than the polish needs to reach polishMinBox.
 func (r *run) tailStart() time.Time {
-	return r.plan.loopEnd.Add(-time.Duration(ascentTail * float64(r.plan.loopEnd.Sub(r.loopStart))))
+	tail := time.Duration(ascentTail * float64(r.plan.loopEnd.Sub(r.loopStart)))
+	if need := polishMinBox - r.plan.polishReserve; need < tail {
+		tail = need
+	}
+	return r.plan.loopEnd.Add(-tail)
 }
+
+// polishMinBox is the polish's box that stuckTail tops its reserve up to
+// (from the loop's tail): twice the 6 s in which, on an idle machine,
+// the polish of Tarragona k = 10 just finished the restart that brings
+// it from 30.5009 to 30.3018 (3-6 s in; bench/README.md). From a time
+// limit of 120 s the reserve (a tenth) is that long and the ascent keeps
+// the tail (Census k = 10 in 600 s: the ascent in the tail raised the
+// bound from 9.08 to 9.57).
+const polishMinBox = 12 * time.Second
 
 // shareTurn: the ascent on exactShares takes a step before this master
 // solve. The ascent takes turns with the master, its time measured

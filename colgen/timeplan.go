@@ -19,8 +19,8 @@ import (
 //   - the gap-closing stage gets CloseTimeLimit (DefaultCloseTimeLimit)
 //     but never past loopEnd;
 //   - a master loop without a bound of its own by its last 15 % hands
-//     that tail to the polish (handOver, run.stuckTail): loopEnd moves to
-//     that moment.
+//     that tail (up to a 12 s polish) to the polish (handOver,
+//     run.stuckTail): loopEnd moves to that moment.
 //
 // Without a TimeLimit all deadlines are zero (none), except the
 // gap-closing stage's own CloseTimeLimit.

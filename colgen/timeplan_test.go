@@ -217,3 +217,27 @@ func TestHandOver(t *testing.T) {
 		t.Fatalf("handOver after loopEnd moved it to %v (handed %v)", q.loopEnd, q.handed)
 	}
 }
+
+// TestTailStart: the tail handed to the polish is the loop's last
+// ascentTail share, cut to what tops the polish's reserve up to
+// polishMinBox (60 s: the whole 15 %; 100 s: 2 s); from 120 s on the
+// reserve is polishMinBox and nothing is handed over.
+func TestTailStart(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := &fakeClock{t0}
+	for _, c := range []struct {
+		limit, loopStart, wantTail time.Duration
+	}{
+		{60 * time.Second, 15 * time.Second, time.Duration(0.15 * float64(37800*time.Millisecond))},
+		{100 * time.Second, 25 * time.Second, 2 * time.Second},
+	} {
+		opt := &Options{TimeLimit: c.limit}
+		r := &run{opt: opt, plan: newTimePlan(t0, opt, clk.now), loopStart: t0.Add(c.loopStart)}
+		if got := r.plan.loopEnd.Sub(r.tailStart()); (got - c.wantTail).Abs() > time.Millisecond {
+			t.Fatalf("limit %v: tail %v, want %v", c.limit, got, c.wantTail)
+		}
+	}
+	if p := newTimePlan(t0, &Options{TimeLimit: 120 * time.Second}, clk.now); p.polishReserve < polishMinBox {
+		t.Fatalf("120 s: reserve %v below polishMinBox %v", p.polishReserve, polishMinBox)
+	}
+}
