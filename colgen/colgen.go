@@ -300,8 +300,9 @@ type Result struct {
 	// (+Inf when not run).
 	ICSM, Polish float64
 	// PolishNote says why the ICSM polish was not run or was cut short of
-	// its reserved share of the time limit ("" when it ran in full or
-	// NoICSM left it out).
+	// its reserved share of the time limit, or that it was extended by the
+	// tail of a master loop without a bound of its own ("" when it ran its
+	// share or NoICSM left it out).
 	PolishNote string
 	// ICSMTimeBoxed: the ICSM start stopped on its time box before it
 	// converged (the result may then be worse than an unboxed ICSM run).

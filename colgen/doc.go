@@ -67,7 +67,14 @@
 // works against the one deadline, and Result.StoppedPhase names the phase
 // a limit stopped. The deadline is shared once, when the run starts
 // (timePlan): the ICSM polish keeps a tenth of the limit, and
-// Result.PolishNote says when an earlier phase overran into it.
+// Result.PolishNote says when an earlier phase overran into it. A master
+// loop without a bound of its own by its last 15 % hands that tail to the
+// polish, up to a polish of 12 s (polishMinBox; so only under a 120 s
+// limit; not with NoShareAscent, Options.Ascent or NoICSM): the IL of such
+// a run comes from the polish alone, whose restarts improve it only when
+// one finishes inside the box (Tarragona
+// k = 10 at 60 s: the 6th restart, 3-6 s into the polish on an idle
+// machine), and the ascent's last steps there add little to the bound.
 // Options.Progress observes every phase (name, best valid bound,
 // incumbent, gap) without influencing any of them.
 //
@@ -85,10 +92,11 @@
 // ascent takes turns with the master once its value has not moved for
 // shareStallIters solves since the first (its share of the time growing
 // with the stall, up to shareRatio), gives the master the loop back once
-// its value moves, and takes the loop's last 15 % when the master still
-// has no bound; when an iteration limit stops the loop it takes
-// ascentFinalSteps steps. Census k = 10: 7.3363 → 8.59-9.09 (IL) in 60 s,
-// 9.99 in 600 s (bench/README.md).
+// its value moves, and stops before the loop's last 15 %, which goes to
+// the ICSM polish when the master still has no bound (see above; with
+// NoICSM the ascent takes it); when an iteration limit stops the
+// loop it takes ascentFinalSteps steps. Census k = 10: 7.3363 →
+// 8.59-9.09 (IL) in 60 s, 9.99 in 600 s (bench/README.md).
 //
 // With Options.Ascent, when the master loop reaches the last 15 % of its
 // time (or its iteration limit) with no bound from the master's own duals

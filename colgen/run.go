@@ -381,6 +381,11 @@ func (r *run) iterate() (done bool, err error) {
 		r.stop(StopIterLimit, PhaseMaster)
 		return true, nil
 	}
+	if r.stuckTail() {
+		r.plan.handOver()
+		r.stop(StopTimeLimit, PhaseMaster)
+		return true, nil
+	}
 	if r.ascentTail() {
 		r.ascend(0)
 	} else if r.shareTurn() {
@@ -592,6 +597,49 @@ func (r *run) ascentTail() bool {
 	return r.asc != nil && !r.asc.done()
 }
 
+// stuckTail: the master loop reaches its tail (the last ascentTail share
+// of its time) without a bound of its own (large k: Census and Tarragona
+// k = 10 in 60 s). The tail used to go to the ascent, which then kept the
+// master from solving anyway (ascentTail); there its last steps add
+// little to the bound, while the IL of such a run rests on the ICSM
+// polish, whose restarts from the master's clustering improve it only
+// when one finishes inside the box (Tarragona k = 10: 30.5009 until the
+// 6th restart ends, 3-6 s into the polish on an idle machine, then
+// 30.3018; bench/README.md). So the tail goes to the polish
+// (timePlan.handOver), whose box grows from a tenth to about a fifth of
+// the limit, at most to polishMinBox (so only for limits under 120 s).
+// Not with NoICSM (no polish), Options.Ascent (whose ascent owns the
+// tail) or NoShareAscent (the master keeps the tail, as before the ascent
+// with exact shares).
+func (r *run) stuckTail() bool {
+	return r.tailToPolish() && !r.plan.clock().Before(r.tailStart())
+}
+
+// tailToPolish: the conditions of stuckTail but the time.
+func (r *run) tailToPolish() bool {
+	return !r.plan.loopEnd.IsZero() && !r.opt.NoICSM && !r.opt.Ascent && !r.opt.NoShareAscent && r.n >= 2*r.k &&
+		r.plan.polishReserve < polishMinBox && r.noMasterBound() && r.bestMaster.groups != nil
+}
+
+// tailStart is when the loop's tail begins: its last ascentTail share,
+// but no more than the polish needs to reach polishMinBox.
+func (r *run) tailStart() time.Time {
+	tail := time.Duration(ascentTail * float64(r.plan.loopEnd.Sub(r.loopStart)))
+	if need := polishMinBox - r.plan.polishReserve; need < tail {
+		tail = need
+	}
+	return r.plan.loopEnd.Add(-tail)
+}
+
+// polishMinBox is the polish's box that stuckTail tops its reserve up to
+// (from the loop's tail): twice the 6 s in which, on an idle machine,
+// the polish of Tarragona k = 10 just finished the restart that brings
+// it from 30.5009 to 30.3018 (3-6 s in; bench/README.md). From a time
+// limit of 120 s the reserve (a tenth) is that long and the ascent keeps
+// the tail (Census k = 10 in 600 s: the ascent in the tail raised the
+// bound from 9.08 to 9.57).
+const polishMinBox = 12 * time.Second
+
 // shareTurn: the ascent on exactShares takes a step before this master
 // solve. The ascent takes turns with the master, its time measured
 // against the master's since its turns (re)started, in two cases:
@@ -683,6 +731,10 @@ func (r *run) ascend(steps int) {
 			budget := min(max(shareStepMin, shareStepGrowth*r.asc.lastOK), time.Duration(shareStepShare*float64(deadline.Sub(r.loopStart))))
 			if d := r.plan.clock().Add(budget); d.Before(deadline) {
 				deadline = d
+			}
+			if r.tailToPolish() && r.tailStart().Before(deadline) {
+				// The tail goes to the polish (stuckTail): no step runs into it.
+				deadline = r.tailStart()
 			}
 		}
 		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, deadline, r.best.sse)

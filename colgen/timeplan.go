@@ -17,7 +17,10 @@ import (
 //   - the ICSM start gets ICSMTimeLimit (default a quarter of the limit)
 //     but never past loopEnd;
 //   - the gap-closing stage gets CloseTimeLimit (DefaultCloseTimeLimit)
-//     but never past loopEnd.
+//     but never past loopEnd;
+//   - a master loop without a bound of its own by its last 15 % hands
+//     that tail (up to a 12 s polish) to the polish (handOver,
+//     run.stuckTail): loopEnd moves to that moment.
 //
 // Without a TimeLimit all deadlines are zero (none), except the
 // gap-closing stage's own CloseTimeLimit.
@@ -31,6 +34,8 @@ type timePlan struct {
 	// overran is the last phase that ended after loopEnd, late by how much.
 	overran string
 	late    time.Duration
+	// handed is the loop time handOver gave to the polish.
+	handed time.Duration
 }
 
 // polishShare is the share of Options.TimeLimit reserved for the ICSM
@@ -91,11 +96,24 @@ func (p *timePlan) ended(phase string) {
 	}
 }
 
+// handOver ends the loop's share now: the time left until loopEnd goes
+// to the polish (whose box runs to end). Nothing without a time limit or
+// when loopEnd has passed.
+func (p *timePlan) handOver() {
+	now := p.clock()
+	if p.loopEnd.IsZero() || !now.Before(p.loopEnd) {
+		return
+	}
+	p.handed += p.loopEnd.Sub(now)
+	p.loopEnd = now
+}
+
 // polishBox is the ICSM polish's time box from now: the time left until
 // end (0 = none without a limit; at least a millisecond). It is negative
 // when no time is left, with a note saying the polish is skipped and
 // which phase overran its share; the note also says when the box is
-// shorter than the reserved share (by more than 1 %).
+// shorter than the reserved share (by more than 1 %), and when handOver
+// gave it the loop's tail.
 func (p *timePlan) polishBox() (time.Duration, string) {
 	if p.end.IsZero() {
 		return 0, ""
@@ -110,6 +128,9 @@ func (p *timePlan) polishBox() (time.Duration, string) {
 		return -1, fmt.Sprintf("skipped: no time left of its reserved %.3f s%s", p.polishReserve.Seconds(), why)
 	case left < p.polishReserve-p.polishReserve/100:
 		return max(left, time.Millisecond), fmt.Sprintf("cut short: %.3f s of its reserved %.3f s%s", left.Seconds(), p.polishReserve.Seconds(), why)
+	case p.handed > 0:
+		return left, fmt.Sprintf("extended: %.3f s, its reserved %.3f s and the master loop's last %.3f s (the master had no bound of its own)",
+			left.Seconds(), p.polishReserve.Seconds(), p.handed.Seconds())
 	}
 	return max(left, time.Millisecond), ""
 }

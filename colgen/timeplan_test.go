@@ -157,3 +157,87 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// TestShareAscentKeepsTheShares: in a run whose master is stuck at its
+// start (k = 10), so that the ascent with exact shares takes turns in the
+// loop, the ICSM start and the polish still get their whole shares of the
+// time limit (a quarter and a tenth): the ascent only takes loop time, and
+// no phase ends after the loop's deadline; the master having no bound of
+// its own, the loop's tail goes to the polish (its note says "extended").
+func TestShareAscentKeepsTheShares(t *testing.T) {
+	limit := 8 * time.Second
+	z := randomData(t, 400, 4, 27)
+	res, err := Run(z, 10, &Options{TimeLimit: limit, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Stats
+	t.Logf("ICSM start %.3f s, ascent %d steps %.3f s, master %d solves %.3f s, polish %.3f s, note %q, bound kind %s",
+		st.ICSMSeconds, st.AscentSteps, st.AscentSeconds, st.MasterSolves, st.MasterSeconds, st.PolishSeconds, res.PolishNote, res.BoundKind)
+	if st.AscentSteps == 0 {
+		t.Fatal("the ascent with exact shares never ran: the instance does not test it")
+	}
+	// The master never had a bound of its own, so the loop's tail went to
+	// the polish.
+	if res.BoundKind != BoundShares || !strings.HasPrefix(res.PolishNote, "extended") {
+		t.Fatalf("bound kind %s, polish note %q: want exact_shares and the loop's tail handed to the polish", res.BoundKind, res.PolishNote)
+	}
+	// Both ICSM runs have unlimited restarts and stop on their boxes only;
+	// 2 % slack for the clock checks.
+	if want := 0.98 * (limit / 4).Seconds(); st.ICSMSeconds < want {
+		t.Fatalf("ICSM start %.3f s, want its quarter (>= %.3f s)", st.ICSMSeconds, want)
+	}
+	if want := 0.98 * (limit / polishShare).Seconds(); st.PolishSeconds < want {
+		t.Fatalf("polish %.3f s, want its tenth (>= %.3f s)", st.PolishSeconds, want)
+	}
+}
+
+// TestHandOver: handOver gives the time left until loopEnd to the polish
+// (its box and note say so), and does nothing once loopEnd has passed.
+func TestHandOver(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := &fakeClock{t0}
+	p := newTimePlan(t0, &Options{TimeLimit: 100 * time.Second}, clk.now)
+	clk.advance(80 * time.Second)
+	p.handOver()
+	if !p.loopEnd.Equal(t0.Add(80*time.Second)) || !p.passed(p.loopEnd.Add(-time.Nanosecond)) {
+		t.Fatalf("loopEnd %v after handOver at 80 s", p.loopEnd)
+	}
+	clk.advance(time.Second) // the loop's last solve returns
+	p.ended(PhaseMaster)
+	box, note := p.polishBox()
+	if box != 17*time.Second || !strings.Contains(note, "extended: 17.000 s, its reserved 10.000 s and the master loop's last 8.000 s (the master had no bound of its own)") {
+		t.Fatalf("box %v note %q, want 17 s and the extended note", box, note)
+	}
+	q := newTimePlan(t0, &Options{TimeLimit: 100 * time.Second}, clk.now)
+	clk.advance(10 * time.Second) // 91 s: past q's loopEnd at 88 s
+	end := q.loopEnd
+	q.handOver()
+	if !q.loopEnd.Equal(end) || q.handed != 0 {
+		t.Fatalf("handOver after loopEnd moved it to %v (handed %v)", q.loopEnd, q.handed)
+	}
+}
+
+// TestTailStart: the tail handed to the polish is the loop's last
+// ascentTail share, cut to what tops the polish's reserve up to
+// polishMinBox (60 s: the whole 15 %; 100 s: 2 s); from 120 s on the
+// reserve is polishMinBox and nothing is handed over.
+func TestTailStart(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := &fakeClock{t0}
+	for _, c := range []struct {
+		limit, loopStart, wantTail time.Duration
+	}{
+		{60 * time.Second, 15 * time.Second, time.Duration(0.15 * float64(37800*time.Millisecond))},
+		{100 * time.Second, 25 * time.Second, 2 * time.Second},
+	} {
+		opt := &Options{TimeLimit: c.limit}
+		r := &run{opt: opt, plan: newTimePlan(t0, opt, clk.now), loopStart: t0.Add(c.loopStart)}
+		if got := r.plan.loopEnd.Sub(r.tailStart()); (got - c.wantTail).Abs() > time.Millisecond {
+			t.Fatalf("limit %v: tail %v, want %v", c.limit, got, c.wantTail)
+		}
+	}
+	if p := newTimePlan(t0, &Options{TimeLimit: 120 * time.Second}, clk.now); p.polishReserve < polishMinBox {
+		t.Fatalf("120 s: reserve %v below polishMinBox %v", p.polishReserve, polishMinBox)
+	}
+}
