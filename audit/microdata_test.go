@@ -57,15 +57,7 @@ func TestMicrodataAgreesWithTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		pol := policies[s%len(policies)]
-		full, err := audit.New(tab, pol, audit.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		md := datasets.MicrodataFromTable(tab, "case")
-		micro, err := audit.NewMicrodata(md, pol, audit.Options{}, audit.MicrodataOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		full, micro := fullAndMicro(t, tab, pol)
 		// Requests over the first k-2 or k-1 variables (the others are
 		// extra variables of the full table), or over all of them.
 		var names []string
@@ -128,6 +120,21 @@ func TestMicrodataAgreesWithTable(t *testing.T) {
 // [0, 1], IP bounds [1, 1]; found by enumerating the 0/1 tables with five
 // ones). Cells in row-major order, A slowest: 0000, 0111, 1001, 1010, 1100.
 var lpIPTable = []int64{1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0}
+
+// fullAndMicro returns the full-table auditor of tab and the microdata
+// auditor of its records (one per counted unit), both under pol.
+func fullAndMicro(t *testing.T, tab *model.Table, pol audit.Policy) (full, micro *audit.Auditor) {
+	t.Helper()
+	full, err := audit.New(tab, pol, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	micro, err = audit.NewMicrodata(datasets.MicrodataFromTable(tab, "case"), pol, audit.Options{}, audit.MicrodataOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return full, micro
+}
 
 // lpIPModelTable is lpIPTable over four binary variables A-D.
 func lpIPModelTable(t *testing.T) *model.Table {

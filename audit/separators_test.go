@@ -10,7 +10,6 @@ import (
 
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/cellbounds"
-	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/native/frechet"
 )
@@ -84,15 +83,8 @@ func TestSeparatedAgreesWithTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		pol := policies[(s/2)%len(policies)]
-		full, err := audit.New(tab, pol, audit.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		md := datasets.MicrodataFromTable(tab, "case")
-		micro, err := audit.NewMicrodata(md, pol, audit.Options{}, audit.MicrodataOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		full, micro := fullAndMicro(t, tab, pol)
+		md := micro.Microdata()
 		simPol := pol
 		simPol.AllowSimulate = true
 		simulating, err := audit.NewMicrodata(md, simPol, audit.Options{}, audit.MicrodataOptions{})
