@@ -146,7 +146,7 @@ func (a *Auditor) decideSeparated(h *History, req Request, sub, w []int, start, 
 	}
 	seps := make([]string, len(s.dec.Separators))
 	for i, sp := range s.dec.Separators {
-		seps[i] = "[" + strings.Join(a.names(at(s.w, sp.Vars)), ":") + "]"
+		seps[i] = "[" + strings.Join(a.names(toPositions(s.w, sp.Vars)), ":") + "]"
 	}
 	note := fmt.Sprintf(" (decided on %d pieces %s split at the separators %s, collapsed from %d records over %d variables; no table over all %d variables built)",
 		len(s.pieces), strings.Join(sizes, ", "), strings.Join(seps, " "), md.N, len(md.Vars), len(s.w))
@@ -199,7 +199,9 @@ func (a *Auditor) viewOver(h *History, w []int) (*model.MarginSet, []int) {
 	return ms, pos
 }
 
-// toPositions maps microdata positions through pos.
+// toPositions maps positions through pos: out[i] = pos[vs[i]] (microdata
+// positions to positions in the table over W, and positions into W to the
+// microdata positions W holds).
 func toPositions(pos, vs []int) []int {
 	out := make([]int, len(vs))
 	for i, j := range vs {
@@ -255,7 +257,7 @@ func (a *Auditor) separate(h *History, sub, w []int) (*separated, error) {
 		return cells(x) - cells(y)
 	})
 	for _, c := range dec.Components {
-		vs := at(w, c.Vars)
+		vs := toPositions(w, c.Vars)
 		in, err := a.micro.auditor(vs, a, true)
 		if err != nil {
 			return nil, err
@@ -264,15 +266,6 @@ func (a *Auditor) separate(h *History, sub, w []int) (*separated, error) {
 		s.vars = append(s.vars, vs)
 	}
 	return s, nil
-}
-
-// at maps positions into w to the positions w holds.
-func at(w, ps []int) []int {
-	out := make([]int, len(ps))
-	for i, p := range ps {
-		out[i] = w[p]
-	}
-	return out
 }
 
 // checkPieces decides every piece on its own table (V \ W has two cells
@@ -400,7 +393,7 @@ func (a *Auditor) checkCombined(s *separated, cells []jointCell, op *OperatorRep
 	}
 	sepVars := make([][]int, len(s.dec.Separators))
 	for i, sp := range s.dec.Separators {
-		sepVars[i] = at(s.w, sp.Vars)
+		sepVars[i] = toPositions(s.w, sp.Vars)
 	}
 	index := func(vs []int, lv []int32) int {
 		y := 0
@@ -583,7 +576,7 @@ func (a *Auditor) simulatePieces(h *History, sub, w []int, d *Decision, seed uin
 	}
 	op := d.Operator
 	why := a.reason(op)
-	unames := strings.Join(a.names(at(w, u)), ":")
+	unames := strings.Join(a.names(toPositions(w, u)), ":")
 	left := time.Until(deadline)
 	if left <= 0 {
 		d.Outcome = Denied
