@@ -44,8 +44,8 @@ type Params struct {
 	// HardStop asks the engines whose own limit checks can come late
 	// (CLP and CBC check theirs only inside their iteration loops, not in
 	// presolve, scaling or the first factorization of a large model) to
-	// abandon a call still running at its limit plus a grace of 0.5 s +
-	// 5 %: the call returns a TimeLimit result without a solution and
+	// abandon a call still running at its limit plus HardStopGrace (0.5 s
+	// + 5 %): the call returns a TimeLimit result without a solution and
 	// Result.Abandoned set, and the engine finishes in the background. A
 	// session whose solve was abandoned is closed, so set HardStop only
 	// where the caller opens a new session after Result.Abandoned. HiGHS
@@ -88,6 +88,14 @@ func (p *Params) OrDefault() *Params {
 		return DefaultParams()
 	}
 	return p
+}
+
+// HardStopGrace is how long past its time limit an engine call may run
+// before it is stopped from outside (HiGHS always; CLP and CBC with
+// Params.HardStop): 0.5 s + 5 % of the limit. The engine's own limit
+// normally ends the call first.
+func HardStopGrace(limit time.Duration) time.Duration {
+	return 500*time.Millisecond + limit/20
 }
 
 // MinDeadlineLimit is the limit Limit gives a solve started at or past

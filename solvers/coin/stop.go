@@ -24,12 +24,10 @@ import (
 // next check of the limit), and then frees its model. A session whose
 // call was abandoned is closed.
 
-// hardStopGrace is how long past its time limit an engine call may run
-// before it is abandoned: the engine's own limit normally ends it first.
-// A variable so that a test can abandon a call early.
-var hardStopGrace = func(limit time.Duration) time.Duration {
-	return 500*time.Millisecond + limit/20
-}
+// hardStopGrace is solvers.HardStopGrace, how long past its time limit an
+// engine call may run before it is abandoned. A variable so that a test
+// can abandon a call early.
+var hardStopGrace = solvers.HardStopGrace
 
 // hardStop is the instant at which a call started now with prm is
 // abandoned: its limit (Params.Limit: the time limit or the time left

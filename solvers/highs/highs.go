@@ -156,12 +156,10 @@ func (s *Solver) Solve(p *solvers.Problem, prm *solvers.Params) (*solvers.Result
 	return res, nil
 }
 
-// hardStopGrace is how long past its time limit a solve may run before it
-// is stopped from outside (see checkStop): HiGHS's own limit normally ends
-// it first. A variable so that a test can stop a solve early.
-var hardStopGrace = func(limit time.Duration) time.Duration {
-	return 500*time.Millisecond + limit/20
-}
+// hardStopGrace is solvers.HardStopGrace, how long past its time limit a
+// solve may run before it is stopped from outside (see checkStop). A
+// variable so that a test can stop a solve early.
+var hardStopGrace = solvers.HardStopGrace
 
 // checkSize rejects models whose dimensions do not fit in a 32-bit HighsInt.
 func checkSize(n, m, nnz int) error {

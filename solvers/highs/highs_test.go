@@ -538,7 +538,7 @@ func TestHardStop(t *testing.T) {
 	if d := time.Since(start); d > time.Minute {
 		t.Errorf("hard stop after %v", d)
 	}
-	hardStopGrace = func(limit time.Duration) time.Duration { return 500*time.Millisecond + limit/20 }
+	hardStopGrace = solvers.HardStopGrace
 	for range 3 { // the pool still gives working instances
 		p := &solvers.Problem{Sense: solvers.Maximize}
 		for k := 0; k < 3; k++ {
