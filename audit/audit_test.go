@@ -576,12 +576,7 @@ func TestSparseDecisionsAgainstReference(t *testing.T) {
 					}
 				}
 				if e := d.Operator.Evidence; e != nil && !d.Operator.Cached {
-					total.Sharp += e.Sharp
-					total.Proven += e.Proven
-					total.Witness += e.Witness
-					total.Search += e.Search
-					total.Moves += e.Moves
-					total.Undecided += e.Undecided
+					total.Add(*e)
 				}
 			}
 			switch d.Outcome {

@@ -33,6 +33,17 @@ type Evidence struct {
 	Undecided int `json:"undecided"`
 }
 
+// Add adds the counts of o to e (the evidence of several decisions, or of
+// a decision's pieces).
+func (e *Evidence) Add(o Evidence) {
+	e.Sharp += o.Sharp
+	e.Proven += o.Proven
+	e.Witness += o.Witness
+	e.Search += o.Search
+	e.Moves += o.Moves
+	e.Undecided += o.Undecided
+}
+
 // classify applies the policy to one cell's risk (its intervals filled in
 // from iv) and records the evidence. pad: the checked cell is a full cell
 // inside the collapsed cell risk.Cell, free in [0, U] (see microdata.go),

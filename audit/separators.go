@@ -311,12 +311,7 @@ func mergeReport(op, pop *OperatorReport, piece string) {
 		op.Undecided = append(op.Undecided, r)
 	}
 	if e := pop.Evidence; e != nil {
-		op.Evidence.Sharp += e.Sharp
-		op.Evidence.Proven += e.Proven
-		op.Evidence.Witness += e.Witness
-		op.Evidence.Search += e.Search
-		op.Evidence.Moves += e.Moves
-		op.Evidence.Undecided += e.Undecided
+		op.Evidence.Add(*e)
 	}
 }
 

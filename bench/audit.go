@@ -293,12 +293,7 @@ func Audit(opt *AuditOptions) (*AuditReport, error) {
 						}
 					}
 					if e := d.Operator.Evidence; e != nil {
-						row.Evidence.Sharp += e.Sharp
-						row.Evidence.Proven += e.Proven
-						row.Evidence.Witness += e.Witness
-						row.Evidence.Search += e.Search
-						row.Evidence.Moves += e.Moves
-						row.Evidence.Undecided += e.Undecided
+						row.Evidence.Add(*e)
 					}
 				}
 			}
