@@ -82,12 +82,17 @@
 // start (Census k = 10: its value never moves in a minute) and its duals
 // give no bound. By default (Options.NoShareAscent turns it off) a
 // subgradient ascent from the nearest-neighbour duals then raises the
-// per-record bound with exact shares (exactShares, BoundShares): near
-// those duals complete enumeration finishes at sizes 10-19 within seconds,
-// so every group of negative reduced cost is listed and each record v
-// gets μ_v = min(0, min_{C∋v} rc_C/|C|) exactly, a bound
+// per-record bound with exact shares (exactShares, BoundShares): each
+// record v gets μ_v = min(0, min_{C∋v} rc_C/|C|) exactly, a bound
 // Σ_v (λ_v + μ_v) whose maximum over λ is the LP bound (λ + μ is dual
-// feasible). Its supergradient is one minus each record's coverage by the
+// feasible). A branch and bound per record (enumerate.Prepared.MinShares)
+// finds the μ_v without listing the groups of negative reduced cost: its
+// cutoff is the record's best share so far, which every group found
+// lowers for all its members, and a record whose shares are bounded
+// above that cutoff leaves the other records' candidates. (Listing every
+// such group by complete enumeration, the first method, overflowed its
+// 20,000 groups per size after small steps on Tarragona and EIA k = 10,
+// and the ascent stalled.) Its supergradient is one minus each record's coverage by the
 // groups attaining the μ_v; Polyak's step aims at the incumbent. The
 // ascent takes turns with the master once its value has not moved for
 // shareStallIters solves since the first (its share of the time growing
