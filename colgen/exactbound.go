@@ -55,6 +55,9 @@ type exactShares struct {
 	// enumerate.Prepared.MinShares (evalAnchored); the reference of the
 	// tests.
 	listing bool
+	// hints: the groups attaining the shares of the last exact
+	// evalAnchored, evaluated first by the next.
+	hints [][]int
 }
 
 // sharesSlack is the relative slack subtracted from exactShares' bound

@@ -17,9 +17,22 @@ import (
 // exact) is eval's, from the groups attaining the μ_v.
 func (e *exactShares) evalAnchored(lambda []float64, deadline time.Time, g []float64) (float64, bool) {
 	n, k := e.d.N, e.k
-	res, err := e.prep.MinShares(lambda, k, min(2*k-1, n), &enumerate.SharesOptions{Workers: e.workers, Deadline: deadline})
+	res, err := e.prep.MinShares(lambda, k, min(2*k-1, n), &enumerate.SharesOptions{Workers: e.workers, Deadline: deadline, Hints: e.hints})
 	if err != nil {
 		return math.Inf(-1), false
+	}
+	if res.Exact {
+		// The groups attaining the shares seed the next call (the
+		// ascent's next duals are close): most records then start with
+		// their final share as cutoff.
+		e.hints = e.hints[:0]
+		seen := make(map[*int]bool)
+		for _, c := range res.Group {
+			if c != nil && !seen[&c[0]] {
+				seen[&c[0]] = true
+				e.hints = append(e.hints, c)
+			}
+		}
 	}
 	e.Nodes += res.Nodes
 	copy(e.share, res.Share)

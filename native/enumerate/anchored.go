@@ -20,6 +20,11 @@ type SharesOptions struct {
 	// Deadline stops the search when passed (Exact = false); the zero
 	// time means no deadline.
 	Deadline time.Time
+	// Hints are groups evaluated before the search (members distinct
+	// records; groups of another size or with a record out of range are
+	// skipped): good groups — such as the Group of a call at nearby duals
+	// — give the records their final share as cutoff from the start.
+	Hints [][]int
 }
 
 // Shares is the outcome of Prepared.MinShares.
@@ -87,6 +92,7 @@ func (pp *Prepared) MinShares(lambda []float64, lo, hi int, opts *SharesOptions)
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
 	a := newAnchored(pp, lambda, lo, hi, &o)
+	a.hint(o.Hints)
 	return a.run(), nil
 }
 
@@ -232,6 +238,25 @@ func (a *anchored) offer(mem []int, sh float64) {
 	}
 }
 
+// hint evaluates and offers the groups of hints that fit.
+func (a *anchored) hint(hints [][]int) {
+	var mem []int
+	for _, h := range hints {
+		if len(h) < a.lo || len(h) > a.hi {
+			continue
+		}
+		mem = append(mem[:0], h...)
+		slices.Sort(mem)
+		ok := mem[0] >= 0 && mem[len(mem)-1] < a.n
+		for i := 1; ok && i < len(mem); i++ {
+			ok = mem[i] != mem[i-1]
+		}
+		if ok {
+			a.offer(mem, a.pp.dist.ReducedCost(a.lambda, mem)/float64(len(mem)))
+		}
+	}
+}
+
 func (a *anchored) run() *Shares {
 	n := a.n
 	// Pass 1: root bounds and greedy groups.
@@ -248,7 +273,19 @@ func (a *anchored) run() *Shares {
 			}
 			gap[v] = ldf(&a.best[v]) - lb
 		}
-		slices.SortStableFunc(a.order, func(x, y int32) int { return cmp.Compare(gap[x], gap[y]) })
+		// The records without a group of negative share yet first: most
+		// of them have none, and each one finished leaves the candidates
+		// of the records after it.
+		slices.SortStableFunc(a.order, func(x, y int32) int {
+			zx, zy := ldf(&a.best[x]) == 0, ldf(&a.best[y]) == 0
+			if zx != zy {
+				if zx {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Compare(gap[x], gap[y])
+		})
 		a.next.Store(0)
 		a.parallel(func(w *anchorWorker, v int) { w.search(v) }, a.order)
 	}
@@ -346,7 +383,6 @@ func (w *anchorWorker) level1(v, eta int) (int, float64) {
 	r := eta - 1
 	hq := r - 1
 	bv := ldf(&a.best[v])
-	thr := bv + a.slack/float64(eta)
 	s := eta - a.lo
 	row := pp.dist.D[v*n : (v+1)*n]
 	cand, inc := w.cand[n:2*n], w.inc[n:2*n]
@@ -355,7 +391,7 @@ func (w *anchorWorker) level1(v, eta int) (int, float64) {
 	worst := math.Inf(1)
 	c := 0
 	for j := range n {
-		if j == v || ldf(&a.low[j*a.ns+s]) > thr {
+		if j == v || ldf(&a.low[j*a.ns+s]) >= bv {
 			continue
 		}
 		x := row[j]*w.fe - a.lambda[j]
@@ -409,7 +445,7 @@ func (w *anchorWorker) roots(v int) {
 	a := w.a
 	for eta := a.lo; eta <= a.hi; eta++ {
 		s := v*a.ns + eta - a.lo
-		if ldf(&a.low[s]) > ldf(&a.best[v])+a.slack/float64(eta) {
+		if ldf(&a.low[s]) >= ldf(&a.best[v]) {
 			continue
 		}
 		bv := ldf(&a.best[v])
@@ -441,7 +477,7 @@ func (w *anchorWorker) search(v int) {
 	for _, z := range ss {
 		eta := z.eta
 		s := v*a.ns + eta - a.lo
-		if a.shut[s] || ldf(&a.low[s]) > ldf(&a.best[v])+a.slack/float64(eta) {
+		if a.shut[s] || ldf(&a.low[s]) >= ldf(&a.best[v]) {
 			continue
 		}
 		if !w.searchSize(v, eta) {

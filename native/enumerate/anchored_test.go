@@ -28,13 +28,31 @@ func refShares(d *model.SqDist, lambda []float64, lo, hi int) ([]float64, [][]in
 	return mu, grp
 }
 
+// checkGroup: grp (nil when share is 0) contains v, has k..2k−1 distinct
+// records in ascending order and the share.
+func checkGroup(t *testing.T, d *model.SqDist, lambda []float64, k, v int, share float64, grp []int) {
+	t.Helper()
+	if grp == nil {
+		if share < 0 {
+			t.Fatalf("record %d: share %g without a group", v, share)
+		}
+		return
+	}
+	if len(grp) < k || len(grp) > 2*k-1 || !slices.Contains(grp, v) || !slices.IsSorted(grp) || slices.Compact(slices.Clone(grp)) == nil || len(slices.Compact(slices.Clone(grp))) != len(grp) {
+		t.Fatalf("record %d: group %v", v, grp)
+	}
+	if sh := d.ReducedCost(lambda, grp) / float64(len(grp)); math.Abs(sh-share) > shareTol(sh, share) {
+		t.Fatalf("record %d: group %v has share %.15g, not %.15g", v, grp, sh, share)
+	}
+}
+
 func shareTol(a, b float64) float64 { return 1e-9 * math.Max(1, math.Max(math.Abs(a), math.Abs(b))) }
 
 // TestMinShares: on seeded instances (n = 12..19, sizes k..2k−1 for
 // k = 2..4, continuous and grid data with exact ties, duals from small to
-// large) MinShares on one and two workers returns every record's smallest
-// share as listing every group does, and the lexicographically smallest
-// group attaining it.
+// large) MinShares on one and two workers, and with hints, returns every record's smallest
+// share as listing every group does, and a group attaining it (with
+// ties, not always the listing's).
 func TestMinShares(t *testing.T) {
 	negative := 0
 	for seed := uint64(1); seed <= 40; seed++ {
@@ -50,8 +68,20 @@ func TestMinShares(t *testing.T) {
 		for _, scale := range []float64{0.3, 1, 3} {
 			lambda := randomDuals(n, 0, scale*float64(k), grid, seed*7+uint64(scale*10))
 			want, wantGrp := refShares(d, lambda, k, 2*k-1)
-			for _, workers := range []int{1, 2} {
-				res, err := pp.MinShares(lambda, k, 2*k-1, &SharesOptions{Workers: workers})
+			// Hints: the listing's groups, one of a wrong size, one with a
+			// record out of range, one with a repeated record.
+			hints := [][]int{{0}, {0, 1, n}, slices.Repeat([]int{1}, k)}
+			for _, g := range wantGrp {
+				if g != nil {
+					hints = append(hints, slices.Clone(g))
+				}
+			}
+			for _, workers := range []int{1, 2, 3} {
+				o := &SharesOptions{Workers: min(workers, 2)}
+				if workers == 3 {
+					o.Hints = hints
+				}
+				res, err := pp.MinShares(lambda, k, 2*k-1, o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -65,7 +95,8 @@ func TestMinShares(t *testing.T) {
 					if want[v] < 0 {
 						negative++
 					}
-					if !slices.Equal(res.Group[v], wantGrp[v]) {
+					checkGroup(t, d, lambda, k, v, res.Share[v], res.Group[v])
+					if (res.Group[v] == nil) != (wantGrp[v] == nil) {
 						t.Fatalf("seed %d scale %g workers %d record %d: group %v, listing %v", seed, scale, workers, v, res.Group[v], wantGrp[v])
 					}
 				}
