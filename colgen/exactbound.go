@@ -58,6 +58,16 @@ type exactShares struct {
 	// hints: the groups attaining the shares of the last exact
 	// evalAnchored, evaluated first by the next.
 	hints [][]int
+	// partial: the last eval was cut short but filled g with an estimate
+	// of a supergradient (evalAnchored).
+	partial bool
+	// scale: the ascent's step scaling (weights).
+	scale []float64
+	// The ascent's scaling phase (scaleStep): start duals, the factor of
+	// the best bound so far, and whether the phase has ended.
+	start  []float64
+	factor float64
+	scaled bool
 }
 
 // sharesSlack is the relative slack subtracted from exactShares' bound

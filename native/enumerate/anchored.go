@@ -33,10 +33,10 @@ type Shares struct {
 	// μ_v = min(0, min over the groups C ∋ v with Lo ≤ |C| ≤ Hi of rc_C/|C|),
 	// equal to it (up to rounding) when Exact.
 	Share []float64
-	// Group[v], when Exact and Share[v] < 0, is a group attaining
-	// Share[v] (members ascending; the lexicographically smallest of the
-	// groups of that share containing v); nil otherwise. Records of one
-	// group share the slice.
+	// Group[v] is the group of smallest share containing v found (members
+	// ascending), nil when none of negative share was found; when Exact
+	// it attains Share[v] (with ties, any of the groups that do). Records
+	// of one group share the slice.
 	Group [][]int
 	// Exact: every record's search finished before the deadline.
 	Exact bool
@@ -300,11 +300,9 @@ func (a *anchored) run() *Shares {
 		}
 		res.Share[v] = min(0, b)
 	}
-	if res.Exact {
-		for v := range n {
-			if i := a.arg[v]; i >= 0 && res.Share[v] < 0 {
-				res.Group[v] = a.groups[i]
-			}
+	for v := range n {
+		if i := a.arg[v]; i >= 0 {
+			res.Group[v] = a.groups[i]
 		}
 	}
 	return res
