@@ -92,7 +92,12 @@
 // above that cutoff leaves the other records' candidates. (Listing every
 // such group by complete enumeration, the first method, overflowed its
 // 20,000 groups per size after small steps on Tarragona and EIA k = 10,
-// and the ascent stalled.) Its supergradient is one minus each record's coverage by the
+// and the ascent stalled.) The ascent opens with a scaling phase
+// (scaleStep): the bound at the nearest-neighbour duals times 1.05,
+// 1.10, ... as long as it rises and its evaluation finishes (Tarragona
+// k = 10: 19.2 → 26.7 IL at the factor 1.4, every share still 0). Then
+// it steps along D·g, D the nearest-neighbour duals relative to their
+// mean, g the supergradient: one minus each record's coverage by the
 // groups attaining the μ_v; Polyak's step aims at the incumbent. The
 // ascent takes turns with the master once its value has not moved for
 // shareStallIters solves since the first (its share of the time growing

@@ -65,9 +65,12 @@ type exactShares struct {
 	scale []float64
 	// The ascent's scaling phase (scaleStep): start duals, the factor of
 	// the best bound so far, and whether the phase has ended.
-	start  []float64
-	factor float64
-	scaled bool
+	start       []float64
+	factor, inc float64
+	scaled      bool
+	// gLast: the supergradient at the best factor (an exact evaluation);
+	// gBest: handed to the ascent's first step after the phase.
+	gLast, gBest []float64
 }
 
 // sharesSlack is the relative slack subtracted from exactShares' bound

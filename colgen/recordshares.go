@@ -94,14 +94,21 @@ func (e *exactShares) weights(start []float64) []float64 {
 	return e.scale
 }
 
-// scaleInc is the increment of the factor of the ascent's scaling phase.
-const scaleInc = 0.05
+// scaleInc is the first increment of the factor of the ascent's scaling
+// phase; it doubles after each evaluation that rose and took less than
+// scaleCheap, and halves after each that did not rise.
+const (
+	scaleInc   = 0.05
+	scaleCheap = 250 * time.Millisecond
+)
 
 // scaleStep is a step of the scaling phase that opens the ascent on
-// exactShares: the bound at the start duals times 1 + scaleInc·j, j =
-// 1, 2, ..., as long as it rises and its evaluation finishes (the bound
-// is concave in λ, so along this ray it rises to one maximum and falls).
-// Then the phase ends, the ascent goes on from the best point, and its
+// exactShares: the bound at the start duals times a factor, raised from
+// 1 by scaleInc (the increment doubling while the evaluations rise and
+// are cheap, halving when one falls or is cut short; the bound is
+// concave in λ, so along this ray it rises to one maximum and falls).
+// When the increment falls below scaleInc/4 the phase ends, the ascent
+// goes on from the best point (with its supergradient), and its
 // steps along D·g (weights) keep to the start duals' proportions. On
 // Tarragona k = 10 the factor 1.4 gives 26.7 IL with every share 0 (the
 // nearest-neighbour duals give 19.2; bench/README.md), while plain
@@ -111,9 +118,9 @@ const scaleInc = 0.05
 func (a *ascent) scaleStep(deadline time.Time) float64 {
 	e := a.ex
 	if e.start == nil {
-		e.start, e.factor = slices.Clone(a.best), 1
+		e.start, e.factor, e.inc = slices.Clone(a.best), 1, scaleInc
 	}
-	f := e.factor + scaleInc
+	f := e.factor + e.inc
 	for i, x := range e.start {
 		a.lambda[i] = f * x
 	}
@@ -129,12 +136,25 @@ func (a *ascent) scaleStep(deadline time.Time) float64 {
 		copy(a.best, a.lambda)
 		if exact {
 			a.lastOK = time.Since(t0)
+			e.gLast = append(e.gLast[:0], a.g...)
+			if a.lastOK < scaleCheap {
+				e.inc *= 2
+			}
 			return val
 		}
+		e.gLast = nil // the supergradient of an evaluation cut short is an estimate
+	} else if e.inc /= 2; e.inc >= scaleInc/4 {
+		// The bound fell, or its evaluation was cut short: half the
+		// increment from the best factor.
+		copy(a.lambda, a.best)
+		return val
 	}
-	// The bound fell, or its evaluation was cut short: the ascent goes on
-	// from the best point.
+	// The increment has shrunk to a quarter of scaleInc: the ascent goes
+	// on from the best point.
 	e.scaled = true
 	copy(a.lambda, a.best)
+	if e.gLast != nil {
+		e.gBest = e.gLast // the next step starts from the best point (ascent.step)
+	}
 	return val
 }

@@ -271,7 +271,14 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	var val float64
 	exact := true
 	t0 := time.Now()
-	if a.ex != nil {
+	if a.ex != nil && a.ex.gBest != nil {
+		// The scaling phase has just ended: λ is its best point, whose
+		// bound and supergradient it kept.
+		val = a.bestVal
+		copy(a.g, a.ex.gBest)
+		a.ex.gBest = nil
+		a.Steps--
+	} else if a.ex != nil {
 		val, exact = a.ex.eval(a.lambda, deadline, a.g)
 		if exact {
 			a.lastOK = time.Since(t0)
