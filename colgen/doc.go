@@ -93,8 +93,8 @@
 // such group by complete enumeration, the first method, overflowed its
 // 20,000 groups per size after small steps on Tarragona and EIA k = 10,
 // and the ascent stalled.) The ascent opens with a scaling phase
-// (scaleStep): the bound at the nearest-neighbour duals times 1.05,
-// 1.10, ... as long as it rises and its evaluation finishes (Tarragona
+// (scaleStep): the bound at the nearest-neighbour duals times a factor
+// raised from 1, a bracketing of its maximum on that ray (Tarragona
 // k = 10: 19.2 → 26.7 IL at the factor 1.4, every share still 0). Then
 // it steps along D·g, D the nearest-neighbour duals relative to their
 // mean, g the supergradient: one minus each record's coverage by the
