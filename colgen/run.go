@@ -3,7 +3,6 @@ package colgen
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"time"
 
@@ -738,18 +737,7 @@ func (r *run) ascend(steps int) {
 				deadline = r.tailStart()
 			}
 		}
-		if f := os.Getenv("SHARES_DUMP"); f != "" {
-			if fh, err := os.Create(fmt.Sprintf("%s-%d.txt", f, r.asc.Steps+1)); err == nil {
-				for _, x := range r.asc.lambda {
-					fmt.Fprintf(fh, "%.17g\n", x)
-				}
-				fh.Close()
-			}
-		}
 		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, deadline, r.best.sse)
-		if os.Getenv("SHARES_DEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "DEBUG step %d %.3fs val %.6g best %.6g theta %.4g nodes %d\n", r.asc.Steps, time.Since(t0).Seconds(), b, r.asc.bestVal, r.asc.theta, r.asc.ex.Nodes)
-		}
 		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
 		r.res.Stats.AscentSteps++
 		if r.asc.ex != nil {
