@@ -106,7 +106,9 @@
 // the ICSM polish when the master still has no bound (see above; with
 // NoICSM the ascent takes it); when an iteration limit stops the
 // loop it takes ascentFinalSteps steps. Census k = 10: 7.3363 →
-// 8.59-9.09 (IL) in 60 s, 9.99 in 600 s (bench/README.md).
+// 8.59-9.09 (IL) in 60 s, 9.99 in 600 s (bench/README.md) before the
+// scaling phase and the branch and bound per record; with them 10.29 in
+// 60 s (Tarragona k = 10: 19.27 → 27.41, EIA k = 10: 1.27 → 1.53).
 //
 // With Options.Ascent, when the master loop reaches the last 15 % of its
 // time (or its iteration limit) with no bound from the master's own duals

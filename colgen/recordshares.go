@@ -111,7 +111,7 @@ const (
 // goes on from the best point (with its supergradient), and its
 // steps along D·g (weights) keep to the start duals' proportions. On
 // Tarragona k = 10 the factor 1.4 gives 26.7 IL with every share 0 (the
-// nearest-neighbour duals give 19.2; bench/README.md), while plain
+// nearest-neighbour duals give 19.2; BenchmarkShares), while plain
 // subgradient steps from them made thousands of groups of the data's
 // dense part negative within a few steps. It returns the bound (−Inf
 // when the deadline passed first).
