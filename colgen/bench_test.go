@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
 	"github.com/sdcopt/sdcopt/solvers"
 )
 
@@ -118,6 +121,105 @@ func BenchmarkColgenClose(b *testing.B) {
 				}
 				report(b, r)
 				b.ReportMetric(float64(r.CloseColumns), "close-columns")
+			})
+		}
+	}
+}
+
+// BenchmarkShares: one evaluation of the per-record bound with exact
+// shares on a full CASC set at k = 10, at the nearest-neighbour duals
+// times 1.1 to 1.4 (the ascent's scaling phase, scaleStep), by the branch
+// and bound per record and by the listing (20,000 groups per size at
+// most; a 30 s deadline). Metrics: the bound (SSE), whether it is exact.
+func BenchmarkShares(b *testing.B) {
+	for _, set := range []string{"tarragona", "census"} {
+		raw, err := datasets.LoadCASC(set)
+		if errors.Is(err, datasets.ErrNoSharedData) {
+			b.Skip(err)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		z, _ := model.Standardize(raw)
+		k := 10
+		d := model.NewSqDist(z)
+		prep, err := enumerate.Prepare(d, 2*k-1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		base := nearestDuals(prep, d, k)
+		for _, up := range []float64{0.1, 0.2, 0.3, 0.4} {
+			lambda := make([]float64, len(base))
+			for v := range lambda {
+				lambda[v] = base[v] * (1 + up)
+			}
+			for _, listing := range []bool{false, true} {
+				b.Run(fmt.Sprintf("%s/up=%g/listing=%v", set, up, listing), func(b *testing.B) {
+					var val float64
+					var exact bool
+					for range b.N {
+						e := newExactShares(d, prep, k, 2)
+						e.listing = listing
+						val, exact = e.eval(lambda, time.Now().Add(30*time.Second), nil)
+					}
+					b.ReportMetric(val, "bound")
+					ex := 0.0
+					if exact {
+						ex = 1
+					}
+					b.ReportMetric(ex, "exact")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkShareAscent: the ascent on exactShares alone (the steps of
+// run.ascend) for 20 s on a full CASC set at k = 10, its Polyak target the
+// best IL of a 60 s `bench microagg-full` run (Tarragona 30.3018, Census
+// 11.57; bench/README.md), by the branch and bound per record and by the
+// listing. Metrics: the bound as IL, the steps, the seconds per step.
+func BenchmarkShareAscent(b *testing.B) {
+	for _, c := range []struct {
+		set string
+		il  float64
+	}{{"tarragona", 30.3018}, {"census", 11.57}, {"eia", 0}} {
+		raw, err := datasets.LoadCASC(c.set)
+		if errors.Is(err, datasets.ErrNoSharedData) {
+			b.Skip(err)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		z, _ := model.Standardize(raw)
+		k := 10
+		sst := model.SST(z)
+		target := c.il * sst / 100
+		if c.il == 0 {
+			mdav, err := microagg.MDAV(z, k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			target = model.SSE(z, mdav)
+		}
+		for _, listing := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/listing=%v", c.set, listing), func(b *testing.B) {
+				var r *run
+				for range b.N {
+					opt := &Options{NoICSM: true, TimeLimit: 20 * time.Second}
+					r = newRun(z, k, opt, newTimePlan(time.Now(), opt, time.Now))
+					if err := r.startBound(); err != nil {
+						b.Fatal(err)
+					}
+					r.loopStart = time.Now()
+					r.best.sse = target
+					r.startShareAscent()
+					r.asc.ex.listing = listing
+					r.ascend(0)
+				}
+				b.ReportMetric(100*r.res.LowerBound/sst, "bound-IL")
+				b.ReportMetric(float64(r.res.Stats.AscentSteps), "steps")
+				b.ReportMetric(r.res.Stats.AscentSeconds/float64(max(1, r.res.Stats.AscentSteps)), "s/step")
 			})
 		}
 	}

@@ -24,9 +24,9 @@ import (
 //     SizeBounds when the run had them (nil: none).
 //   - CertSizes: Σ_v λ_v + lagrangianTerm(n, k, SizeBounds), the
 //     Lagrangian bound of column generation.
-//   - CertShares: the per-record bound with shares proven by complete
-//     enumeration (exactShares) at Duals; the check re-enumerates every
-//     group of negative reduced cost.
+//   - CertShares: the per-record bound with exact shares (exactShares)
+//     at Duals; the check recomputes every record's smallest share by the
+//     branch and bound per record (enumerate.Prepared.MinShares).
 //
 // Bounds of the gap-closing integer program and of branch-and-price are
 // not certified: Result.Certificate then holds the best certified bound,

@@ -8,8 +8,10 @@ import (
 	"github.com/sdcopt/sdcopt/native/enumerate"
 )
 
-// exactShares is the per-record Lagrangian bound with shares proven by
-// complete enumeration. Every partition x into groups of k..2k−1 records
+// exactShares is the per-record Lagrangian bound with exact shares. By
+// default eval finds the shares by a branch and bound per record
+// (evalAnchored, recordshares.go); with listing it lists the groups by
+// complete enumeration, as follows. Every partition x into groups of k..2k−1 records
 // has SSE(x) = Σ_v λ_v + Σ_v rc_{C(v)}/|C(v)| (recordBound), so with
 // μ_v ≤ min(0, min_{C ∋ v} rc_C/|C|),
 //
@@ -47,6 +49,28 @@ type exactShares struct {
 	groups    []model.Column
 	// Nodes counts the enumeration's search nodes, Groups the groups found.
 	Nodes int64
+	// listing: prove the shares by listing every group of negative
+	// reduced cost per size (complete enumeration, at most maxGroups per
+	// size) instead of the branch and bound per record of
+	// enumerate.Prepared.MinShares (evalAnchored); the reference of the
+	// tests.
+	listing bool
+	// hints: the groups attaining the shares of the last exact
+	// evalAnchored, evaluated first by the next.
+	hints [][]int
+	// partial: the last eval was cut short but filled g with an estimate
+	// of a supergradient (evalAnchored).
+	partial bool
+	// scale: the ascent's step scaling (weights).
+	scale []float64
+	// The ascent's scaling phase (scaleStep): start duals, the factor of
+	// the best bound so far, and whether the phase has ended.
+	start       []float64
+	factor, inc float64
+	scaled      bool
+	// gLast: the supergradient at the best factor (an exact evaluation);
+	// gBest: handed to the ascent's first step after the phase.
+	gLast, gBest []float64
 }
 
 // sharesSlack is the relative slack subtracted from exactShares' bound
@@ -67,6 +91,9 @@ func newExactShares(d *model.SqDist, prep *enumerate.Prepared, k, workers int) *
 // pricing), whether it is exact (every size finished below maxGroups), and
 // fills g when not nil and exact.
 func (e *exactShares) eval(lambda []float64, deadline time.Time, g []float64) (float64, bool) {
+	if !e.listing {
+		return e.evalAnchored(lambda, deadline, g)
+	}
 	n, k := e.d.N, e.k
 	floor := 0.0
 	exact := true

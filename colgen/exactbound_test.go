@@ -38,11 +38,13 @@ func minShares(d *model.SqDist, lambda []float64, k int) []float64 {
 }
 
 // TestExactShares: on 50 seeded instances (n ≤ 14, k = 2..4) and random
-// duals, the bound of exactShares with every size enumerated equals
+// duals, the bound of exactShares (by its default, the branch and bound
+// per record) equals
 // Σ_v (λ_v + min(0, min_{C∋v} rc_C/|C|)) computed by listing every group,
 // and is never above the brute-force optimum; with a cap of a few groups
 // per size or a deadline already passed it is still never above that
-// value (a partial search gives a weaker, valid bound).
+// value (a partial search gives a weaker, valid bound) — the listing with
+// a cap (exactShares.listing) and either method after the deadline.
 func TestExactShares(t *testing.T) {
 	capped := 0
 	for seed := uint64(1); seed <= 50; seed++ {
@@ -77,7 +79,7 @@ func TestExactShares(t *testing.T) {
 			if got > opt+relTol(got, opt) {
 				t.Fatalf("seed %d trial %d: bound %.12g above the optimum %.12g", seed, trial, got, opt)
 			}
-			e.maxGroups = 2
+			e.listing, e.maxGroups = true, 2
 			part, ex := e.eval(lambda, time.Time{}, nil)
 			if part > want+relTol(part, want) {
 				t.Fatalf("seed %d trial %d: capped bound %.12g above the exact %.12g", seed, trial, part, want)

@@ -265,10 +265,20 @@ func (a *ascent) done() bool { return a.theta < ascentMinTheta }
 // subgradient towards the target ub (the incumbent's SSE); it returns the
 // bound (−Inf when the deadline passed).
 func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int, deadline time.Time, ub float64) float64 {
+	if a.ex != nil && !a.ex.scaled {
+		return a.scaleStep(deadline)
+	}
 	var val float64
 	exact := true
-	if a.ex != nil {
-		t0 := time.Now()
+	t0 := time.Now()
+	if a.ex != nil && a.ex.gBest != nil {
+		// The scaling phase has just ended: λ is its best point, whose
+		// bound and supergradient it kept.
+		val = a.bestVal
+		copy(a.g, a.ex.gBest)
+		a.ex.gBest = nil
+		a.Steps--
+	} else if a.ex != nil {
 		val, exact = a.ex.eval(a.lambda, deadline, a.g)
 		if exact {
 			a.lastOK = time.Since(t0)
@@ -280,6 +290,14 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		return val
 	}
 	a.Steps++
+	if !exact && a.ex != nil && a.ex.partial && val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
+		// Cut short, yet above the best bound (the branch and bound per
+		// record, evalAnchored): a step that went far enough to pay. Keep
+		// it and step on with the estimate of the supergradient; the
+		// next evaluation gets a budget grown from this one's.
+		exact = true
+		a.lastOK = time.Since(t0)
+	}
 	if !exact {
 		// Too many groups of negative reduced cost (or the deadline): the
 		// step went too far. Back to the best point with a much shorter
@@ -304,9 +322,21 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		copy(a.lambda, a.best) // restart from the best point
 		return val
 	}
+	// The ascent on exactShares steps along D·g, D the start duals
+	// relative to their mean (exactShares.weights); otherwise D = I.
+	var wt []float64
+	if a.ex != nil {
+		wt = a.ex.weights(a.best)
+	}
+	wi := func(i int) float64 {
+		if wt == nil {
+			return 1
+		}
+		return wt[i]
+	}
 	norm := 0.0
-	for _, x := range a.g {
-		norm += x * x
+	for i, x := range a.g {
+		norm += x * x * wi(i)
 	}
 	if norm < 1e-12*float64(len(a.g)) {
 		// λ is optimal for the bound (g = 0 up to rounding; a smaller
@@ -319,13 +349,13 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		// No record's dual moves by more than the incumbent's mean SSE
 		// per record in one step.
 		gmax := 0.0
-		for _, x := range a.g {
-			gmax = max(gmax, math.Abs(x))
+		for i, x := range a.g {
+			gmax = max(gmax, math.Abs(x)*wi(i))
 		}
 		t = min(t, ub/float64(len(a.g))/gmax)
 	}
 	for i, x := range a.g {
-		a.lambda[i] += t * x
+		a.lambda[i] += t * x * wi(i)
 	}
 	return val
 }

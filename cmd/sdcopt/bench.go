@@ -379,8 +379,8 @@ func newBenchCheckCertificatesCmd() *cobra.Command {
 		"Reads the file that sdcopt bench microagg-full --certificates FILE wrote and\n"+
 			"recomputes every case's lower bound from the CASC data alone: the\n"+
 			"nearest-neighbour and per-record bounds by their closed forms, the\n"+
-			"per-record bound with exact shares by re-enumerating every group of negative\n"+
-			"reduced cost, and the\n"+
+			"per-record bound with exact shares by recomputing every record's smallest\n"+
+			"share (a branch and bound per record), and the\n"+
 			"Lagrangian bound sum(duals) + the size term from per-size reduced-cost\n"+
 			"bounds, each re-proven by the root bound or by complete enumeration (no LP\n"+
 			"or MIP engine). OK when the recomputed bound is at least the stated one.",
