@@ -557,8 +557,8 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			// decisions (bench/README.md).
 			// Near neighbourhoods for every open cell, then the whole
 			// table with a short limit (which proves most disclosures),
-			// then far neighbourhoods, then the whole table with the time
-			// left.
+			// then chained slabs, then far neighbourhoods, then the whole
+			// table with the time left.
 			req := a.requirement()
 			minRadius := len(ms.Vars)
 			for _, s := range sets {
@@ -568,6 +568,14 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			open = a.notTriviallyDisclosed(ms, open, req)
 			open, found = a.searchOpen(ms, open, req, moved, nearRadii, minRadius, deadline)
 			open = a.decideWhole(ms, open, req, found, proven, wholeFirstLimit, deadline)
+			if len(open) > 0 {
+				// Chained slabs (chain.go) before the far balls: they
+				// reach in milliseconds what radius 4 takes half a
+				// second per cell for.
+				var chained map[int]searched
+				open, chained = a.chainOpen(ms, open, req, found, 1, deadline)
+				maps.Copy(found, chained)
+			}
 			if len(open) > 0 {
 				var far map[int]searched
 				open, far = a.searchOpen(ms, open, req, found, farRadii, 0, deadline)
