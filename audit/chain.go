@@ -86,11 +86,18 @@ func (a *Auditor) chainOpen(ms *model.MarginSet, open []int, req []int64, from m
 	dims := model.Dims(ms.Vars)
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var engines []solvers.Solver
 	for w := 0; w < searchWorkers; w++ {
 		mip, err := searchEngine(a.opt.Solver)
 		if err != nil {
 			break
 		}
+		engines = append(engines, mip)
+	}
+	if len(engines) == 0 {
+		return open, map[int]searched{} // no integer engine: the bounds decide
+	}
+	for _, mip := range engines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
