@@ -27,14 +27,16 @@ import (
 // solution is again a table with every margin. The search starts from
 // X = T and maximizes (minimizes) c over the slab of a random F, replaces
 // X by the table found and repeats with another F: the tables chain, and
-// a later slab uses the counts an earlier one moved next to c. A move
-// that no single ball around c holds (the cells it needs lie at Hamming
-// distance 5 or more) is reached through a few slabs of 243 cells each,
-// every program solved in milliseconds. On the 3^7 table with 3-way
-// margins and mean 0.2 the cells of count 1 that radius 3 leaves at
-// [0, 2] reached 3 in 2-30 slabs of 5 variables (0.01-0.2 s; radius 4
-// took 0.15-0.6 s per cell, radius 5 did not finish in 5 s), on the view
-// of sequence 2, request 13 of sdcopt bench audit (TestChainReachesWhatTheBallCannot).
+// a later slab uses the counts an earlier one moved next to c. Moves
+// that the ball of radius 3 around c does not hold are reached through a
+// few slabs of 243 cells each, every program solved in milliseconds. On
+// the 3^7 table with 3-way margins and mean 0.2, view of the 14th request
+// of sequence 2 of sdcopt bench audit 3^7:3@0.2 (20 cells left open,
+// measured 2026-11-26, TestChainReachesWhatTheBallCannot), the cells of
+// count 1 whose radius-3 optimum is 2 reached 3 in 2-30 slabs of 5
+// variables (0.01-0.5 s); the ball of radius 4 (939 columns) reached 3
+// too but took 0.15-0.6 s per cell, radius 5 did not finish in 5 s, and
+// CBC over the whole table took 6 s for one of them.
 //
 // Every table of the chain is checked exactly (moveAt: integer,
 // non-negative, every row of the slab exact), so every value it attains

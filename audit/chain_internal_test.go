@@ -57,7 +57,7 @@ func TestChainSlab(t *testing.T) {
 
 // The chained slabs reach what the ball of radius 3 around the cell
 // cannot: on the 3^7 table with Poisson counts of mean 0.2 (sdcopt bench
-// audit 3^7:3@0.2) and the view of sequence 2 at its 13th request (14
+// audit 3^7:3@0.2) and the view of sequence 2 at its 14th request (14
 // margins), the integer program over the ball proves that no table
 // differing from the confidential one only within the ball raises these
 // cells of count 1 above 2, while the chain reaches 3 (the width the
