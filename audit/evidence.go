@@ -18,8 +18,9 @@ import (
 //     certified method's witnesses, the confidential table itself when it
 //     has every margin of the view) attain a wide enough interval (safe);
 //   - Search: tables found by integer programs over the cell's
-//     neighbourhood in the confidential table or over the whole table
-//     (search.go) attain a wide enough interval (safe);
+//     neighbourhood in the confidential table, over chained slabs through
+//     the cell (chain.go) or over the whole table (search.go) attain a
+//     wide enough interval (safe);
 //   - Moves: tables reached from the confidential table by local moves in
 //     the kernel of the margin system (see moveInterval) attain a wide
 //     enough interval (safe);
