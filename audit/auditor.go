@@ -546,6 +546,13 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	if truth && !every {
 		sets = cellbounds.MoveSets(model.Dims(ms.Vars), margins)
 		open, moved = a.openAfterMoves(ms, sets, need, deadline)
+		var boxed map[int]searched
+		if len(open) > 0 && a.upperOnly() && len(a.table.Counts) >= boxMinTable && !frechet.Decomposable(ms) {
+			// Sparse tables of many variables: boxes around the open
+			// cells first, at any size (bigpieces.go).
+			open = a.notTriviallyDisclosed(ms, open, a.requirement())
+			open, boxed = a.searchBoxes(ms, open, a.requirement(), moved, boxDeadline(len(a.table.Counts), deadline))
+		}
 		if len(open) > 0 && (a.refine == nil || a.upperOnly()) && len(a.table.Counts) <= searchMaxTable && !frechet.Decomposable(ms) {
 			// The cells the moves leave open: integer programs over
 			// their neighbourhoods (search.go), unless the closed form
@@ -573,6 +580,17 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 				open, far = a.searchOpen(ms, open, req, found, farRadii, 0, deadline)
 				maps.Copy(found, far)
 				open = a.decideWhole(ms, open, req, found, proven, 0, deadline)
+			}
+		}
+		if len(boxed) > 0 {
+			if found == nil {
+				found = map[int]searched{}
+			}
+			for c, f := range boxed {
+				if g, ok := found[c]; ok {
+					f = searched{min(f.lo, g.lo), max(f.hi, g.hi)}
+				}
+				found[c] = f
 			}
 		}
 		if len(open) == 0 {
