@@ -44,10 +44,13 @@ import (
 // bounds (cellbounds, only the open cells), as before.
 
 // boxMaxCells is the largest box searched first; boxMaxCellsWide the
-// larger box of the second pass, for the cells the first leaves open.
+// larger box of the second pass, for the cells the first leaves open, and
+// boxMaxCellsWidest that of a third pass on the tables above
+// searchMaxTable (on smaller ones the neighbourhood search follows).
 const (
-	boxMaxCells     = 128
-	boxMaxCellsWide = 512
+	boxMaxCells       = 128
+	boxMaxCellsWide   = 512
+	boxMaxCellsWidest = 2048
 )
 
 // boxSolveLimit bounds each program of the box search.
@@ -112,7 +115,13 @@ func (a *Auditor) searchBoxes(ms *model.MarginSet, open []int, req []int64, move
 	if len(engines) == 0 {
 		return open, map[int]searched{}
 	}
-	for _, limit := range []int{boxMaxCells, boxMaxCellsWide} {
+	passes := []int{boxMaxCells, boxMaxCellsWide}
+	if len(a.table.Counts) > searchMaxTable {
+		// Nothing else searches such a table: a third pass with the
+		// widest boxes for the cells left.
+		passes = append(passes, boxMaxCellsWidest)
+	}
+	for _, limit := range passes {
 		next := make(chan int)
 		var wg sync.WaitGroup
 		for _, mip := range engines {
@@ -313,8 +322,9 @@ func (nb *neighbourhood) raise(mip solvers.Solver, cols []int, goals []int64, de
 
 // boxDeadline is the end of the box search on a table of n cells: the
 // decision's deadline above searchMaxTable (nothing else searches there),
-// else boxShare of the time left, so that the neighbourhood search and the
-// whole table's programs, which prove disclosures, keep the rest.
+// else boxShare of the time left, for the neighbourhood search, which
+// decides most of the cells the boxes leave, and, up to
+// boxShareMaxTable cells, the whole table's programs.
 func boxDeadline(n int, deadline time.Time) time.Time {
 	if n > searchMaxTable {
 		return deadline
@@ -322,6 +332,21 @@ func boxDeadline(n int, deadline time.Time) time.Time {
 	return time.Now().Add(time.Duration(boxShare * float64(time.Until(deadline))))
 }
 
+// boxShareMaxTable is the largest table whose whole-table programs
+// (decideWhole) run after the box search: on larger ones they take longer
+// than a decision has (the first pass on the 62,208-cell piece of
+// synthetic20:3, sequence 1, its 15th request, started with 3.4 s left
+// and ended 3.9 s past the deadline). Their bounds, too, need
+// bigBoundsMin.
+const boxShareMaxTable = 1 << 14
+
 // boxShare is the share of a decision's time left that the box search
 // takes on a table of at most searchMaxTable cells.
 const boxShare = 0.6
+
+// bigBoundsMin is the least time left for which the bounds are computed
+// for the cells the searches leave open on a table above
+// boxShareMaxTable searched by boxes; with less, the decision
+// takes the evidence at hand: the bounds' programs over such a table are
+// built before their time limit applies.
+const bigBoundsMin = 3 * time.Second
