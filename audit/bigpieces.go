@@ -35,13 +35,16 @@ import (
 // it); every table found attains its values at every cell of W, and each
 // one is checked against every open cell of its box before the next
 // program. Measured on the 331,776-cell piece of synthetic20:3 (sequence
-// 5, its 19th request; 3,743 cells open after the local moves, 2 cores shared
-// with other jobs): boxes of 128 cells decided about 3,200 of them in
-// 9.5 s, boxes of 256 about 2,600, 512 about 2,500 and 64 about 2,900
-// (lp_solve takes 5 ms for a 128-cell box, 18 ms for 512).
+// 5, its 19th request; 3,743 cells open after the local moves, 2 cores
+// shared with other jobs, first pass only): boxes of at most 128 cells
+// decided about 3,200 of them in 9.5 s, of 256 about 2,600, of 512 about
+// 2,500 and of 64 about 2,900 (lp_solve takes about 5 ms for a 128-cell
+// box, 18 ms for 512).
 //
 // Nothing here proves a disclosure: cells the boxes leave open go on to the
-// bounds (cellbounds, only the open cells), as before.
+// neighbourhood search (tables up to searchMaxTable) and the bounds
+// (cellbounds, only the open cells), as before. The passes, their time
+// (boxDeadline) and what follows them are set below.
 
 // boxMaxCells is the largest box searched first; boxMaxCellsWide the
 // larger box of the second pass, for the cells the first leaves open, and
