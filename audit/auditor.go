@@ -539,6 +539,11 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	var found, proven map[int]searched
 	// moved: the intervals the local moves attained.
 	var moved map[int]searched
+	// boxed: the intervals the box search attained (bigpieces.go);
+	// bigBoxed: it ran on a table whose whole-table programs and bounds
+	// take longer than a decision has (they are skipped or need time).
+	var boxed map[int]searched
+	bigBoxed := false
 	open := need
 	if every {
 		open = nil // every cell, in table order
@@ -546,6 +551,13 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 	if truth && !every {
 		sets = cellbounds.MoveSets(model.Dims(ms.Vars), margins)
 		open, moved = a.openAfterMoves(ms, sets, need, deadline)
+		if len(open) > 0 && a.upperOnly() && len(a.table.Counts) >= boxMinTable && !frechet.Decomposable(ms) {
+			// Sparse tables of many variables: boxes around the open
+			// cells first, at any size (bigpieces.go).
+			open = a.notTriviallyDisclosed(ms, open, a.requirement())
+			open, boxed = a.searchBoxes(ms, open, a.requirement(), moved, boxDeadline(len(a.table.Counts), deadline))
+			bigBoxed = len(a.table.Counts) > boxShareMaxTable
+		}
 		if len(open) > 0 && (a.refine == nil || a.upperOnly()) && len(a.table.Counts) <= searchMaxTable && !frechet.Decomposable(ms) {
 			// The cells the moves leave open: integer programs over
 			// their neighbourhoods (search.go), unless the closed form
@@ -580,12 +592,27 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 				open, chained = a.chainOpen(ms, open, req, found, 1, deadline)
 				maps.Copy(found, chained)
 			}
-			open = a.decideWhole(ms, open, req, found, proven, wholeFirstLimit, deadline)
+			if !bigBoxed {
+				open = a.decideWhole(ms, open, req, found, proven, wholeFirstLimit, deadline)
+			}
 			if len(open) > 0 {
 				var far map[int]searched
 				open, far = a.searchOpen(ms, open, req, found, farRadii, 0, deadline)
 				maps.Copy(found, far)
-				open = a.decideWhole(ms, open, req, found, proven, 0, deadline)
+				if !bigBoxed {
+					open = a.decideWhole(ms, open, req, found, proven, 0, deadline)
+				}
+			}
+		}
+		if len(boxed) > 0 {
+			if found == nil {
+				found = map[int]searched{}
+			}
+			for c, f := range boxed {
+				if g, ok := found[c]; ok {
+					f = searched{min(f.lo, g.lo), max(f.hi, g.hi)}
+				}
+				found[c] = f
 			}
 		}
 		if len(open) == 0 {
@@ -603,7 +630,7 @@ func (a *Auditor) compute(ms *model.MarginSet, init *model.CellBounds, op *Opera
 			return iv, nil
 		}
 	}
-	if time.Now().After(deadline) {
+	if time.Now().After(deadline) || (bigBoxed && time.Until(deadline) < bigBoundsMin) {
 		// No time left: not even the closed forms (seconds on tables of
 		// millions of cells). The trivial bounds are valid; what the
 		// evidence at hand does not decide is undecided.
