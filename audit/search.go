@@ -427,11 +427,13 @@ func (nb *neighbourhood) moveAt(mip solvers.Solver, at int, dir int64, goal int6
 	return x, res.Status == solvers.Optimal, true
 }
 
-// searchMaxTable is the largest table searched: a neighbourhood's rows
-// are found by projecting its cells, cheap at any size, but the search
-// runs once per open cell, and on the collapsed tables of microdata (up
-// to millions of cells) the bounds' closed forms are the better use of
-// the time.
+// searchMaxTable is the largest table searched by neighbourhoods: a
+// neighbourhood's rows are found by projecting its cells, cheap at any
+// size, but the search runs once per open cell, and on the collapsed
+// tables of microdata (up to millions of cells) a radius-3 ball over
+// many variables is nearly all empty cells. Larger tables whose cells
+// matter by their upper ends only are searched by boxes grown from the
+// non-empty cells instead (bigpieces.go), at any size.
 const searchMaxTable = 1 << 16
 
 // decideWhole decides the cells the neighbourhood search left open (in
