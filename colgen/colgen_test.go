@@ -98,9 +98,9 @@ func checkResult(t *testing.T, z *model.Dataset, k int, r *Result) {
 }
 
 // TestTinyBruteForce: on instances of n ≤ 12 (plain and box-stabilized
-// master) the lower bound never
-// exceeds the brute-force optimum, a converged run's bound is the master
-// LP value, and a run reporting Exact returns an optimal clustering.
+// master) the lower bound never exceeds the brute-force optimum, a
+// converged run's bound is the master LP value, and a run reporting Exact
+// returns an optimal clustering.
 func TestTinyBruteForce(t *testing.T) {
 	exactRuns := 0
 	for seed := uint64(1); seed <= 24; seed++ {
