@@ -312,7 +312,11 @@ func (r *run) iterateBox() (done bool, err error) {
 	}
 	if !math.IsInf(b, -1) {
 		r.raise(b, BoundShares)
-		r.certify(b, CertShares, lam, nil, nil)
+		if exact {
+			// As the ascent's: a bound the cap or the deadline cut short
+			// is valid, but its re-check would enumerate without end.
+			r.certify(b, CertShares, lam, nil, nil)
+		}
 	}
 	newCols := r.cs.addNew(nil, bx.columns(tol))
 	moved := false
