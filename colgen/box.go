@@ -49,7 +49,8 @@ import (
 // box as it was.
 //
 // The ascent on exactShares (ascent, stabilize.go) takes every other
-// turn of the loop: its best duals become the centre when their bound is
+// turn of the loop once boxStallEvals evaluations in a row have not
+// raised the centre's bound: its best duals become the centre when their bound is
 // better, the groups of its evaluations join the masters, and it goes on
 // from the box's centre when that is better than its own best point.
 //
@@ -109,6 +110,10 @@ const boxMaxGroups = 2000
 // evaluation relaxes at every serious step.
 const boxCapRelax = 1.1
 
+// boxStallEvals is the number of box evaluations in a row without a
+// better centre after which the ascent takes turns (boxAscentTurn).
+const boxStallEvals = 3
+
 // boxIdleLimit: after this many box iterations in a row that changed
 // neither the columns nor the box, the box is dropped (the plain master
 // takes over).
@@ -129,11 +134,13 @@ type boxMaster struct {
 	nulls  int
 	idle   int
 	cap    float64 // δ after an overflow (0: none yet); see step
-	// ascentTurn: the ascent had the last turn (boxAscentTurn);
+	// ascentTurn: the ascent had the last turn (boxAscentTurn), stale
+	// the evaluations since the centre's bound last rose;
 	// offered: the ascent moved the centre since the costs were set;
 	// err: adding its groups to the sessions failed (returned by the
 	// next iteration).
 	ascentTurn bool
+	stale      int
 	offered    bool
 	err        error
 	// Serious and Null count the steps.
@@ -271,6 +278,14 @@ func (r *run) iterateBox() (done bool, err error) {
 		}
 	}
 	t1 := time.Now()
+	before := bx.bound
+	defer func() {
+		if bx.bound > before {
+			bx.stale = 0
+		} else {
+			bx.stale++
+		}
+	}()
 	b, exact := bx.ex.eval(lam, deadline, nil)
 	timedOut := false
 	if exact {
@@ -402,9 +417,16 @@ func (b *boxMaster) overflowed() bool {
 
 // boxAscentTurn: with the box master, the ascent on exactShares takes
 // every other turn of the loop (its steps and the box master's
-// evaluations cost about the same: one complete enumeration each).
+// evaluations cost about the same: one complete enumeration each) once
+// boxStallEvals evaluations in a row have not raised the centre's bound.
+// From the start it kept EIA k = 3 from converging in 60 s (gap 20.7 %
+// instead of 7.9 %).
 func (r *run) boxAscentTurn() bool {
 	bx := r.box
+	if bx.stale < boxStallEvals {
+		bx.ascentTurn = false
+		return false
+	}
 	bx.ascentTurn = !bx.ascentTurn
 	if !bx.ascentTurn {
 		return false

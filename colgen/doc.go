@@ -116,9 +116,9 @@
 // the duals of the best bound so far, by two columns per record; the
 // box master's duals are evaluated by exactShares (the reported bound),
 // the groups found there join the master, the centre moves when that
-// bound beats the centre's, and δ grows and shrinks with the steps. The
-// ascent on exactShares takes every other turn and shares its centre and
-// groups. When no group prices out negatively and the box is not
+// bound beats the centre's, and δ grows and shrinks with the steps. Once
+// the centre stalls, the ascent on exactShares takes every other turn and
+// shares its centre and groups. When no group prices out negatively and the box is not
 // binding, the box master's value is the LP bound (Result.Converged). It
 // is off by default: on the k = 10 cases in 60 s it bounded about as the
 // ascent alone (bench/README.md).
