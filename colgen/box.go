@@ -1,6 +1,7 @@
 package colgen
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -477,7 +478,7 @@ func shareColumns(ex *exactShares, tol float64) [][]int {
 	perSize := map[int]int{}
 	byRC := slices.Clone(ex.groups)
 	slices.SortStableFunc(byRC, func(x, y model.Column) int {
-		return cmpFloat(x.ReducedCost, y.ReducedCost)
+		return cmp.Compare(x.ReducedCost, y.ReducedCost)
 	})
 	for _, c := range byRC {
 		if c.ReducedCost >= tol {
@@ -489,16 +490,6 @@ func shareColumns(ex *exactShares, tol float64) [][]int {
 		}
 	}
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // step applies the centre and δ rules to the evaluation at lam (bound
