@@ -110,6 +110,12 @@ type Options struct {
 	// k), and takes the last ascentTail of the loop's time when the master
 	// has no bound by then.
 	NoShareAscent bool
+	// Stabilize chooses the stabilization of the master: StabilizeNone
+	// ("" too: the plain restricted master) or StabilizeBox (a box around
+	// the duals of the best bound so far, moved by serious steps; see
+	// box.go). With StabilizeBox the box master replaces the ascent on
+	// exactShares.
+	Stabilize string
 	// Progress, when set, is called when a phase starts and ends, after
 	// every master iteration and at every branch-and-price node report,
 	// on the goroutine of Run. It only observes: nothing it does changes
@@ -174,6 +180,11 @@ type Stats struct {
 	// per-record bound.
 	AscentSteps   int
 	AscentSeconds float64
+	// BoxEvaluations and BoxSeconds: the exact evaluations (exactShares)
+	// at the box master's duals (Options.Stabilize = StabilizeBox);
+	// BoxSerious of them moved the stability centre.
+	BoxEvaluations, BoxSerious int
+	BoxSeconds                 float64
 }
 
 // PricingSeconds is the time spent pricing.

@@ -97,9 +97,10 @@ func checkResult(t *testing.T, z *model.Dataset, k int, r *Result) {
 	}
 }
 
-// TestTinyBruteForce: on instances of n ≤ 12 the lower bound never
-// exceeds the brute-force optimum, a converged run's bound is the master
-// LP value, and a run reporting Exact returns an optimal clustering.
+// TestTinyBruteForce: on instances of n ≤ 12 (plain and box-stabilized
+// master) the lower bound never exceeds the brute-force optimum, a
+// converged run's bound is the master LP value, and a run reporting Exact
+// returns an optimal clustering.
 func TestTinyBruteForce(t *testing.T) {
 	exactRuns := 0
 	for seed := uint64(1); seed <= 24; seed++ {
@@ -111,10 +112,13 @@ func TestTinyBruteForce(t *testing.T) {
 		z := randomData(t, n, 2+int(seed%3), seed)
 		d := model.NewSqDist(z)
 		opt := bruteForce(d, k)
-		for _, o := range []Options{{Exact: ExactCE}, {Exact: ExactEP}, {Exact: ExactCE, NoClose: true}} {
+		for _, o := range []Options{{Exact: ExactCE}, {Exact: ExactEP}, {Exact: ExactCE, NoClose: true}, {Exact: ExactCE, Stabilize: StabilizeBox}} {
 			exact := o.Exact
 			if o.NoClose {
 				exact += "/no-close"
+			}
+			if o.Stabilize != "" {
+				exact += "/" + o.Stabilize
 			}
 			r, err := Run(z, k, &o)
 			if err != nil {
@@ -156,7 +160,7 @@ func TestTinyBruteForce(t *testing.T) {
 	if exactRuns == 0 {
 		t.Fatal("no tiny instance was solved exactly; the test exercises nothing")
 	}
-	t.Logf("%d of 72 tiny runs exact", exactRuns)
+	t.Logf("%d of 96 tiny runs exact", exactRuns)
 }
 
 // TestNoNegativeColumnAtTermination re-prices the final duals by complete
@@ -459,6 +463,7 @@ func TestBadInput(t *testing.T) {
 		"k=1":          {1, nil},
 		"k>n":          {11, nil},
 		"exact":        {3, &Options{Exact: "nope"}},
+		"stabilize":    {3, &Options{Stabilize: "nope"}},
 		"initial size": {3, &Options{Initial: []*model.Clustering{{Group: []int{0}, NumGroups: 1}}}},
 		"initial k":    {3, &Options{Initial: []*model.Clustering{{Group: []int{0, 0, 1, 1, 1, 1, 1, 1, 1, 1}, NumGroups: 2}}}},
 	} {

@@ -50,6 +50,9 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 		return nil, err
 	}
 	defer r.sess.Close()
+	if r.box != nil {
+		defer r.box.close()
+	}
 	if err := r.masterLoop(); err != nil {
 		return nil, err
 	}
@@ -92,6 +95,9 @@ func validate(z *model.Dataset, k int, opt *Options) error {
 		return fmt.Errorf("%w: Smoothing %g (want < 1)", ErrInput, opt.Smoothing)
 	case opt.Workers < 0:
 		return fmt.Errorf("%w: Workers %d", ErrInput, opt.Workers)
+	}
+	if opt.Stabilize != "" && !slices.Contains(StabilizeMethods(), opt.Stabilize) {
+		return fmt.Errorf("%w: unknown stabilization %q (want one of %v)", ErrInput, opt.Stabilize, StabilizeMethods())
 	}
 	if opt.Exact != "" && !slices.Contains(ExactMethods(), opt.Exact) {
 		return fmt.Errorf("%w: unknown exact pricing %q (want one of %v)", ErrInput, opt.Exact, ExactMethods())
@@ -141,6 +147,8 @@ type run struct {
 	lastSumLambda float64
 	// stab is the dual smoothing (nil when off).
 	stab *stabilizer
+	// box is the box-stabilized master (nil when off; box.go).
+	box *boxMaster
 	// asc is the subgradient ascent on the per-record bound (nil when
 	// off), loopStart the start of the master loop.
 	asc       *ascent
@@ -346,6 +354,9 @@ func (r *run) openMaster(initCols [][]int) error {
 			r.stab = &stabilizer{alpha: alpha, center: c, bound: floatSum(c)}
 		}
 	}
+	if r.opt.Stabilize == StabilizeBox {
+		return r.openBox(initCols)
+	}
 	return nil
 }
 
@@ -402,6 +413,9 @@ func (r *run) iterate() (done bool, err error) {
 	}
 	if !r.plan.loopEnd.IsZero() {
 		r.masterPrm.TimeLimit = time.Until(r.plan.loopEnd)
+	}
+	if r.boxActive() {
+		return r.iterateBox()
 	}
 	t0 := time.Now()
 	mr, err := r.sess.Solve()
@@ -584,7 +598,7 @@ func (r *run) noMasterBound() bool {
 // and NoShareAscent), which raises the bound of a run that will not
 // converge without taking time from one that is converging.
 func (r *run) ascentTail() bool {
-	if r.plan.loopEnd.IsZero() || !r.noMasterBound() || r.n < 2*r.k {
+	if r.plan.loopEnd.IsZero() || r.boxActive() || !r.noMasterBound() || r.n < 2*r.k {
 		return false
 	}
 	left := r.plan.loopEnd.Sub(r.plan.clock())
@@ -656,6 +670,9 @@ const polishMinBox = 12 * time.Second
 func (r *run) shareTurn() bool {
 	if r.opt.NoShareAscent || !r.noMasterBound() || r.n < 2*r.k {
 		return false
+	}
+	if r.boxActive() {
+		return r.boxAscentTurn()
 	}
 	stuck := !r.masterMoved && r.stallIters >= shareStallIters
 	frac := r.loopFraction()
@@ -751,6 +768,7 @@ func (r *run) ascend(steps int) {
 	if r.stab != nil {
 		r.stab.offer(r.asc.best, r.asc.bestVal)
 	}
+	r.boxOffer()
 }
 
 func floatSum(x []float64) float64 {

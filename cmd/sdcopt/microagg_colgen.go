@@ -32,11 +32,12 @@ type colgenSettings struct {
 	smoothing     float64
 	ascent        bool
 	noShareAscent bool
+	stabilize     string
 }
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "stabilize"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -51,6 +52,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.Float64Var(&s.icsmTimeLimit, "icsm-time-limit", 0, "colgen: time box of the ICSM start in seconds (0 = a quarter of --time-limit, or none)")
 	f.Float64Var(&s.smoothing, "smoothing", 0, "colgen: dual smoothing weight alpha in [0, 1) of the stability centre (Wentges): the greedy pricing runs first at alpha*centre + (1-alpha)*master duals (0 = off; 0.8 is usual)")
 	f.BoolVar(&s.ascent, "ascent", false, "colgen: subgradient ascent on the per-record lower bound in the last 15% of the master loop's time when the master has no bound of its own by then (large k)")
+	f.StringVar(&s.stabilize, "stabilize", colgen.StabilizeNone, "colgen: stabilization of the master LP: "+strings.Join(colgen.StabilizeMethods(), "|")+" (box = a box around the duals of the best lower bound so far, moved when the bound at the box master's duals improves; replaces the ascent with exact shares)")
 	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
@@ -81,6 +83,8 @@ func (c *colgenSettings) check(timeLimit float64, maxIter int) error {
 		return cli.BadInput("--close-columns must be >= 0, got %d", c.closeColumns)
 	case c.icsmTimeLimit < 0 || math.IsNaN(c.icsmTimeLimit) || math.IsInf(c.icsmTimeLimit, 0):
 		return cli.BadInput("--icsm-time-limit must be a finite number of seconds >= 0, got %g", c.icsmTimeLimit)
+	case !slices.Contains(colgen.StabilizeMethods(), c.stabilize):
+		return cli.BadInput("unknown --stabilize %q (want one of %s)", c.stabilize, strings.Join(colgen.StabilizeMethods(), ", "))
 	case !(c.smoothing >= 0 && c.smoothing < 1):
 		return cli.BadInput("--smoothing must be in [0, 1), got %g", c.smoothing)
 	case c.noICSM && c.icsmTimeLimit > 0:
@@ -120,6 +124,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
 		Smoothing: c.smoothing, Ascent: c.ascent, NoShareAscent: c.noShareAscent,
+		Stabilize: c.stabilize,
 	}
 }
 

@@ -121,6 +121,8 @@ func TestMicroaggColgenBadInput(t *testing.T) {
 		{[]string{"--method", "colgen", "--icsm-time-limit", "-1"}, []string{"--icsm-time-limit", "-1"}},
 		{[]string{"--method", "colgen", "--no-icsm", "--icsm-time-limit", "5"}, []string{"--icsm-time-limit", "--no-icsm"}},
 		{[]string{"--method", "mdav", "--no-branch"}, []string{"--no-branch", "colgen only"}},
+		{[]string{"--method", "colgen", "--stabilize", "bogus"}, []string{`unknown --stabilize "bogus"`}},
+		{[]string{"--method", "mdav", "--stabilize", "box"}, []string{"--stabilize", "colgen only"}},
 		{[]string{"--method", "colgen", "--k", "61"}, []string{"--k 61 exceeds"}},
 	}
 	expectBadInput(t, append([]string{"microagg"}, data...), cases)
