@@ -166,6 +166,11 @@ func (r *run) openBox(initCols [][]int) error {
 	b := &boxMaster{n: n, center: c, bound: floatSum(c), scale: scale, delta: boxDeltaInit * scale, active: true,
 		ex: newExactShares(r.d, r.prep, r.k, r.opt.Workers)}
 	b.ex.maxGroups = boxMaxGroups
+	// The box lists the groups of negative reduced cost (not the branch
+	// and bound per record, which finds only each record's cheapest):
+	// the most negative ones of each size become its columns, and a
+	// listing that reaches boxMaxGroups tells it the box is too wide.
+	b.ex.listing = true
 	prob, err := lp.MasterProblem(r.d, nil)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/native/enumerate"
 )
 
@@ -39,6 +40,28 @@ func (e *exactShares) evalAnchored(lambda []float64, deadline time.Time, g []flo
 	}
 	e.Nodes += res.Nodes
 	copy(e.share, res.Share)
+	// The groups found, as eval's listing leaves them (groups, argmin):
+	// the box master takes its columns from them (shareColumns).
+	e.groups = e.groups[:0]
+	idx := make(map[*int]int32)
+	for v := range n {
+		e.argmin[v] = -1
+		c := res.Group[v]
+		if c == nil {
+			continue
+		}
+		i, ok := idx[&c[0]]
+		if !ok {
+			i = int32(len(e.groups))
+			idx[&c[0]] = i
+			rc := e.d.GroupCost(c)
+			for _, u := range c {
+				rc -= lambda[u]
+			}
+			e.groups = append(e.groups, model.Column{Members: c, ReducedCost: rc})
+		}
+		e.argmin[v] = i
+	}
 	b, mag := 0.0, 0.0
 	for v := range n {
 		b += lambda[v] + e.share[v]
