@@ -83,38 +83,9 @@ func (a *Auditor) searchBoxes(ms *model.MarginSet, open []int, req []int64, move
 	for i, c := range nz {
 		model.CellLevels(dims, c, nzLv[i*d:(i+1)*d])
 	}
-	var mu sync.Mutex
-	att := map[int]searched{}
-	for c, f := range moved {
-		att[c] = f
-	}
-	value := func(c int) searched { // mu held
-		if f, ok := att[c]; ok {
-			return f
-		}
-		return searched{a.table.Counts[c], a.table.Counts[c]}
-	}
-	reachedAt := func(c int) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return value(c).hi >= req[c]
-	}
-	absorb := func(nb *neighbourhood, x []int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		for i, y := range nb.cells {
-			f := value(y)
-			att[y] = searched{min(f.lo, x[i]), max(f.hi, x[i])}
-		}
-	}
-	var engines []solvers.Solver
-	for range searchWorkers {
-		mip, err := searchEngine(a.opt.Solver)
-		if err != nil {
-			break
-		}
-		engines = append(engines, mip)
-	}
+	at := newAttained(a.table.Counts, moved)
+	reachedAt := func(c int) bool { return at.value(c).hi >= req[c] }
+	engines := a.searchEngines()
 	if len(engines) == 0 {
 		return open, map[int]searched{}
 	}
@@ -149,16 +120,14 @@ func (a *Auditor) searchBoxes(ms *model.MarginSet, open []int, req []int64, move
 					// Every open cell of the box raised toward its width,
 					// the cell c first (the largest weight).
 					cols, goals := []int{0}, []int64{req[c]}
-					mu.Lock()
 					for i, y := range cells[1:] {
-						if req[y] > 0 && value(y).hi < req[y] {
+						if req[y] > 0 && at.value(y).hi < req[y] {
 							cols, goals = append(cols, i+1), append(goals, req[y])
 						}
 					}
-					mu.Unlock()
 					x, _, ok := nb.raise(mip, cols, goals, deadline, boxSolveLimit)
 					if ok {
-						absorb(nb, x)
+						at.absorb(nb.cells, x)
 					}
 				}
 			}()
@@ -174,18 +143,7 @@ func (a *Auditor) searchBoxes(ms *model.MarginSet, open []int, req []int64, move
 		close(next)
 		wg.Wait()
 	}
-	found := map[int]searched{}
-	var left []int
-	for _, c := range open {
-		f := value(c)
-		if _, ok := att[c]; ok {
-			found[c] = f
-		}
-		if f.hi < req[c] {
-			left = append(left, c)
-		}
-	}
-	return left, found
+	return at.split(a, open, req) // upperOnly: reached is the upper end
 }
 
 // boxAround returns the cells of the box grown around the cell of levels
@@ -299,28 +257,7 @@ func (nb *neighbourhood) raise(mip solvers.Solver, cols []int, goals []int64, de
 		}
 	}
 	p.Sense = solvers.Maximize
-	prm := solvers.DefaultParams()
-	prm.TimeLimit, prm.Deadline = limit, deadline
-	res, err := mip.Solve(&p, prm)
-	if err != nil || !res.HasSolution || len(res.X) != len(nb.cells) {
-		return nil, false, false
-	}
-	sum := make([]int64, len(nb.rhs))
-	x = make([]int64, len(res.X))
-	for i, v := range res.X {
-		r := math.Round(v)
-		if math.Abs(v-r) > 1e-6 || r < 0 {
-			return nil, false, false
-		}
-		x[i] = int64(r)
-		for _, row := range nb.rows[i] {
-			sum[row] += x[i]
-		}
-	}
-	if !slices.Equal(sum, nb.rhs) {
-		return nil, false, false
-	}
-	return x, res.Status == solvers.Optimal, true
+	return nb.solveChecked(mip, &p, deadline, limit)
 }
 
 // boxDeadline is the end of the box search on a table of n cells: the

@@ -61,41 +61,12 @@ const (
 // every open cell known (from, widened by the chains' tables; from is
 // not modified). seed seeds the slabs' draws (with the cell).
 func (a *Auditor) chainOpen(ms *model.MarginSet, open []int, req []int64, from map[int]searched, seed uint64, deadline time.Time) ([]int, map[int]searched) {
-	var mu sync.Mutex
-	att := map[int]searched{}
-	for c, f := range from {
-		att[c] = f
-	}
-	value := func(c int) searched { // mu held
-		if f, ok := att[c]; ok {
-			return f
-		}
-		return searched{a.table.Counts[c], a.table.Counts[c]}
-	}
-	absorb := func(cells []int, x []int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		for i, y := range cells {
-			f := value(y)
-			att[y] = searched{min(f.lo, x[i]), max(f.hi, x[i])}
-		}
-	}
-	current := func(c int) searched {
-		mu.Lock()
-		defer mu.Unlock()
-		return value(c)
-	}
+	at := newAttained(a.table.Counts, from)
+	current, absorb := at.value, at.absorb
 	dims := model.Dims(ms.Vars)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	var engines []solvers.Solver
-	for w := 0; w < searchWorkers; w++ {
-		mip, err := searchEngine(a.opt.Solver)
-		if err != nil {
-			break
-		}
-		engines = append(engines, mip)
-	}
+	engines := a.searchEngines()
 	if len(engines) == 0 {
 		return open, map[int]searched{} // no integer engine: the bounds decide
 	}
@@ -124,18 +95,7 @@ func (a *Auditor) chainOpen(ms *model.MarginSet, open []int, req []int64, from m
 	}
 	close(next)
 	wg.Wait()
-	found := map[int]searched{}
-	var left []int
-	for _, c := range open {
-		f := value(c)
-		if _, ok := att[c]; ok {
-			found[c] = f
-		}
-		if a.reached(f) < req[c] {
-			left = append(left, c)
-		}
-	}
-	return left, found
+	return at.split(a, open, req)
 }
 
 // chainMove chains slab programs from the confidential table t moving

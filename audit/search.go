@@ -157,40 +157,13 @@ type searched struct{ lo, hi int64 }
 // from them; nil for none); minRadius is the first radius tried (the size
 // of the smallest move set: a smaller ball holds no local move).
 func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved map[int]searched, radii []int, minRadius int, deadline time.Time) ([]int, map[int]searched) {
-	var mu sync.Mutex
-	att := map[int]searched{} // every cell a table found has moved (mu)
-	for c, f := range moved {
-		att[c] = f
-	}
-	value := func(c int) searched { // mu held
-		if f, ok := att[c]; ok {
-			return f
-		}
-		return searched{a.table.Counts[c], a.table.Counts[c]}
-	}
-	absorb := func(nb *neighbourhood, x []int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		for i, y := range nb.cells {
-			f := value(y)
-			att[y] = searched{min(f.lo, x[i]), max(f.hi, x[i])}
-		}
-	}
+	at := newAttained(a.table.Counts, moved)
 	done := func(c int) (searched, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		f := value(c)
+		f := at.value(c)
 		return f, a.reached(f) >= req[c] || time.Now().After(deadline)
 	}
 	dims := model.Dims(ms.Vars)
-	var engines []solvers.Solver
-	for w := 0; w < searchWorkers; w++ {
-		mip, err := searchEngine(a.opt.Solver)
-		if err != nil {
-			break
-		}
-		engines = append(engines, mip)
-	}
+	engines := a.searchEngines()
 	if len(engines) == 0 {
 		return open, map[int]searched{} // no integer engine: the bounds decide
 	}
@@ -215,12 +188,12 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 					}
 					if f, _ := done(c); !a.upperOnly() && f.lo > max(0, a.table.Counts[c]-q) {
 						if x, ok := nb.move(mip, -1, max(0, a.table.Counts[c]-q), deadline, solveLimit(r)); ok {
-							absorb(nb, x)
+							at.absorb(nb.cells, x)
 						}
 					}
 					if f, ok := done(c); !ok {
 						if x, ok := nb.move(mip, +1, a.base(f)+q, deadline, solveLimit(r)); ok {
-							absorb(nb, x)
+							at.absorb(nb.cells, x)
 						}
 					}
 				}
@@ -235,11 +208,64 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 	}
 	close(next)
 	wg.Wait()
+	return at.split(a, open, req)
+}
+
+// attained holds the interval of values the tables found so far attain
+// at each cell, shared by a search's workers: a cell no table has moved
+// attains its count.
+type attained struct {
+	mu     sync.Mutex
+	att    map[int]searched
+	counts []int64
+}
+
+// newAttained starts from the intervals of from (not modified; nil for
+// none) over the table of counts.
+func newAttained(counts []int64, from map[int]searched) *attained {
+	t := &attained{att: make(map[int]searched, len(from)), counts: counts}
+	for c, f := range from {
+		t.att[c] = f
+	}
+	return t
+}
+
+func (t *attained) valueLocked(c int) searched {
+	if f, ok := t.att[c]; ok {
+		return f
+	}
+	return searched{t.counts[c], t.counts[c]}
+}
+
+// value returns the interval attained at cell c.
+func (t *attained) value(c int) searched {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.valueLocked(c)
+}
+
+// absorb widens the intervals of cells by the values x of a table found
+// (x[i] at cells[i]).
+func (t *attained) absorb(cells []int, x []int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, y := range cells {
+		f := t.valueLocked(y)
+		t.att[y] = searched{min(f.lo, x[i]), max(f.hi, x[i])}
+	}
+}
+
+// split returns the cells of open (in order) whose attained interval is
+// not wide enough for req (Auditor.reached), and the interval of every
+// cell of open that some table (or from) moved.
+func (t *attained) split(a *Auditor, open []int, req []int64) ([]int, map[int]searched) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	found := map[int]searched{}
 	var left []int
 	for _, c := range open {
-		f := value(c)
-		if _, ok := att[c]; ok {
+		f := t.valueLocked(c)
+		if _, ok := t.att[c]; ok {
 			found[c] = f
 		}
 		if a.reached(f) < req[c] {
@@ -247,6 +273,20 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 		}
 	}
 	return left, found
+}
+
+// searchEngines opens the integer engines of a search, one per worker
+// (none when no integer engine is available: the bounds decide).
+func (a *Auditor) searchEngines() []solvers.Solver {
+	var engines []solvers.Solver
+	for range searchWorkers {
+		mip, err := searchEngine(a.opt.Solver)
+		if err != nil {
+			break
+		}
+		engines = append(engines, mip)
+	}
+	return engines
 }
 
 // searchWorkers is the number of engines searching at once (the machine's
@@ -403,9 +443,18 @@ func (nb *neighbourhood) moveAt(mip solvers.Solver, at int, dir int64, goal int6
 	if p.ColLower[at] > p.ColUpper[at] {
 		return nil, false, false
 	}
+	return nb.solveChecked(mip, &p, deadline, limit)
+}
+
+// solveChecked solves p, a variant of the neighbourhood's program (other
+// objective or column bounds, same rows), and returns the neighbourhood's
+// counts in the table found, checked in exact integer arithmetic:
+// integer, non-negative, every row exact. optimal reports the engine's
+// proof of the optimum.
+func (nb *neighbourhood) solveChecked(mip solvers.Solver, p *solvers.Problem, deadline time.Time, limit time.Duration) (x []int64, optimal, ok bool) {
 	prm := solvers.DefaultParams()
 	prm.TimeLimit, prm.Deadline = limit, deadline
-	res, err := mip.Solve(&p, prm)
+	res, err := mip.Solve(p, prm)
 	if err != nil || !res.HasSolution || len(res.X) != len(nb.cells) {
 		return nil, false, false
 	}
