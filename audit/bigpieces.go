@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
@@ -96,52 +95,33 @@ func (a *Auditor) searchBoxes(ms *model.MarginSet, open []int, req []int64, move
 		passes = append(passes, boxMaxCellsWidest)
 	}
 	for _, limit := range passes {
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for _, mip := range engines {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				lv := make([]int, d)
-				last := deadline // no program starts after last
-				if mip.Name() == "lpsolve" {
-					last = deadline.Add(-lpsolveGrain)
-				}
-				for c := range next {
-					if reachedAt(c) || time.Now().After(last) {
-						continue
-					}
-					model.CellLevels(dims, c, lv)
-					cells := boxAround(dims, lv, nz, nzLv, a.table.Counts, limit)
-					if len(cells) < 2 {
-						continue
-					}
-					nb := buildProgram(a.table, ms, dims, cells)
-					// Every open cell of the box raised toward its width,
-					// the cell c first (the largest weight).
-					cols, goals := []int{0}, []int64{req[c]}
-					for i, y := range cells[1:] {
-						if req[y] > 0 && at.value(y).hi < req[y] {
-							cols, goals = append(cols, i+1), append(goals, req[y])
-						}
-					}
-					x, _, ok := nb.raise(mip, cols, goals, deadline, boxSolveLimit)
-					if ok {
-						at.absorb(nb.cells, x)
-					}
-				}
-			}()
-		}
-		for _, c := range open {
-			if time.Now().After(deadline) {
-				break
+		forEachOpen(engines, open, deadline, func(mip solvers.Solver, c int) {
+			last := deadline // no program starts after last
+			if mip.Name() == "lpsolve" {
+				last = deadline.Add(-lpsolveGrain)
 			}
-			if !reachedAt(c) {
-				next <- c
+			if reachedAt(c) || time.Now().After(last) {
+				return
 			}
-		}
-		close(next)
-		wg.Wait()
+			lv := make([]int, d)
+			model.CellLevels(dims, c, lv)
+			cells := boxAround(dims, lv, nz, nzLv, a.table.Counts, limit)
+			if len(cells) < 2 {
+				return
+			}
+			nb := buildProgram(a.table, ms, dims, cells)
+			// Every open cell of the box raised toward its width, the
+			// cell c first (the largest weight).
+			cols, goals := []int{0}, []int64{req[c]}
+			for i, y := range cells[1:] {
+				if req[y] > 0 && at.value(y).hi < req[y] {
+					cols, goals = append(cols, i+1), append(goals, req[y])
+				}
+			}
+			if x, _, ok := nb.raise(mip, cols, goals, deadline, boxSolveLimit); ok {
+				at.absorb(nb.cells, x)
+			}
+		})
 	}
 	return at.split(a, open, req) // upperOnly: reached is the upper end
 }

@@ -3,7 +3,6 @@ package audit
 import (
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
@@ -64,37 +63,21 @@ func (a *Auditor) chainOpen(ms *model.MarginSet, open []int, req []int64, from m
 	at := newAttained(a.table.Counts, from)
 	current, absorb := at.value, at.absorb
 	dims := model.Dims(ms.Vars)
-	next := make(chan int)
-	var wg sync.WaitGroup
 	engines := a.searchEngines()
 	if len(engines) == 0 {
 		return open, map[int]searched{} // no integer engine: the bounds decide
 	}
-	for _, mip := range engines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				q := req[c]
-				count := a.table.Counts[c]
-				if f := current(c); !a.upperOnly() && a.reached(f) < q && f.lo > max(0, count-q) {
-					goal := max(0, count-q)
-					chainMove(a.table, ms, dims, c, -1, goal, seed^uint64(c)<<1, deadline, mip, absorb)
-				}
-				if f := current(c); a.reached(f) < q {
-					chainMove(a.table, ms, dims, c, +1, a.base(f)+q, seed^(uint64(c)<<1|1), deadline, mip, absorb)
-				}
-			}
-		}()
-	}
-	for _, c := range open {
-		if time.Now().After(deadline) {
-			break
+	forEachOpen(engines, open, deadline, func(mip solvers.Solver, c int) {
+		q := req[c]
+		count := a.table.Counts[c]
+		if f := current(c); !a.upperOnly() && a.reached(f) < q && f.lo > max(0, count-q) {
+			goal := max(0, count-q)
+			chainMove(a.table, ms, dims, c, -1, goal, seed^uint64(c)<<1, deadline, mip, absorb)
 		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+		if f := current(c); a.reached(f) < q {
+			chainMove(a.table, ms, dims, c, +1, a.base(f)+q, seed^(uint64(c)<<1|1), deadline, mip, absorb)
+		}
+	})
 	return at.split(a, open, req)
 }
 

@@ -167,47 +167,31 @@ func (a *Auditor) searchOpen(ms *model.MarginSet, open []int, req []int64, moved
 	if len(engines) == 0 {
 		return open, map[int]searched{} // no integer engine: the bounds decide
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for _, mip := range engines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				q := req[c]
-				for _, r := range radii {
-					if r < minRadius && r < radii[len(radii)-1] {
-						continue
-					}
-					if _, ok := done(c); ok {
-						break
-					}
-					nb, ok := newNeighbourhood(a.table, ms, dims, c, r)
-					if !ok {
-						break
-					}
-					if f, _ := done(c); !a.upperOnly() && f.lo > max(0, a.table.Counts[c]-q) {
-						if x, ok := nb.move(mip, -1, max(0, a.table.Counts[c]-q), deadline, solveLimit(r)); ok {
-							at.absorb(nb.cells, x)
-						}
-					}
-					if f, ok := done(c); !ok {
-						if x, ok := nb.move(mip, +1, a.base(f)+q, deadline, solveLimit(r)); ok {
-							at.absorb(nb.cells, x)
-						}
-					}
+	forEachOpen(engines, open, deadline, func(mip solvers.Solver, c int) {
+		q := req[c]
+		for _, r := range radii {
+			if r < minRadius && r < radii[len(radii)-1] {
+				continue
+			}
+			if _, ok := done(c); ok {
+				break
+			}
+			nb, ok := newNeighbourhood(a.table, ms, dims, c, r)
+			if !ok {
+				break
+			}
+			if f, _ := done(c); !a.upperOnly() && f.lo > max(0, a.table.Counts[c]-q) {
+				if x, ok := nb.move(mip, -1, max(0, a.table.Counts[c]-q), deadline, solveLimit(r)); ok {
+					at.absorb(nb.cells, x)
 				}
 			}
-		}()
-	}
-	for _, c := range open {
-		if time.Now().After(deadline) {
-			break
+			if f, ok := done(c); !ok {
+				if x, ok := nb.move(mip, +1, a.base(f)+q, deadline, solveLimit(r)); ok {
+					at.absorb(nb.cells, x)
+				}
+			}
 		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+	})
 	return at.split(a, open, req)
 }
 
@@ -287,6 +271,31 @@ func (a *Auditor) searchEngines() []solvers.Solver {
 		engines = append(engines, mip)
 	}
 	return engines
+}
+
+// forEachOpen hands the cells of open, in order and until deadline, to
+// one worker per engine, which calls work with its engine and the cell;
+// it returns when every worker is done.
+func forEachOpen(engines []solvers.Solver, open []int, deadline time.Time, work func(mip solvers.Solver, c int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for _, mip := range engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				work(mip, c)
+			}
+		}()
+	}
+	for _, c := range open {
+		if time.Now().After(deadline) {
+			break
+		}
+		next <- c
+	}
+	close(next)
+	wg.Wait()
 }
 
 // searchWorkers is the number of engines searching at once (the machine's
