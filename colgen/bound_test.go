@@ -177,16 +177,9 @@ func TestTimeLimitHolds(t *testing.T) {
 // never above the brute-force optimum.
 func TestRecordBound(t *testing.T) {
 	for seed := uint64(1); seed <= 50; seed++ {
-		n := 6 + int(seed%9)
-		k := 2 + int(seed%3)
-		if n < 2*k {
+		_, d, prep, n, k, ok := seededInstance(t, seed, 6, 9, 0)
+		if !ok {
 			continue
-		}
-		z := randomData(t, n, 2+int(seed%3), seed)
-		d := model.NewSqDist(z)
-		prep, err := enumerate.Prepare(d, 2*k-1)
-		if err != nil {
-			t.Fatal(err)
 		}
 		opt := bruteForce(d, k)
 		r := rand.New(rand.NewPCG(seed, 3))

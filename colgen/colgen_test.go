@@ -37,6 +37,27 @@ func randomData(t testing.TB, n, d int, seed uint64) *model.Dataset {
 	return z
 }
 
+// seededInstance is the seeded instance of the share and record-bound tests over
+// seeds 1..50: n = nMin + seed mod spread records of 2 + seed mod 3
+// attributes (randomData, seed offset+seed) at k = 2 + seed mod 3, their
+// distances and the enumeration prepared up to 2k−1; ok is false when
+// n < 2k (the tests skip those seeds).
+func seededInstance(t testing.TB, seed uint64, nMin, spread int, offset uint64) (z *model.Dataset, d *model.SqDist, prep *enumerate.Prepared, n, k int, ok bool) {
+	t.Helper()
+	n = nMin + int(seed%uint64(spread))
+	k = 2 + int(seed%3)
+	if n < 2*k {
+		return nil, nil, nil, n, k, false
+	}
+	z = randomData(t, n, 2+int(seed%3), offset+seed)
+	d = model.NewSqDist(z)
+	prep, err := enumerate.Prepare(d, 2*k-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return z, d, prep, n, k, true
+}
+
 // bruteForce returns the optimal SSE over all partitions of the records
 // into groups of k..2k-1 (dynamic programming over subsets: the group of
 // the lowest unassigned record is chosen first).

@@ -48,16 +48,9 @@ func minShares(d *model.SqDist, lambda []float64, k int) []float64 {
 func TestExactShares(t *testing.T) {
 	capped := 0
 	for seed := uint64(1); seed <= 50; seed++ {
-		n := 6 + int(seed%9)
-		k := 2 + int(seed%3)
-		if n < 2*k {
+		_, d, prep, n, k, ok := seededInstance(t, seed, 6, 9, 0)
+		if !ok {
 			continue
-		}
-		z := randomData(t, n, 2+int(seed%3), seed)
-		d := model.NewSqDist(z)
-		prep, err := enumerate.Prepare(d, 2*k-1)
-		if err != nil {
-			t.Fatal(err)
 		}
 		opt := bruteForce(d, k)
 		r := rand.New(rand.NewPCG(seed, 7))
@@ -134,13 +127,10 @@ func TestShareAscentCertificate(t *testing.T) {
 func TestShareAscentBound(t *testing.T) {
 	raised := 0
 	for seed := uint64(1); seed <= 50; seed++ {
-		n := 6 + int(seed%9)
-		k := 2 + int(seed%3)
-		if n < 2*k {
+		z, d, _, n, k, ok := seededInstance(t, seed, 6, 9, 100)
+		if !ok {
 			continue
 		}
-		z := randomData(t, n, 2+int(seed%3), 100+seed)
-		d := model.NewSqDist(z)
 		opt := bruteForce(d, k)
 		r := newRun(z, k, &Options{}, newTimePlan(time.Now(), &Options{}, time.Now))
 		if err := r.startBound(); err != nil {

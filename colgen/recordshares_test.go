@@ -5,9 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-
-	"github.com/sdcopt/sdcopt/model"
-	"github.com/sdcopt/sdcopt/native/enumerate"
 )
 
 // TestAnchoredShares: on 50 seeded instances (n = 8..17, k = 2..4) and
@@ -20,16 +17,9 @@ import (
 func TestAnchoredShares(t *testing.T) {
 	negative := 0
 	for seed := uint64(1); seed <= 50; seed++ {
-		n := 8 + int(seed%10)
-		k := 2 + int(seed%3)
-		if n < 2*k {
+		_, d, prep, n, k, ok := seededInstance(t, seed, 8, 10, 300)
+		if !ok {
 			continue
-		}
-		z := randomData(t, n, 2+int(seed%3), 300+seed)
-		d := model.NewSqDist(z)
-		prep, err := enumerate.Prepare(d, 2*k-1)
-		if err != nil {
-			t.Fatal(err)
 		}
 		base := nearestDuals(prep, d, k)
 		r := rand.New(rand.NewPCG(seed, 11))
