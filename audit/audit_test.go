@@ -20,19 +20,6 @@ import (
 	_ "github.com/sdcopt/sdcopt/solvers/all"
 )
 
-// refEngine is the second engine of the reference bounds: the auditor
-// uses the shuttle, Fréchet bounds or CLP/CBC; the reference solves every
-// cell's two IPs with lp_solve (HiGHS when lp_solve is not linked).
-func refEngine(t *testing.T) string {
-	for _, e := range []string{"lpsolve", "highs"} {
-		if _, _, err := solvers.Lookup(e); err == nil {
-			return e
-		}
-	}
-	t.Skip("no second integer engine")
-	return ""
-}
-
 // refDisclosed is the policy applied by a separate, simple implementation:
 // the cells whose IP bounds violate it.
 func refDisclosed(p audit.Policy, counts []int64, lo, hi []float64) []int {
@@ -97,7 +84,7 @@ func randomMargin(r *rand.Rand, t *model.Table) []string {
 // independently (IPs through a second engine) with the policy applied by
 // refDisclosed; simulated releases reproduce every released margin.
 func TestDecisionsAgainstReference(t *testing.T) {
-	eng := refEngine(t)
+	eng := audit.RefEngine(t)
 	seqs := 200
 	if testing.Short() {
 		seqs = 40
@@ -494,7 +481,7 @@ func TestVerifiedReleasesCached(t *testing.T) {
 // have decided cells, and some disclosures must be proven below the
 // trivial upper bound (the whole table's optimum).
 func TestSparseDecisionsAgainstReference(t *testing.T) {
-	eng := refEngine(t)
+	eng := audit.RefEngine(t)
 	seqs := 40
 	if testing.Short() {
 		seqs = 12

@@ -9,7 +9,6 @@ import (
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/native/frechet"
-	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // The box search on a piece larger than searchMaxTable never passes the
@@ -105,16 +104,7 @@ func TestBoxSearchAgainstIP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("an integer program per sampled cell")
 	}
-	eng := ""
-	for _, e := range []string{"lpsolve", "highs"} {
-		if _, _, err := solvers.Lookup(e); err == nil {
-			eng = e
-			break
-		}
-	}
-	if eng == "" {
-		t.Skip("no integer engine for the reference")
-	}
+	eng := RefEngine(t)
 	levels := make([]int, 11)
 	for i := range levels {
 		levels[i] = 2

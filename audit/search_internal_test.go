@@ -10,7 +10,6 @@ import (
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/model"
-	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // On the table of a piece (the auditor of a collapsed table whose cells
@@ -25,16 +24,7 @@ import (
 // The reference is lp_solve's integer program per cell (HiGHS when
 // lp_solve is not linked).
 func TestSearchOnPieceWithinIPBounds(t *testing.T) {
-	eng := ""
-	for _, e := range []string{"lpsolve", "highs"} {
-		if _, _, err := solvers.Lookup(e); err == nil {
-			eng = e
-			break
-		}
-	}
-	if eng == "" {
-		t.Skip("no second integer engine")
-	}
+	eng := RefEngine(t)
 	cases := 40
 	if testing.Short() {
 		cases = 15

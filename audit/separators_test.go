@@ -51,7 +51,7 @@ var separatorRequests = []string{"C:D", "D:E", "A:E", "B:D", "C:E", "D", "A:D:E"
 // full table's variables). With ProtectCollapsed, the cells of the table
 // over W are protected too, and the reference adds their IP bounds.
 func TestSeparatedAgreesWithTable(t *testing.T) {
-	eng := refEngine(t)
+	eng := audit.RefEngine(t)
 	cases := 120
 	if testing.Short() {
 		cases = 60
