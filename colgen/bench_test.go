@@ -1,7 +1,6 @@
 package colgen
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -19,13 +18,7 @@ import (
 // Castro.
 func censusSubset(b *testing.B, n int) *model.Dataset {
 	b.Helper()
-	raw, err := datasets.LoadCASC("census")
-	if errors.Is(err, datasets.ErrNoSharedData) {
-		b.Skip(err)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := loadCASC(b, "census")
 	sub, _, err := datasets.Subset(raw, datasets.SubsetRandom, n, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -133,14 +126,7 @@ func BenchmarkColgenClose(b *testing.B) {
 // most; a 30 s deadline). Metrics: the bound (SSE), whether it is exact.
 func BenchmarkShares(b *testing.B) {
 	for _, set := range []string{"tarragona", "census"} {
-		raw, err := datasets.LoadCASC(set)
-		if errors.Is(err, datasets.ErrNoSharedData) {
-			b.Skip(err)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		z, _ := model.Standardize(raw)
+		z, _ := model.Standardize(loadCASC(b, set))
 		k := 10
 		d := model.NewSqDist(z)
 		prep, err := enumerate.Prepare(d, 2*k-1)
@@ -184,14 +170,7 @@ func BenchmarkShareAscent(b *testing.B) {
 		set string
 		il  float64
 	}{{"tarragona", 30.3018}, {"census", 11.57}, {"eia", 0}} {
-		raw, err := datasets.LoadCASC(c.set)
-		if errors.Is(err, datasets.ErrNoSharedData) {
-			b.Skip(err)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		z, _ := model.Standardize(raw)
+		z, _ := model.Standardize(loadCASC(b, c.set))
 		k := 10
 		sst := model.SST(z)
 		target := c.il * sst / 100

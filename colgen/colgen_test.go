@@ -58,6 +58,20 @@ func seededInstance(t testing.TB, seed uint64, nMin, spread int, offset uint64) 
 	return z, d, prep, n, k, true
 }
 
+// loadCASC returns the CASC data set (census, tarragona, eia) as read,
+// skipping the test when the shared data are not beside the checkout.
+func loadCASC(tb testing.TB, set string) *model.Dataset {
+	tb.Helper()
+	raw, err := datasets.LoadCASC(set)
+	if errors.Is(err, datasets.ErrNoSharedData) {
+		tb.Skip(err)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return raw
+}
+
 // bruteForce returns the optimal SSE over all partitions of the records
 // into groups of k..2k-1 (dynamic programming over subsets: the group of
 // the lowest unassigned record is chosen first).
@@ -535,13 +549,7 @@ func TestPricingTooLargeUpFront(t *testing.T) {
 // below every heuristic's SSE and the best gap is never above MDAV's.
 func TestCensusSubsets(t *testing.T) {
 	for _, data := range []string{"census", "tarragona"} {
-		raw, err := datasets.LoadCASC(data)
-		if errors.Is(err, datasets.ErrNoSharedData) {
-			t.Skip(err)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := loadCASC(t, data)
 		for _, crit := range datasets.SubsetCriteria() {
 			for k := 3; k <= 5; k++ {
 				sub, _, err := datasets.Subset(raw, crit, 30, 1)
