@@ -599,3 +599,41 @@ func TestAccept(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlineInsideLeafLoops: with every reduced cost negative and an
+// Accept that rejects every group, the cutoff never tightens and one
+// first position alone has C(1499, 3) ≈ 5.6·10^8 completions. The
+// deadline (300 ms) must stop the search inside that subtree: polled by
+// work, not by calls of expand (256 calls at size 4 are 256 pair loops of
+// up to 1.1·10^6 groups each; polled that way the search returned after
+// 7.3 s, with the polls by work after 300 ms). The limit checked is 10
+// times the deadline; the stopped search's bound must stay valid.
+func TestDeadlineInsideLeafLoops(t *testing.T) {
+	const n, eta = 1500, 4
+	d := model.NewSqDist(randomPoints(n, 2, false, 5))
+	lambda := make([]float64, n)
+	for i := range lambda {
+		lambda[i] = 100 // every group's reduced cost is far below 0
+	}
+	p := &model.PricingInstance{Dist: d, Lambda: lambda, Eta: eta}
+	pp, err := Prepare(d, eta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := pp.Solve(lambda, eta, &Options{Workers: 1, MaxColumns: 5, Threshold: 0, Deadline: start.Add(300 * time.Millisecond),
+		Accept: func([]int) bool { return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("took %v nodes %d complete %v", time.Since(start), res.Nodes, res.Complete)
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("the search returned %v after its 20 ms deadline", took)
+	}
+	if res.Complete {
+		t.Fatal("complete, yet it cannot have evaluated C(600, 4) groups in 20 ms")
+	}
+	if rb := RootBound(p); res.LowerBound > rb+1e-9 {
+		t.Fatalf("stopped search's bound %v above the root bound %v", res.LowerBound, rb)
+	}
+}
