@@ -39,6 +39,12 @@ type Gaps struct {
 	// them.
 	Moved        int
 	MovesStopped bool
+	// Searched counts the attained values the slab search (Search)
+	// widened, SearchTables the tables of its chains (each checked
+	// against every margin), SearchRounds its upward rounds;
+	// SearchStopped says that the deadline ended it.
+	Searched, SearchTables, SearchRounds int
+	SearchStopped                        bool
 
 	lower, upper []int64 // proven values
 }
