@@ -40,8 +40,9 @@ import (
 // cut a batch.
 //
 // The sizes and engines, measured on a 2^10 binary table with counts
-// uniform in 0..9 and all 3-way margins (2026-11-26, 10 cells, a single
-// slab each; TestSlabSearchBinary logs a run): minimizing a cell over a
+// uniform in 0..9 and all 3-way margins (the table of
+// TestSlabSearchBinary; 2026-11-26, load about 4, a timing loop over 10
+// cells, one slab each, not kept as a test): minimizing a cell over a
 // slab of 64 cells takes lp_solve 11 ms and reaches what slabs of 128 and
 // 256 cells reach (30 and 190 ms); maximizing it over 64 cells takes
 // lp_solve 54 ms (CBC 19 ms) and raises it by 12 on average, over 128
