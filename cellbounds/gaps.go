@@ -39,8 +39,8 @@ type Gaps struct {
 	// them.
 	Moved        int
 	MovesStopped bool
-	// Searched counts the attained values the slab search (Search)
-	// widened, SearchTables the tables of its chains (each checked
+	// Searched counts the widenings of attained values by the slab
+	// search (Search; a value widened twice counts twice), SearchTables the tables of its chains (each checked
 	// against every margin), SearchRounds its upward rounds;
 	// SearchStopped says that the deadline ended it.
 	Searched, SearchTables, SearchRounds int
