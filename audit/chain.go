@@ -2,10 +2,10 @@ package audit
 
 import (
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/fiber"
 	"github.com/sdcopt/sdcopt/solvers"
 )
 
@@ -87,62 +87,12 @@ func (a *Auditor) chainOpen(ms *model.MarginSet, open []int, req []int64, from m
 // (the slab's cells and their counts) to absorb. It returns the last
 // table of the chain (t's counts when nothing was found).
 func chainMove(t *model.Table, ms *model.MarginSet, dims []int, c int, dir, goal int64, seed uint64, deadline time.Time, mip solvers.Solver, absorb func(cells []int, x []int64)) []int64 {
-	cur := slices.Clone(t.Counts)
-	x := &model.Table{Vars: t.Vars, Counts: cur}
-	r := rand.New(rand.NewPCG(seed, 0x636861696e))
-	lv := model.CellLevels(dims, c, nil)
-	for step := 0; step < chainSteps; step++ {
-		if (dir > 0 && cur[c] >= goal) || (dir < 0 && cur[c] <= goal) || time.Now().After(deadline) {
-			break
-		}
-		cells := slab(dims, lv, r)
-		if len(cells) < 2 {
-			break
-		}
-		nb := buildProgram(x, ms, dims, cells)
-		y, _, ok := nb.moveAt(mip, 0, dir, goal, deadline, searchSolveLimit)
-		if !ok {
-			continue
-		}
-		for i, idx := range cells {
-			cur[idx] = y[i]
-		}
-		absorb(cells, y)
-	}
-	return cur
+	ch := fiber.Chainer{MaxCells: chainSlabMaxCells, Steps: chainSteps, SolveLimit: searchSolveLimit}
+	return ch.Move(t, ms, c, dir, goal, seed, deadline, mip, absorb)
 }
 
-// slab draws a slab of the cell of levels lv: variables in random order
-// are freed while the slab stays within chainSlabMaxCells, one variable
-// at least stays fixed. The cell itself comes first.
+// slab draws a slab of the cell of levels lv (fiber.Draw within
+// chainSlabMaxCells). The cell itself comes first.
 func slab(dims, lv []int, r *rand.Rand) []int {
-	size := 1
-	var free []int
-	for _, j := range r.Perm(len(dims)) {
-		if len(free) == len(dims)-1 {
-			break
-		}
-		if size*dims[j] <= chainSlabMaxCells {
-			size *= dims[j]
-			free = append(free, j)
-		}
-	}
-	slices.Sort(free)
-	y := slices.Clone(lv)
-	cells := []int{model.CellIndex(dims, lv)}
-	// Enumerate the sub-table over free (odometer), skipping the cell.
-	for {
-		k := len(free) - 1
-		for ; k >= 0; k-- {
-			j := free[k]
-			y[j] = (y[j] + 1) % dims[j]
-			if y[j] != lv[j] {
-				break
-			}
-		}
-		if k < 0 {
-			return cells
-		}
-		cells = append(cells, model.CellIndex(dims, y))
-	}
+	return fiber.Draw(dims, lv, chainSlabMaxCells, r)
 }

@@ -1,13 +1,13 @@
 package audit
 
 import (
-	"math"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/sdcopt/sdcopt/cellbounds"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/fiber"
 	"github.com/sdcopt/sdcopt/solvers"
 )
 
@@ -325,12 +325,12 @@ func searchEngine(solver string) (solvers.Solver, error) {
 	return s, nil
 }
 
-// neighbourhood is the integer program of one cell's neighbourhood.
+// neighbourhood is the integer program of one cell's neighbourhood (the
+// program of package fiber over W).
 type neighbourhood struct {
+	prog  *fiber.Program
 	cells []int // W, table indices; cells[0] is the cell moved
 	p     *solvers.Problem
-	rhs   []int64
-	rows  [][]int // rows of each column
 }
 
 // newNeighbourhood builds the program of cell c at radius r; false when
@@ -376,53 +376,8 @@ func newNeighbourhood(t *model.Table, ms *model.MarginSet, dims []int, c, r int)
 
 // buildProgram is the program over the cells (see the top of the file).
 func buildProgram(t *model.Table, ms *model.MarginSet, dims []int, cells []int) *neighbourhood {
-	lv := make([]int, len(dims))
-	nb := &neighbourhood{cells: cells, rows: make([][]int, len(cells))}
-	rowOf := make([]map[int]int, len(ms.Margins))
-	for k := range rowOf {
-		rowOf[k] = map[int]int{}
-	}
-	for i, y := range cells {
-		model.CellLevels(dims, y, lv)
-		for k, m := range ms.Margins {
-			mc := model.Project(dims, m.Vars, lv)
-			row, ok := rowOf[k][mc]
-			if !ok {
-				row = len(nb.rhs)
-				rowOf[k][mc] = row
-				nb.rhs = append(nb.rhs, 0)
-			}
-			nb.rhs[row] += t.Counts[y]
-			nb.rows[i] = append(nb.rows[i], row)
-		}
-	}
-	p := &solvers.Problem{Name: "neighbourhood"}
-	for _, v := range nb.rhs {
-		p.AddRow(float64(v), float64(v), "")
-	}
-	p.Reserve(len(cells), len(cells)*len(ms.Margins), false)
-	p.ColStart = append(p.ColStart, 0)
-	for i := range cells {
-		rs := slices.Clone(nb.rows[i])
-		slices.Sort(rs)
-		rs = slices.Compact(rs) // a margin of no variable repeats no row, but be safe
-		u := int64(math.MaxInt64)
-		for _, row := range rs {
-			u = min(u, nb.rhs[row])
-			p.RowIndex = append(p.RowIndex, row)
-			p.Value = append(p.Value, 1)
-		}
-		if len(rs) == 0 {
-			u = 0 // no margin: the cell cannot be checked, keep it
-		}
-		p.Obj = append(p.Obj, 0)
-		p.ColLower = append(p.ColLower, 0)
-		p.ColUpper = append(p.ColUpper, float64(u))
-		p.ColType = append(p.ColType, solvers.Integer)
-		p.ColStart = append(p.ColStart, len(p.RowIndex))
-	}
-	nb.p = p
-	return nb
+	prog := fiber.Build(t, ms, dims, cells)
+	return &neighbourhood{prog: prog, cells: prog.Cells, p: prog.Problem}
 }
 
 // move solves the program with the moved cell minimized (dir -1, not
@@ -438,21 +393,7 @@ func (nb *neighbourhood) move(mip solvers.Solver, dir int64, goal int64, deadlin
 // reports that the engine proved the value reached the best one within
 // the goal (no table moves the cell further toward it).
 func (nb *neighbourhood) moveAt(mip solvers.Solver, at int, dir int64, goal int64, deadline time.Time, limit time.Duration) (x []int64, optimal, ok bool) {
-	p := *nb.p
-	p.Obj = make([]float64, len(nb.cells))
-	p.ColLower, p.ColUpper = slices.Clone(nb.p.ColLower), slices.Clone(nb.p.ColUpper)
-	p.Obj[at] = 1
-	if dir < 0 {
-		p.Sense = solvers.Minimize
-		p.ColLower[at] = math.Max(0, float64(goal))
-	} else {
-		p.Sense = solvers.Maximize
-		p.ColUpper[at] = math.Min(p.ColUpper[at], float64(goal))
-	}
-	if p.ColLower[at] > p.ColUpper[at] {
-		return nil, false, false
-	}
-	return nb.solveChecked(mip, &p, deadline, limit)
+	return nb.prog.MoveAt(mip, at, dir, goal, deadline, limit)
 }
 
 // solveChecked solves p, a variant of the neighbourhood's program (other
@@ -461,28 +402,7 @@ func (nb *neighbourhood) moveAt(mip solvers.Solver, at int, dir int64, goal int6
 // integer, non-negative, every row exact. optimal reports the engine's
 // proof of the optimum.
 func (nb *neighbourhood) solveChecked(mip solvers.Solver, p *solvers.Problem, deadline time.Time, limit time.Duration) (x []int64, optimal, ok bool) {
-	prm := solvers.DefaultParams()
-	prm.TimeLimit, prm.Deadline = limit, deadline
-	res, err := mip.Solve(p, prm)
-	if err != nil || !res.HasSolution || len(res.X) != len(nb.cells) {
-		return nil, false, false
-	}
-	sum := make([]int64, len(nb.rhs))
-	x = make([]int64, len(res.X))
-	for i, v := range res.X {
-		r := math.Round(v)
-		if math.Abs(v-r) > 1e-6 || r < 0 {
-			return nil, false, false
-		}
-		x[i] = int64(r)
-		for _, row := range nb.rows[i] {
-			sum[row] += x[i]
-		}
-	}
-	if !slices.Equal(sum, nb.rhs) {
-		return nil, false, false
-	}
-	return x, res.Status == solvers.Optimal, true
+	return nb.prog.SolveChecked(mip, p, deadline, limit)
 }
 
 // searchMaxTable is the largest table searched by neighbourhoods: a

@@ -39,6 +39,12 @@ type Gaps struct {
 	// them.
 	Moved        int
 	MovesStopped bool
+	// Searched counts the widenings of attained values by the slab
+	// search (Search; a value widened twice counts twice), SearchTables the tables of its chains (each checked
+	// against every margin), SearchRounds its upward rounds;
+	// SearchStopped says that the deadline ended it.
+	Searched, SearchTables, SearchRounds int
+	SearchStopped                        bool
 
 	lower, upper []int64 // proven values
 }

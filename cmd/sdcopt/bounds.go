@@ -39,6 +39,7 @@ type boundsSettings struct {
 	quiet       bool
 	cold        bool
 	certs       string
+	seed        uint64
 	ef          engineFlags
 }
 
@@ -80,6 +81,7 @@ func newBoundsCmd() *cobra.Command {
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	f.BoolVar(&s.cold, "cold", false, "lp/ip: re-solve every model from scratch (no warm start)")
 	f.StringVar(&s.certs, "certificates", "", "write a certificate for every bound to this file (JSON: witness tables, dual vectors); with --method auto or certified")
+	f.Uint64Var(&s.seed, "seed", 1, "certified with --table: seed of the search for integer tables with the margins (the attained values)")
 	c.AddCommand(newBoundsVerifyCmd())
 	s.ef.register(c, false, "time limit for the whole run in seconds, from the start (reading the input, every method and --compare included; writing the result comes after it): the bounds not proven by then are reported as valid, unproven bounds (0 = none)")
 	return c
@@ -325,6 +327,8 @@ type boundsReport struct {
 	// gaps compare attained and proven bounds (certified runs; with
 	// --table the table itself is one of the integer tables known).
 	gaps *cellbounds.Gaps
+	// searchErr says why the slab search did not run (nil: it ran).
+	searchErr error
 }
 
 func newBoundsReport(inst *boundsInstance, s *boundsSettings, res *cellbounds.Result) *boundsReport {
@@ -340,7 +344,8 @@ func newBoundsReport(inst *boundsInstance, s *boundsSettings, res *cellbounds.Re
 }
 
 // widen narrows the gaps by local moves from the table (with --table:
-// it has the margins) until deadline (zero: none).
+// it has the margins), then by the slab search from it, until deadline
+// (zero: none; the slab search then ends after its first upward round).
 func (r *boundsReport) widen(deadline time.Time) {
 	if r.gaps == nil || r.inst.table == nil {
 		return
@@ -350,6 +355,7 @@ func (r *boundsReport) widen(deadline time.Time) {
 		margins = append(margins, m.Vars)
 	}
 	r.gaps.Widen(r.inst.table, margins, deadline)
+	r.searchErr = r.gaps.Search(r.inst.table, r.inst.ms, cellbounds.SearchOptions{Solver: r.s.ef.solver, Seed: r.s.seed, Deadline: deadline})
 }
 
 // gapSummary says how far the attained values are from the proven ones.
@@ -360,6 +366,16 @@ func (r *boundsReport) gapSummary() string {
 	if g.Moved > 0 || g.MovesStopped {
 		out += fmt.Sprintf(" (%d attained values widened by local moves from the table", g.Moved)
 		if g.MovesStopped {
+			out += ", stopped by the time limit"
+		}
+		out += ")"
+	}
+	switch {
+	case r.searchErr != nil:
+		out += fmt.Sprintf("; no slab search: %v", r.searchErr)
+	case g.SearchTables > 0 || g.SearchStopped:
+		out += fmt.Sprintf("; %d attained values widened by the slab search (%d tables with the margins, %d upward rounds", g.Searched, g.SearchTables, g.SearchRounds)
+		if g.SearchStopped {
 			out += ", stopped by the time limit"
 		}
 		out += ")"
@@ -648,7 +664,8 @@ func (r *boundsReport) writeJSON(w io.Writer) error {
 	}
 	if g := r.gaps; g != nil {
 		doc = append(doc, jsonKV{"gaps", jsonObj{{"bounds", g.Bounds}, {"sharp_bounds", g.SharpBounds}, {"median_gap", g.MedianGap},
-			{"max_gap", g.MaxGap}, {"total_gap", g.TotalGap}, {"attained", g.Attained}, {"moved", g.Moved}, {"moves_stopped", g.MovesStopped}}})
+			{"max_gap", g.MaxGap}, {"total_gap", g.TotalGap}, {"attained", g.Attained}, {"moved", g.Moved}, {"moves_stopped", g.MovesStopped},
+			{"searched", g.Searched}, {"search_tables", g.SearchTables}, {"search_rounds", g.SearchRounds}, {"search_stopped", g.SearchStopped}}})
 	}
 	doc = append(doc, jsonKV{"seconds", r.res.Seconds}, jsonKV{"sharp", r.res.Sharp}, jsonKV{"sharp_cells", r.res.SharpCells},
 		jsonKV{"valid_cells", r.res.ValidCells}, jsonKV{"stopped", stoppedOrComplete(r.res.Stopped)}, jsonKV{"note", r.res.Note})
