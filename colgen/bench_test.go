@@ -3,6 +3,7 @@ package colgen
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -212,6 +213,17 @@ func BenchmarkShareAscent(b *testing.B) {
 						}
 						b.Logf("step %d at %.1f s: bound %.4f IL (best %.4f), theta %.4g, %d nodes, %d records of negative share",
 							r.asc.Steps, time.Since(t0).Seconds(), 100*r.res.LowerBound/sst, 100*r.asc.bestVal/sst, r.asc.theta, r.asc.ex.Nodes-nodes, neg)
+					}
+				}
+				if dir := os.Getenv("SDCOPT_ASCENT_DUALS_DIR"); dir != "" && !listing {
+					// The best duals, one a line, for a look at one evaluation.
+					var buf []byte
+					for _, x := range r.asc.best {
+						buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+						buf = append(buf, '\n')
+					}
+					if err := os.WriteFile(filepath.Join(dir, c.set+"-k10.duals"), buf, 0o644); err != nil {
+						b.Fatal(err)
 					}
 				}
 				b.ReportMetric(100*r.res.LowerBound/sst, "bound-IL")
