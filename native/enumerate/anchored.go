@@ -263,30 +263,7 @@ func (a *anchored) run() *Shares {
 	a.parallel(func(w *anchorWorker, v int) { w.roots(v) }, nil)
 	// Pass 2: the branch and bound, records closest to closed first.
 	if !a.stop.Load() {
-		gap := make([]float64, n)
-		a.order = make([]int32, n)
-		for v := range n {
-			a.order[v] = int32(v)
-			lb := 0.0
-			for s := range a.ns {
-				lb = min(lb, ldf(&a.low[v*a.ns+s]))
-			}
-			gap[v] = ldf(&a.best[v]) - lb
-		}
-		// The records without a group of negative share yet first: most
-		// of them have none, and each one finished leaves the candidates
-		// of the records after it.
-		slices.SortStableFunc(a.order, func(x, y int32) int {
-			zx, zy := ldf(&a.best[x]) == 0, ldf(&a.best[y]) == 0
-			if zx != zy {
-				if zx {
-					return -1
-				}
-				return 1
-			}
-			return cmp.Compare(gap[x], gap[y])
-		})
-		a.next.Store(0)
+		a.searchOrder()
 		a.parallel(func(w *anchorWorker, v int) { w.search(v) }, a.order)
 	}
 	res := &Shares{Share: make([]float64, n), Group: make([][]int, n), Exact: true, Nodes: a.nodes.Load()}
@@ -306,6 +283,34 @@ func (a *anchored) run() *Shares {
 		}
 	}
 	return res
+}
+
+// searchOrder sets the order of pass 2: the records without a group of
+// negative share yet first (most of them have none, and each one finished
+// leaves the candidates of the records after it), then by the gap between
+// their best share and their smallest bound.
+func (a *anchored) searchOrder() {
+	n := a.n
+	gap := make([]float64, n)
+	a.order = make([]int32, n)
+	for v := range n {
+		a.order[v] = int32(v)
+		lb := 0.0
+		for s := range a.ns {
+			lb = min(lb, ldf(&a.low[v*a.ns+s]))
+		}
+		gap[v] = ldf(&a.best[v]) - lb
+	}
+	slices.SortStableFunc(a.order, func(x, y int32) int {
+		zx, zy := ldf(&a.best[x]) == 0, ldf(&a.best[y]) == 0
+		if zx != zy {
+			if zx {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(gap[x], gap[y])
+	})
 }
 
 // parallel runs f on every record (in order, or 0..n−1) on the workers
