@@ -230,7 +230,33 @@ type ascent struct {
 	// lastOK is the time of the last step whose enumeration finished
 	// (ex only; it sets the next step's budget in run.ascend).
 	lastOK time.Duration
+	// dir is the direction rule of the steps on exactShares (dirPlain,
+	// dirVolume, dirDeflect); d the direction of the last step.
+	dir int
+	d   []float64
 }
+
+// The direction rules of the ascent on exactShares (ascent.dir):
+//   - dirPlain: the supergradient at the current point, the step from it;
+//   - dirVolume: the volume algorithm's average of the supergradients,
+//     d = α·g + (1 − α)·d_prev with α in [volumeMinAlpha, 1] of smallest
+//     ‖d‖, the step always from the best point (Barahona & Anbil, "The
+//     volume algorithm: producing primal solutions with a subgradient
+//     method", Math. Program. 87, 2000);
+//   - dirDeflect: d = g + β·d_prev, β = deflectGamma·max(0, −g·d_prev/‖d_prev‖²),
+//     the step from the current point (Camerini, Fratta & Maffioli, "On
+//     improving relaxation methods by modified gradient techniques", Math.
+//     Program. Study 3, 1975).
+const (
+	dirPlain = iota
+	dirVolume
+	dirDeflect
+)
+
+const (
+	volumeMinAlpha = 0.1
+	deflectGamma   = 1.5
+)
 
 // ascentPatience is the number of steps without a new best bound after
 // which the ascent halves its step factor θ.
@@ -306,11 +332,20 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		a.theta /= shareAscentShrink
 		a.stale = 0
 		copy(a.lambda, a.best)
-		return val
+		if a.dir != dirVolume || a.d == nil {
+			return val
+		}
+		// The volume rule steps from the best point anyway: a shorter
+		// step along the same direction, without evaluating it again.
+		return a.move(dirVolume, val, ub)
 	}
 	patience := ascentPatience
 	if a.ex != nil {
 		patience = shareAscentPatience
+	}
+	dir := dirPlain
+	if a.ex != nil {
+		dir = a.dir
 	}
 	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
 		a.bestVal = val
@@ -320,8 +355,21 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		a.theta /= 2
 		a.stale = 0
 		copy(a.lambda, a.best) // restart from the best point
-		return val
+		if dir != dirVolume {
+			a.d = nil
+			return val
+		}
 	}
+	if dir != dirPlain {
+		a.direct(dir)
+	}
+	return a.move(dir, val, ub)
+}
+
+// move sets the next duals: a Polyak step along the direction of the rule
+// dir from the current point (from the best one for dirVolume), towards
+// the target ub; val is the bound at the current point, returned.
+func (a *ascent) move(dir int, val, ub float64) float64 {
 	// The ascent on exactShares steps along D·g, D the start duals
 	// relative to their mean (exactShares.weights); otherwise D = I.
 	var wt []float64
@@ -334,9 +382,23 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		}
 		return wt[i]
 	}
+	g, from, target := a.g, a.lambda, val
+	if dir != dirPlain {
+		g = a.d
+	}
+	if dir == dirVolume {
+		from, target = a.best, a.bestVal
+	}
 	norm := 0.0
-	for i, x := range a.g {
+	for i, x := range g {
 		norm += x * x * wi(i)
+	}
+	if dir != dirPlain && norm < 1e-12*float64(len(a.g)) {
+		// The combined direction vanished: the supergradient's.
+		g, norm = a.g, 0
+		for i, x := range g {
+			norm += x * x * wi(i)
+		}
 	}
 	if norm < 1e-12*float64(len(a.g)) {
 		// λ is optimal for the bound (g = 0 up to rounding; a smaller
@@ -344,18 +406,54 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		a.theta = 0
 		return val
 	}
-	t := a.theta * math.Max(ub-val, 0) / norm
+	t := a.theta * math.Max(ub-target, 0) / norm
 	if a.ex != nil {
 		// No record's dual moves by more than the incumbent's mean SSE
 		// per record in one step.
 		gmax := 0.0
-		for i, x := range a.g {
+		for i, x := range g {
 			gmax = max(gmax, math.Abs(x)*wi(i))
 		}
-		t = min(t, ub/float64(len(a.g))/gmax)
+		t = min(t, ub/float64(len(g))/gmax)
 	}
-	for i, x := range a.g {
-		a.lambda[i] += t * x * wi(i)
+	for i, x := range g {
+		a.lambda[i] = from[i] + t*x*wi(i)
 	}
 	return val
+}
+
+// direct sets a.d from the supergradient a.g and the last direction by
+// the rule dir (dirVolume or dirDeflect); the first direction is a.g.
+func (a *ascent) direct(dir int) {
+	g := a.g
+	if len(a.d) != len(g) {
+		a.d = slices.Clone(g)
+		return
+	}
+	gd, dd, gg := 0.0, 0.0, 0.0
+	for i, x := range g {
+		gd += x * a.d[i]
+		dd += a.d[i] * a.d[i]
+		gg += x * x
+	}
+	switch dir {
+	case dirVolume:
+		// ‖α·g + (1 − α)·d‖² is smallest at α = (d·d − g·d)/‖g − d‖².
+		alpha := 1.0
+		if q := gg - 2*gd + dd; q > 0 {
+			alpha = (dd - gd) / q
+		}
+		alpha = min(1, max(volumeMinAlpha, alpha))
+		for i, x := range g {
+			a.d[i] = alpha*x + (1-alpha)*a.d[i]
+		}
+	case dirDeflect:
+		beta := 0.0
+		if gd < 0 && dd > 0 {
+			beta = -deflectGamma * gd / dd
+		}
+		for i, x := range g {
+			a.d[i] = x + beta*a.d[i]
+		}
+	}
 }
