@@ -154,8 +154,10 @@ func (a *ascent) scaleStep(deadline time.Time) float64 {
 		return val
 	}
 	a.Steps++
+	a.sinceBest++
 	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
 		a.bestVal, e.factor = val, f
+		a.sinceBest = 0
 		copy(a.best, a.lambda)
 		if exact {
 			a.lastOK = time.Since(t0)

@@ -223,6 +223,8 @@ type ascent struct {
 	bestVal   float64
 	theta     float64
 	stale     int
+	// sinceBest counts the evaluations since the last new best bound.
+	sinceBest int
 	Steps     int
 	// ex, when set, evaluates the per-record bound with shares proven by
 	// complete enumeration (exactShares) instead of recordBoundGrad.
@@ -331,6 +333,7 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		// bound all the same.
 		a.theta /= shareAscentShrink
 		a.stale = 0
+		a.sinceBest++
 		copy(a.lambda, a.best)
 		if a.dir != dirVolume || a.d == nil {
 			return val
@@ -350,14 +353,17 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
 		a.bestVal = val
 		copy(a.best, a.lambda)
-		a.stale = 0
-	} else if a.stale++; a.stale >= patience {
-		a.theta /= 2
-		a.stale = 0
-		copy(a.lambda, a.best) // restart from the best point
-		if dir != dirVolume {
-			a.d = nil
-			return val
+		a.stale, a.sinceBest = 0, 0
+	} else {
+		a.sinceBest++
+		if a.stale++; a.stale >= patience {
+			a.theta /= 2
+			a.stale = 0
+			copy(a.lambda, a.best) // restart from the best point
+			if dir != dirVolume {
+				a.d = nil
+				return val
+			}
 		}
 	}
 	if dir != dirPlain {
