@@ -25,6 +25,12 @@ type SharesOptions struct {
 	// skipped): good groups — such as the Group of a call at nearby duals
 	// — give the records their final share as cutoff from the start.
 	Hints [][]int
+	// Beat, when set, is a bound the caller holds: the search stops
+	// (Abandoned) as soon as Σ_v (λ_v + the best share of v found so
+	// far) ≤ *Beat, since Σ_v (λ_v + μ_v) is at most that sum and cannot
+	// beat it any more. The shares returned stay lower bounds, as after a
+	// deadline; the groups are the best found.
+	Beat *float64
 }
 
 // Shares is the outcome of Prepared.MinShares.
@@ -43,6 +49,11 @@ type Shares struct {
 	// Nodes counts the search nodes (partial groups whose bound was
 	// computed and complete groups evaluated).
 	Nodes int64
+	// Abandoned: the search stopped on SharesOptions.Beat (Exact false);
+	// Estimate is then Σ_v (λ_v + the best share of v found), an upper
+	// bound on Σ_v (λ_v + μ_v) (at most *Beat).
+	Abandoned bool
+	Estimate  float64
 }
 
 // MinShares computes, for every record v, the smallest share
@@ -126,6 +137,11 @@ type anchored struct {
 	mu     sync.Mutex
 	groups [][]int
 	arg    []int32 // index into groups, −1: none
+	// beat: SharesOptions.Beat (hasBeat: set); sum = Σ_v (λ_v + best
+	// share of v), kept under mu; abandoned: the sum reached beat.
+	hasBeat   bool
+	beat, sum float64
+	abandoned bool
 
 	next  atomic.Int64
 	order []int32
@@ -162,6 +178,12 @@ func newAnchored(pp *Prepared, lambda []float64, lo, hi int, o *SharesOptions) *
 	a.slack = slackRel * (1 + e*maxL + e*maxD)
 	for v := range a.arg {
 		a.arg[v] = -1
+	}
+	if o.Beat != nil {
+		a.hasBeat, a.beat = true, *o.Beat
+		for _, l := range lambda {
+			a.sum += l
+		}
 	}
 	// The closed-form bound: t_w + the η−1 smallest t of the others.
 	t := make([]float64, n)
@@ -232,9 +254,14 @@ func (a *anchored) offer(mem []int, sh float64) {
 				idx = int32(len(a.groups))
 				a.groups = append(a.groups, slices.Clone(mem))
 			}
+			a.sum += sh - cur
 			stf(&a.best[u], sh)
 			a.arg[u] = idx
 		}
+	}
+	if a.hasBeat && a.sum <= a.beat && !a.abandoned {
+		a.abandoned = true
+		a.stop.Store(true)
 	}
 }
 
@@ -276,6 +303,12 @@ func (a *anchored) run() *Shares {
 			}
 		}
 		res.Share[v] = min(0, b)
+	}
+	if a.abandoned && !res.Exact {
+		res.Abandoned = true
+		for v := range n {
+			res.Estimate += a.lambda[v] + ldf(&a.best[v])
+		}
 	}
 	for v := range n {
 		if i := a.arg[v]; i >= 0 {

@@ -157,6 +157,68 @@ func TestMinSharesStopped(t *testing.T) {
 	}
 }
 
+// TestMinSharesBeat: with a bound to beat above the exact
+// Σ_v (λ_v + μ_v) the search is abandoned (when not finished first) with
+// every share still at most the exact one and an estimate between the
+// exact sum and the bound to beat; with one below it, the result is the
+// exact one (20 seeded instances).
+func TestMinSharesBeat(t *testing.T) {
+	abandoned := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		n := 14 + int(seed%5)
+		k := 2 + int(seed%3)
+		z := randomPoints(n, 2, false, seed+70)
+		d := model.NewSqDist(z)
+		pp, err := Prepare(d, 2*k-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lambda := randomDuals(n, 0, 2*float64(k), false, seed+71)
+		want, _ := refShares(d, lambda, k, 2*k-1)
+		exact := 0.0
+		for v := range n {
+			exact += lambda[v] + want[v]
+		}
+		tol := 1e-9 * (1 + math.Abs(exact))
+		below := exact - 1
+		for _, above := range []float64{exact + 0.5*math.Abs(exact) + 1, exact + 0.01*math.Abs(exact) + tol} {
+			res, err := pp.MinShares(lambda, k, 2*k-1, &SharesOptions{Workers: 1, Beat: &above})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := range n {
+				if res.Share[v] > want[v]+shareTol(res.Share[v], want[v]) {
+					t.Fatalf("seed %d: record %d share %.15g above the exact %.15g", seed, v, res.Share[v], want[v])
+				}
+			}
+			if res.Abandoned {
+				abandoned++
+				if res.Exact || res.Estimate > above+tol || res.Estimate < exact-tol {
+					t.Fatalf("seed %d: abandoned, exact %v, estimate %.12g outside [%.12g, %.12g]", seed, res.Exact, res.Estimate, exact, above)
+				}
+			} else if !res.Exact {
+				t.Fatalf("seed %d: neither exact nor abandoned", seed)
+			}
+		}
+		res, err := pp.MinShares(lambda, k, 2*k-1, &SharesOptions{Workers: 1, Beat: &below})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exact || res.Abandoned {
+			t.Fatalf("seed %d: a bound to beat below the exact sum stopped the search", seed)
+		}
+		for v := range n {
+			if math.Abs(res.Share[v]-want[v]) > shareTol(res.Share[v], want[v]) {
+				t.Fatalf("seed %d: record %d share %.15g, exact %.15g", seed, v, res.Share[v], want[v])
+			}
+		}
+	}
+	if abandoned == 0 {
+		t.Fatal("no search was abandoned")
+	}
+	t.Logf("abandoned %d of 40 searches", abandoned)
+}
+
 // TestMinSharesErrors: bad sizes, duals and workers are errors.
 func TestMinSharesErrors(t *testing.T) {
 	d := model.NewSqDist(randomPoints(8, 2, false, 1))
