@@ -225,7 +225,10 @@ type ascent struct {
 	stale     int
 	// sinceBest counts the evaluations since the last new best bound.
 	sinceBest int
-	Steps     int
+	// gAtBest: the supergradient at best (the ascent on exactShares;
+	// restarts from best step along it without evaluating best again).
+	gAtBest []float64
+	Steps   int
 	// ex, when set, evaluates the per-record bound with shares proven by
 	// complete enumeration (exactShares) instead of recordBoundGrad.
 	ex *exactShares
@@ -304,9 +307,11 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		// bound and supergradient it kept.
 		val = a.bestVal
 		copy(a.g, a.ex.gBest)
+		a.gAtBest = append(a.gAtBest[:0], a.g...)
 		a.ex.gBest = nil
 		a.Steps--
 	} else if a.ex != nil {
+		a.ex.hasBeat, a.ex.beat = true, a.bestVal
 		val, exact = a.ex.eval(a.lambda, deadline, a.g)
 		if exact {
 			a.lastOK = time.Since(t0)
@@ -326,21 +331,15 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		exact = true
 		a.lastOK = time.Since(t0)
 	}
-	if !exact {
-		// Too many groups of negative reduced cost (or the deadline): the
-		// step went too far. Back to the best point with a much shorter
-		// step (such a step costs the whole step budget); val is a valid
-		// bound all the same.
-		a.theta /= shareAscentShrink
-		a.stale = 0
-		a.sinceBest++
-		copy(a.lambda, a.best)
-		if a.dir != dirVolume || a.d == nil {
-			return val
-		}
-		// The volume rule steps from the best point anyway: a shorter
-		// step along the same direction, without evaluating it again.
-		return a.move(dirVolume, val, ub)
+	// target: the bound at λ the step length is measured from.
+	target := val
+	if !exact && a.ex != nil && a.ex.abandoned {
+		// The evaluation stopped as soon as the bound at λ could not beat
+		// the best (exactShares.beat): a step that did not rise, taken
+		// with the estimated supergradient (from the best groups found)
+		// and measured from the upper estimate of the bound at λ.
+		exact = true
+		target = a.ex.estimate
 	}
 	patience := ascentPatience
 	if a.ex != nil {
@@ -350,32 +349,64 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	if a.ex != nil {
 		dir = a.dir
 	}
-	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
+	restart := false
+	if !exact {
+		// Too many groups of negative reduced cost (or the deadline): the
+		// step went too far. Back to the best point with a much shorter
+		// step (such a step costs the whole step budget); val is a valid
+		// bound all the same.
+		a.theta /= shareAscentShrink
+		a.stale = 0
+		a.sinceBest++
+		restart = true
+	} else if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
 		a.bestVal = val
 		copy(a.best, a.lambda)
 		a.stale, a.sinceBest = 0, 0
+		if a.ex != nil {
+			a.gAtBest = append(a.gAtBest[:0], a.g...)
+		}
 	} else {
 		a.sinceBest++
 		if a.stale++; a.stale >= patience {
 			a.theta /= 2
 			a.stale = 0
-			copy(a.lambda, a.best) // restart from the best point
-			if dir != dirVolume {
-				a.d = nil
+			restart = true
+		}
+	}
+	if restart {
+		copy(a.lambda, a.best)
+		switch {
+		case dir == dirVolume && a.d != nil:
+			// The volume rule steps from the best point anyway: a shorter
+			// step along its direction (with the new supergradient when
+			// the evaluation finished).
+			if !exact {
+				a.move(dirVolume, a.bestVal, ub)
 				return val
 			}
+		case a.gAtBest != nil:
+			// From the best point with its supergradient, kept: no new
+			// evaluation there.
+			copy(a.g, a.gAtBest)
+			a.d = nil
+			target = a.bestVal
+		default:
+			a.d = nil
+			return val
 		}
 	}
 	if dir != dirPlain {
 		a.direct(dir)
 	}
-	return a.move(dir, val, ub)
+	a.move(dir, target, ub)
+	return val
 }
 
 // move sets the next duals: a Polyak step along the direction of the rule
 // dir from the current point (from the best one for dirVolume), towards
-// the target ub; val is the bound at the current point, returned.
-func (a *ascent) move(dir int, val, ub float64) float64 {
+// the target ub; val is the bound at the current point.
+func (a *ascent) move(dir int, val, ub float64) {
 	// The ascent on exactShares steps along D·g, D the start duals
 	// relative to their mean (exactShares.weights); otherwise D = I.
 	var wt []float64
@@ -410,7 +441,7 @@ func (a *ascent) move(dir int, val, ub float64) float64 {
 		// λ is optimal for the bound (g = 0 up to rounding; a smaller
 		// norm would make Polyak's step explode).
 		a.theta = 0
-		return val
+		return
 	}
 	t := a.theta * math.Max(ub-target, 0) / norm
 	if a.ex != nil {
@@ -425,7 +456,6 @@ func (a *ascent) move(dir int, val, ub float64) float64 {
 	for i, x := range g {
 		a.lambda[i] = from[i] + t*x*wi(i)
 	}
-	return val
 }
 
 // direct sets a.d from the supergradient a.g and the last direction by
