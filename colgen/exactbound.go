@@ -72,9 +72,10 @@ type exactShares struct {
 	// gBest: handed to the ascent's first step after the phase.
 	gLast, gBest []float64
 	// beat (when hasBeat): the ascent's best bound; the branch and bound
-	// per record stops as soon as the bound at lambda cannot beat it
-	// (enumerate.SharesOptions.Beat). abandoned: the last eval stopped so,
-	// estimate its upper estimate of the bound (Shares.Estimate).
+	// per record is not run when its hints show that the bound at lambda
+	// cannot beat it (enumerate.SharesOptions.Beat). abandoned: the last
+	// eval was skipped so, estimate its upper estimate of the bound
+	// (Shares.Estimate).
 	hasBeat, abandoned bool
 	beat, estimate     float64
 }

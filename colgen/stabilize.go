@@ -295,12 +295,13 @@ func (a *ascent) done() bool { return a.theta < ascentMinTheta }
 // step evaluates the bound at the current duals and moves them along the
 // subgradient (on exactShares: the direction of the rule a.dir) towards
 // the target ub (the incumbent's SSE); it returns the bound (−Inf when the
-// deadline passed). On exactShares the evaluation stops as soon as it
-// cannot beat the best bound (exactShares.beat): such a step did not rise
-// and costs little, where its complete evaluation cost as much as one
-// that rose (Tarragona k = 10: 18-25 s for steps past the best point of
-// the scaling phase, BenchmarkShareAscent); and a restart from the best
-// point steps along the supergradient kept from its evaluation.
+// deadline passed). On exactShares the evaluation is skipped when the
+// groups of the last exact one (its hints) already show that the bound at
+// λ cannot beat the best (exactShares.beat): such a step did not rise and
+// costs next to nothing, where its complete evaluation cost as much as
+// one that rose (Tarragona k = 10: 18-25 s for the steps past the best
+// point of the scaling phase, BenchmarkShareAscent); and a restart from
+// the best point steps along the supergradient kept from its evaluation.
 func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int, deadline time.Time, ub float64) float64 {
 	if a.ex != nil && !a.ex.scaled {
 		return a.scaleStep(deadline)
@@ -340,10 +341,10 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	// target: the bound at λ the step length is measured from.
 	target := val
 	if !exact && a.ex != nil && a.ex.abandoned {
-		// The evaluation stopped as soon as the bound at λ could not beat
-		// the best (exactShares.beat): a step that did not rise, taken
-		// with the estimated supergradient (from the best groups found)
-		// and measured from the upper estimate of the bound at λ.
+		// The hints showed that the bound at λ cannot beat the best
+		// (exactShares.beat): a step that did not rise, taken with the
+		// supergradient estimated from the hints' groups and measured
+		// from the upper estimate of the bound at λ.
 		exact = true
 		target = a.ex.estimate
 	}

@@ -25,11 +25,13 @@ type SharesOptions struct {
 	// skipped): good groups — such as the Group of a call at nearby duals
 	// — give the records their final share as cutoff from the start.
 	Hints [][]int
-	// Beat, when set, is a bound the caller holds: the search stops
-	// (Abandoned) as soon as Σ_v (λ_v + the best share of v found so
-	// far) ≤ *Beat, since Σ_v (λ_v + μ_v) is at most that sum and cannot
-	// beat it any more. The shares returned stay lower bounds, as after a
-	// deadline; the groups are the best found.
+	// Beat, when set, is a bound the caller holds: when after the Hints
+	// Σ_v (λ_v + the best share of v from them) ≤ *Beat, the search is
+	// not run (Abandoned), since Σ_v (λ_v + μ_v) is at most that sum and
+	// cannot beat it. The shares returned are then the lower bounds of a
+	// search stopped at once, the groups those of the hints. Checked
+	// after the hints only, so the outcome does not depend on the timing
+	// of the workers.
 	Beat *float64
 }
 
@@ -104,6 +106,16 @@ func (pp *Prepared) MinShares(lambda []float64, lo, hi int, opts *SharesOptions)
 	}
 	a := newAnchored(pp, lambda, lo, hi, &o)
 	a.hint(o.Hints)
+	if o.Beat != nil {
+		sum := 0.0
+		for v, l := range lambda {
+			sum += l + ldf(&a.best[v])
+		}
+		if sum <= *o.Beat {
+			a.abandoned = true
+			a.stop.Store(true)
+		}
+	}
 	return a.run(), nil
 }
 
@@ -137,10 +149,7 @@ type anchored struct {
 	mu     sync.Mutex
 	groups [][]int
 	arg    []int32 // index into groups, −1: none
-	// beat: SharesOptions.Beat (hasBeat: set); sum = Σ_v (λ_v + best
-	// share of v), kept under mu; abandoned: the sum reached beat.
-	hasBeat   bool
-	beat, sum float64
+	// abandoned: the hints reached SharesOptions.Beat.
 	abandoned bool
 
 	next  atomic.Int64
@@ -179,12 +188,7 @@ func newAnchored(pp *Prepared, lambda []float64, lo, hi int, o *SharesOptions) *
 	for v := range a.arg {
 		a.arg[v] = -1
 	}
-	if o.Beat != nil {
-		a.hasBeat, a.beat = true, *o.Beat
-		for _, l := range lambda {
-			a.sum += l
-		}
-	}
+
 	// The closed-form bound: t_w + the η−1 smallest t of the others.
 	t := make([]float64, n)
 	small := make([]float64, 0, hi)
@@ -254,14 +258,9 @@ func (a *anchored) offer(mem []int, sh float64) {
 				idx = int32(len(a.groups))
 				a.groups = append(a.groups, slices.Clone(mem))
 			}
-			a.sum += sh - cur
 			stf(&a.best[u], sh)
 			a.arg[u] = idx
 		}
-	}
-	if a.hasBeat && a.sum <= a.beat && !a.abandoned {
-		a.abandoned = true
-		a.stop.Store(true)
 	}
 }
 
