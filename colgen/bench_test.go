@@ -3,6 +3,8 @@ package colgen
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -170,6 +172,11 @@ func BenchmarkShareAscent(b *testing.B) {
 		set string
 		il  float64
 	}{{"tarragona", 30.3018}, {"census", 11.57}, {"eia", 0}} {
+		// SDCOPT_ASCENT_SECONDS runs the ascent longer than 20 s.
+		limit := 20 * time.Second
+		if s, err := strconv.Atoi(os.Getenv("SDCOPT_ASCENT_SECONDS")); err == nil && s > 0 {
+			limit = time.Duration(s) * time.Second
+		}
 		z, _ := model.Standardize(loadCASC(b, c.set))
 		k := 10
 		sst := model.SST(z)
@@ -185,7 +192,7 @@ func BenchmarkShareAscent(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/listing=%v", c.set, listing), func(b *testing.B) {
 				var r *run
 				for range b.N {
-					opt := &Options{NoICSM: true, TimeLimit: 20 * time.Second}
+					opt := &Options{NoICSM: true, TimeLimit: limit}
 					r = newRun(z, k, opt, newTimePlan(time.Now(), opt, time.Now))
 					if err := r.startBound(); err != nil {
 						b.Fatal(err)
@@ -194,7 +201,39 @@ func BenchmarkShareAscent(b *testing.B) {
 					r.best.sse = target
 					r.startShareAscent()
 					r.asc.ex.listing = listing
-					r.ascend(0)
+					// SDCOPT_ASCENT_DIR picks the direction rule.
+					switch os.Getenv("SDCOPT_ASCENT_DIR") {
+					case "plain":
+						r.asc.dir = dirPlain
+					case "volume":
+						r.asc.dir = dirVolume
+					case "deflect":
+						r.asc.dir = dirDeflect
+					}
+					t0 := time.Now()
+					for !r.asc.done() && !r.plan.passed(r.plan.loopEnd) {
+						nodes := r.asc.ex.Nodes
+						r.ascend(1)
+						neg := 0
+						for _, s := range r.asc.ex.share {
+							if s < 0 {
+								neg++
+							}
+						}
+						b.Logf("step %d at %.1f s: bound %.4f IL (best %.4f), theta %.4g, %d nodes, %d records of negative share",
+							r.asc.Steps, time.Since(t0).Seconds(), 100*r.res.LowerBound/sst, 100*r.asc.bestVal/sst, r.asc.theta, r.asc.ex.Nodes-nodes, neg)
+					}
+				}
+				if dir := os.Getenv("SDCOPT_ASCENT_DUALS_DIR"); dir != "" && !listing {
+					// The best duals, one a line, for a look at one evaluation.
+					var buf []byte
+					for _, x := range r.asc.best {
+						buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+						buf = append(buf, '\n')
+					}
+					if err := os.WriteFile(filepath.Join(dir, c.set+"-k10.duals"), buf, 0o644); err != nil {
+						b.Fatal(err)
+					}
 				}
 				b.ReportMetric(100*r.res.LowerBound/sst, "bound-IL")
 				b.ReportMetric(float64(r.res.Stats.AscentSteps), "steps")

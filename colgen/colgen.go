@@ -263,6 +263,11 @@ const shareStallIters = 8
 // k = 10 it never moves.
 const shareRatio = 4.0
 
+// sharePaysSteps: the ascent on exactShares whose bound rose within its
+// last sharePaysSteps evaluations takes turns with a master stuck again
+// after it moved (shareTurn).
+const sharePaysSteps = 2 * shareAscentPatience
+
 // shareLateFrom is the share of the loop's time after which a master that
 // has moved but has no bound yet takes turns with the ascent on
 // exactShares again (shareTurn).

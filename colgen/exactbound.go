@@ -71,6 +71,13 @@ type exactShares struct {
 	// gLast: the supergradient at the best factor (an exact evaluation);
 	// gBest: handed to the ascent's first step after the phase.
 	gLast, gBest []float64
+	// beat (when hasBeat): the ascent's best bound; the branch and bound
+	// per record is not run when its hints show that the bound at lambda
+	// cannot beat it (enumerate.SharesOptions.Beat). abandoned: the last
+	// eval was skipped so, estimate its upper estimate of the bound
+	// (Shares.Estimate).
+	hasBeat, abandoned bool
+	beat, estimate     float64
 }
 
 // sharesSlack is the relative slack subtracted from exactShares' bound

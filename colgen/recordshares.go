@@ -21,10 +21,16 @@ import (
 // estimate the ascent may step with when the bound still improved.
 func (e *exactShares) evalAnchored(lambda []float64, deadline time.Time, g []float64) (float64, bool) {
 	n, k := e.d.N, e.k
-	res, err := e.prep.MinShares(lambda, k, min(2*k-1, n), &enumerate.SharesOptions{Workers: e.workers, Deadline: deadline, Hints: e.hints})
+	opts := &enumerate.SharesOptions{Workers: e.workers, Deadline: deadline, Hints: e.hints}
+	if e.hasBeat {
+		beat := e.beat
+		opts.Beat = &beat
+	}
+	res, err := e.prep.MinShares(lambda, k, min(2*k-1, n), opts)
 	if err != nil {
 		return math.Inf(-1), false
 	}
+	e.abandoned, e.estimate = res.Abandoned, res.Estimate
 	if res.Exact {
 		// The groups attaining the shares seed the next call (the
 		// ascent's next duals are close): most records then start with
@@ -148,14 +154,17 @@ func (a *ascent) scaleStep(deadline time.Time) float64 {
 		a.lambda[i] = f * x
 	}
 	t0 := time.Now()
+	e.hasBeat, e.beat = true, a.bestVal
 	val, exact := e.eval(a.lambda, deadline, a.g)
 	if math.IsInf(val, -1) {
 		copy(a.lambda, a.best)
 		return val
 	}
 	a.Steps++
+	a.sinceBest++
 	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
 		a.bestVal, e.factor = val, f
+		a.sinceBest = 0
 		copy(a.best, a.lambda)
 		if exact {
 			a.lastOK = time.Since(t0)

@@ -165,8 +165,9 @@ type run struct {
 	// the time its steps took since (shareTurn).
 	shareFrom    time.Time
 	shareSeconds float64
-	// shareLate: the late turns (shareTurn) have started.
-	shareLate bool
+	// shareLate: the late turns (shareTurn) have started;
+	// shareStuckAgain: the turns of a master stuck again after it moved.
+	shareLate, shareStuckAgain bool
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -399,10 +400,16 @@ func (r *run) iterate() (done bool, err error) {
 	}
 	if r.ascentTail() {
 		r.ascend(0)
-	} else if r.shareTurn() {
-		t0 := r.plan.clock()
-		r.ascend(1)
-		r.shareSeconds += r.plan.clock().Sub(t0).Seconds()
+	} else {
+		// A turn of the ascent before this master solve; while the master
+		// is stuck again after it moved and the ascent climbs, as many
+		// turns as its share of the time allows (shareTurn): such a
+		// master's solves add nothing to the bound.
+		for turn := 0; (turn == 0 || r.shareStuckAgain && r.sharePays()) && r.shareTurn() && !r.plan.passed(r.plan.loopEnd); turn++ {
+			t0 := r.plan.clock()
+			r.ascend(1)
+			r.shareSeconds += r.plan.clock().Sub(t0).Seconds()
+		}
 	}
 	if r.plan.passed(r.plan.loopEnd) {
 		r.stop(StopTimeLimit, PhaseMaster)
@@ -674,9 +681,19 @@ func (r *run) shareTurn() bool {
 	if r.boxActive() {
 		return r.boxAscentTurn()
 	}
-	stuck := !r.masterMoved && r.stallIters >= shareStallIters
+	stalled := r.stallIters >= shareStallIters
+	stuck := stalled && (!r.masterMoved || r.sharePays())
 	frac := r.loopFraction()
 	late := r.masterMoved && frac >= shareLateFrom
+	if stuck && r.masterMoved && !r.shareStuckAgain {
+		// Stuck again after it moved, with an ascent that still climbs:
+		// the turns restart (the master's time alone gives no credit).
+		r.shareStuckAgain = true
+		r.shareFrom, r.shareSeconds = r.plan.clock(), 0
+	}
+	if !stalled {
+		r.shareStuckAgain = false
+	}
 	if !stuck && !late {
 		return false
 	}
@@ -696,10 +713,16 @@ func (r *run) shareTurn() bool {
 	}
 	master := r.plan.clock().Sub(r.shareFrom).Seconds() - r.shareSeconds
 	ratio := min(shareRatio, float64(r.stallIters)/shareStallIters)
-	if late {
+	if late && !stuck {
 		ratio = min(1, (frac-shareLateFrom)/(1-ascentTail-shareLateFrom))
 	}
 	return r.shareSeconds <= ratio*master
+}
+
+// sharePays: the ascent on exactShares has raised its bound within its
+// last sharePaysSteps evaluations.
+func (r *run) sharePays() bool {
+	return r.shareAscent && r.asc != nil && !r.asc.done() && r.asc.sinceBest < sharePaysSteps
 }
 
 // loopFraction is the share of the master loop's time already gone (0

@@ -223,14 +223,45 @@ type ascent struct {
 	bestVal   float64
 	theta     float64
 	stale     int
-	Steps     int
+	// sinceBest counts the evaluations since the last new best bound.
+	sinceBest int
+	// gAtBest: the supergradient at best (the ascent on exactShares;
+	// restarts from best step along it without evaluating best again).
+	gAtBest []float64
+	Steps   int
 	// ex, when set, evaluates the per-record bound with shares proven by
 	// complete enumeration (exactShares) instead of recordBoundGrad.
 	ex *exactShares
 	// lastOK is the time of the last step whose enumeration finished
 	// (ex only; it sets the next step's budget in run.ascend).
 	lastOK time.Duration
+	// dir is the direction rule of the steps on exactShares (dirPlain,
+	// dirVolume, dirDeflect); d the direction of the last step.
+	dir int
+	d   []float64
 }
+
+// The direction rules of the ascent on exactShares (ascent.dir):
+//   - dirPlain: the supergradient at the current point, the step from it;
+//   - dirVolume: the volume algorithm's average of the supergradients,
+//     d = α·g + (1 − α)·d_prev with α in [volumeMinAlpha, 1] of smallest
+//     ‖d‖, the step always from the best point (Barahona & Anbil, "The
+//     volume algorithm: producing primal solutions with a subgradient
+//     method", Math. Program. 87, 2000);
+//   - dirDeflect: d = g + β·d_prev, β = deflectGamma·max(0, −g·d_prev/‖d_prev‖²),
+//     the step from the current point (Camerini, Fratta & Maffioli, "On
+//     improving relaxation methods by modified gradient techniques", Math.
+//     Program. Study 3, 1975).
+const (
+	dirPlain = iota
+	dirVolume
+	dirDeflect
+)
+
+const (
+	volumeMinAlpha = 0.1
+	deflectGamma   = 1.5
+)
 
 // ascentPatience is the number of steps without a new best bound after
 // which the ascent halves its step factor θ.
@@ -262,8 +293,15 @@ func newAscent(start []float64, bound float64) *ascent {
 func (a *ascent) done() bool { return a.theta < ascentMinTheta }
 
 // step evaluates the bound at the current duals and moves them along the
-// subgradient towards the target ub (the incumbent's SSE); it returns the
-// bound (−Inf when the deadline passed).
+// subgradient (on exactShares: the direction of the rule a.dir) towards
+// the target ub (the incumbent's SSE); it returns the bound (−Inf when the
+// deadline passed). On exactShares the evaluation is skipped when the
+// groups of the last exact one (its hints) already show that the bound at
+// λ cannot beat the best (exactShares.beat): such a step did not rise and
+// costs next to nothing, where its complete evaluation cost as much as
+// one that rose (Tarragona k = 10: 18-25 s for the steps past the best
+// point of the scaling phase, BenchmarkShareAscent); and a restart from
+// the best point steps along the supergradient kept from its evaluation.
 func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int, deadline time.Time, ub float64) float64 {
 	if a.ex != nil && !a.ex.scaled {
 		return a.scaleStep(deadline)
@@ -276,9 +314,11 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		// bound and supergradient it kept.
 		val = a.bestVal
 		copy(a.g, a.ex.gBest)
+		a.gAtBest = append(a.gAtBest[:0], a.g...)
 		a.ex.gBest = nil
 		a.Steps--
 	} else if a.ex != nil {
+		a.ex.hasBeat, a.ex.beat = true, a.bestVal
 		val, exact = a.ex.eval(a.lambda, deadline, a.g)
 		if exact {
 			a.lastOK = time.Since(t0)
@@ -298,6 +338,25 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		exact = true
 		a.lastOK = time.Since(t0)
 	}
+	// target: the bound at λ the step length is measured from.
+	target := val
+	if !exact && a.ex != nil && a.ex.abandoned {
+		// The hints showed that the bound at λ cannot beat the best
+		// (exactShares.beat): a step that did not rise, taken with the
+		// supergradient estimated from the hints' groups and measured
+		// from the upper estimate of the bound at λ.
+		exact = true
+		target = a.ex.estimate
+	}
+	patience := ascentPatience
+	if a.ex != nil {
+		patience = shareAscentPatience
+	}
+	dir := dirPlain
+	if a.ex != nil {
+		dir = a.dir
+	}
+	restart := false
 	if !exact {
 		// Too many groups of negative reduced cost (or the deadline): the
 		// step went too far. Back to the best point with a much shorter
@@ -305,23 +364,56 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		// bound all the same.
 		a.theta /= shareAscentShrink
 		a.stale = 0
-		copy(a.lambda, a.best)
-		return val
-	}
-	patience := ascentPatience
-	if a.ex != nil {
-		patience = shareAscentPatience
-	}
-	if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
+		a.sinceBest++
+		restart = true
+	} else if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
 		a.bestVal = val
 		copy(a.best, a.lambda)
-		a.stale = 0
-	} else if a.stale++; a.stale >= patience {
-		a.theta /= 2
-		a.stale = 0
-		copy(a.lambda, a.best) // restart from the best point
-		return val
+		a.stale, a.sinceBest = 0, 0
+		if a.ex != nil {
+			a.gAtBest = append(a.gAtBest[:0], a.g...)
+		}
+	} else {
+		a.sinceBest++
+		if a.stale++; a.stale >= patience {
+			a.theta /= 2
+			a.stale = 0
+			restart = true
+		}
 	}
+	if restart {
+		copy(a.lambda, a.best)
+		switch {
+		case dir == dirVolume && a.d != nil:
+			// The volume rule steps from the best point anyway: a shorter
+			// step along its direction (with the new supergradient when
+			// the evaluation finished).
+			if !exact {
+				a.move(dirVolume, a.bestVal, ub)
+				return val
+			}
+		case a.gAtBest != nil:
+			// From the best point with its supergradient, kept: no new
+			// evaluation there.
+			copy(a.g, a.gAtBest)
+			a.d = nil
+			target = a.bestVal
+		default:
+			a.d = nil
+			return val
+		}
+	}
+	if dir != dirPlain {
+		a.direct(dir)
+	}
+	a.move(dir, target, ub)
+	return val
+}
+
+// move sets the next duals: a Polyak step along the direction of the rule
+// dir from the current point (from the best one for dirVolume), towards
+// the target ub; val is the bound at the current point.
+func (a *ascent) move(dir int, val, ub float64) {
 	// The ascent on exactShares steps along D·g, D the start duals
 	// relative to their mean (exactShares.weights); otherwise D = I.
 	var wt []float64
@@ -334,28 +426,77 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		}
 		return wt[i]
 	}
+	g, from, target := a.g, a.lambda, val
+	if dir != dirPlain {
+		g = a.d
+	}
+	if dir == dirVolume {
+		from, target = a.best, a.bestVal
+	}
 	norm := 0.0
-	for i, x := range a.g {
+	for i, x := range g {
 		norm += x * x * wi(i)
+	}
+	if dir != dirPlain && norm < 1e-12*float64(len(a.g)) {
+		// The combined direction vanished: the supergradient's.
+		g, norm = a.g, 0
+		for i, x := range g {
+			norm += x * x * wi(i)
+		}
 	}
 	if norm < 1e-12*float64(len(a.g)) {
 		// λ is optimal for the bound (g = 0 up to rounding; a smaller
 		// norm would make Polyak's step explode).
 		a.theta = 0
-		return val
+		return
 	}
-	t := a.theta * math.Max(ub-val, 0) / norm
+	t := a.theta * math.Max(ub-target, 0) / norm
 	if a.ex != nil {
 		// No record's dual moves by more than the incumbent's mean SSE
 		// per record in one step.
 		gmax := 0.0
-		for i, x := range a.g {
+		for i, x := range g {
 			gmax = max(gmax, math.Abs(x)*wi(i))
 		}
-		t = min(t, ub/float64(len(a.g))/gmax)
+		t = min(t, ub/float64(len(g))/gmax)
 	}
-	for i, x := range a.g {
-		a.lambda[i] += t * x * wi(i)
+	for i, x := range g {
+		a.lambda[i] = from[i] + t*x*wi(i)
 	}
-	return val
+}
+
+// direct sets a.d from the supergradient a.g and the last direction by
+// the rule dir (dirVolume or dirDeflect); the first direction is a.g.
+func (a *ascent) direct(dir int) {
+	g := a.g
+	if len(a.d) != len(g) {
+		a.d = slices.Clone(g)
+		return
+	}
+	gd, dd, gg := 0.0, 0.0, 0.0
+	for i, x := range g {
+		gd += x * a.d[i]
+		dd += a.d[i] * a.d[i]
+		gg += x * x
+	}
+	switch dir {
+	case dirVolume:
+		// ‖α·g + (1 − α)·d‖² is smallest at α = (d·d − g·d)/‖g − d‖².
+		alpha := 1.0
+		if q := gg - 2*gd + dd; q > 0 {
+			alpha = (dd - gd) / q
+		}
+		alpha = min(1, max(volumeMinAlpha, alpha))
+		for i, x := range g {
+			a.d[i] = alpha*x + (1-alpha)*a.d[i]
+		}
+	case dirDeflect:
+		beta := 0.0
+		if gd < 0 && dd > 0 {
+			beta = -deflectGamma * gd / dd
+		}
+		for i, x := range g {
+			a.d[i] = x + beta*a.d[i]
+		}
+	}
 }

@@ -25,6 +25,14 @@ type SharesOptions struct {
 	// skipped): good groups — such as the Group of a call at nearby duals
 	// — give the records their final share as cutoff from the start.
 	Hints [][]int
+	// Beat, when set, is a bound the caller holds: when after the Hints
+	// Σ_v (λ_v + the best share of v from them) ≤ *Beat, the search is
+	// not run (Abandoned), since Σ_v (λ_v + μ_v) is at most that sum and
+	// cannot beat it. The shares returned are then the lower bounds of a
+	// search stopped at once, the groups those of the hints. Checked
+	// after the hints only, so the outcome does not depend on the timing
+	// of the workers.
+	Beat *float64
 }
 
 // Shares is the outcome of Prepared.MinShares.
@@ -43,6 +51,11 @@ type Shares struct {
 	// Nodes counts the search nodes (partial groups whose bound was
 	// computed and complete groups evaluated).
 	Nodes int64
+	// Abandoned: the search stopped on SharesOptions.Beat (Exact false);
+	// Estimate is then Σ_v (λ_v + the best share of v found), an upper
+	// bound on Σ_v (λ_v + μ_v) (at most *Beat).
+	Abandoned bool
+	Estimate  float64
 }
 
 // MinShares computes, for every record v, the smallest share
@@ -93,6 +106,16 @@ func (pp *Prepared) MinShares(lambda []float64, lo, hi int, opts *SharesOptions)
 	}
 	a := newAnchored(pp, lambda, lo, hi, &o)
 	a.hint(o.Hints)
+	if o.Beat != nil {
+		sum := 0.0
+		for v, l := range lambda {
+			sum += l + ldf(&a.best[v])
+		}
+		if sum <= *o.Beat {
+			a.abandoned = true
+			a.stop.Store(true)
+		}
+	}
 	return a.run(), nil
 }
 
@@ -126,6 +149,8 @@ type anchored struct {
 	mu     sync.Mutex
 	groups [][]int
 	arg    []int32 // index into groups, −1: none
+	// abandoned: the hints reached SharesOptions.Beat.
+	abandoned bool
 
 	next  atomic.Int64
 	order []int32
@@ -163,6 +188,7 @@ func newAnchored(pp *Prepared, lambda []float64, lo, hi int, o *SharesOptions) *
 	for v := range a.arg {
 		a.arg[v] = -1
 	}
+
 	// The closed-form bound: t_w + the η−1 smallest t of the others.
 	t := make([]float64, n)
 	small := make([]float64, 0, hi)
@@ -263,30 +289,7 @@ func (a *anchored) run() *Shares {
 	a.parallel(func(w *anchorWorker, v int) { w.roots(v) }, nil)
 	// Pass 2: the branch and bound, records closest to closed first.
 	if !a.stop.Load() {
-		gap := make([]float64, n)
-		a.order = make([]int32, n)
-		for v := range n {
-			a.order[v] = int32(v)
-			lb := 0.0
-			for s := range a.ns {
-				lb = min(lb, ldf(&a.low[v*a.ns+s]))
-			}
-			gap[v] = ldf(&a.best[v]) - lb
-		}
-		// The records without a group of negative share yet first: most
-		// of them have none, and each one finished leaves the candidates
-		// of the records after it.
-		slices.SortStableFunc(a.order, func(x, y int32) int {
-			zx, zy := ldf(&a.best[x]) == 0, ldf(&a.best[y]) == 0
-			if zx != zy {
-				if zx {
-					return -1
-				}
-				return 1
-			}
-			return cmp.Compare(gap[x], gap[y])
-		})
-		a.next.Store(0)
+		a.searchOrder()
 		a.parallel(func(w *anchorWorker, v int) { w.search(v) }, a.order)
 	}
 	res := &Shares{Share: make([]float64, n), Group: make([][]int, n), Exact: true, Nodes: a.nodes.Load()}
@@ -300,12 +303,46 @@ func (a *anchored) run() *Shares {
 		}
 		res.Share[v] = min(0, b)
 	}
+	if a.abandoned && !res.Exact {
+		res.Abandoned = true
+		for v := range n {
+			res.Estimate += a.lambda[v] + ldf(&a.best[v])
+		}
+	}
 	for v := range n {
 		if i := a.arg[v]; i >= 0 {
 			res.Group[v] = a.groups[i]
 		}
 	}
 	return res
+}
+
+// searchOrder sets the order of pass 2: the records without a group of
+// negative share yet first (most of them have none, and each one finished
+// leaves the candidates of the records after it), then by the gap between
+// their best share and their smallest bound.
+func (a *anchored) searchOrder() {
+	n := a.n
+	gap := make([]float64, n)
+	a.order = make([]int32, n)
+	for v := range n {
+		a.order[v] = int32(v)
+		lb := 0.0
+		for s := range a.ns {
+			lb = min(lb, ldf(&a.low[v*a.ns+s]))
+		}
+		gap[v] = ldf(&a.best[v]) - lb
+	}
+	slices.SortStableFunc(a.order, func(x, y int32) int {
+		zx, zy := ldf(&a.best[x]) == 0, ldf(&a.best[y]) == 0
+		if zx != zy {
+			if zx {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(gap[x], gap[y])
+	})
 }
 
 // parallel runs f on every record (in order, or 0..n−1) on the workers

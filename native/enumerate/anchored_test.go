@@ -157,6 +157,71 @@ func TestMinSharesStopped(t *testing.T) {
 	}
 }
 
+// TestMinSharesBeat: with a bound to beat above the exact
+// Σ_v (λ_v + μ_v) and hints that reach it, the search is abandoned with
+// every share still at most the exact one and an estimate between the
+// exact sum and the bound to beat; without hints, or with a bound to beat
+// below the exact sum, the result is the exact one (20 seeded instances).
+func TestMinSharesBeat(t *testing.T) {
+	abandoned := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		n := 14 + int(seed%5)
+		k := 2 + int(seed%3)
+		z := randomPoints(n, 2, false, seed+70)
+		d := model.NewSqDist(z)
+		pp, err := Prepare(d, 2*k-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lambda := randomDuals(n, 0, 2*float64(k), false, seed+71)
+		want, wantGrp := refShares(d, lambda, k, 2*k-1)
+		exact, sumL := 0.0, 0.0
+		for v := range n {
+			exact += lambda[v] + want[v]
+			sumL += lambda[v]
+		}
+		tol := 1e-9 * (1 + math.Abs(exact))
+		above, below := exact+tol, exact-1
+		for _, c := range []struct {
+			beat  float64
+			hints [][]int
+		}{{above, wantGrp}, {above, nil}, {below, wantGrp}} {
+			res, err := pp.MinShares(lambda, k, 2*k-1, &SharesOptions{Workers: 2, Beat: &c.beat, Hints: c.hints})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := range n {
+				if res.Share[v] > want[v]+shareTol(res.Share[v], want[v]) {
+					t.Fatalf("seed %d: record %d share %.15g above the exact %.15g", seed, v, res.Share[v], want[v])
+				}
+			}
+			reach := c.hints != nil && c.beat == above || c.hints == nil && sumL <= c.beat
+			if res.Abandoned != (reach && !res.Exact) {
+				t.Fatalf("seed %d: abandoned %v, exact %v, beat %.12g (exact sum %.12g), hints %v", seed, res.Abandoned, res.Exact, c.beat, exact, c.hints != nil)
+			}
+			if res.Abandoned {
+				abandoned++
+				if res.Estimate > c.beat+tol || res.Estimate < exact-tol {
+					t.Fatalf("seed %d: estimate %.12g outside [%.12g, %.12g]", seed, res.Estimate, exact, c.beat)
+				}
+				continue
+			}
+			if !res.Exact {
+				t.Fatalf("seed %d: neither exact nor abandoned", seed)
+			}
+			for v := range n {
+				if math.Abs(res.Share[v]-want[v]) > shareTol(res.Share[v], want[v]) {
+					t.Fatalf("seed %d: record %d share %.15g, exact %.15g", seed, v, res.Share[v], want[v])
+				}
+			}
+		}
+	}
+	if abandoned == 0 {
+		t.Fatal("no search was abandoned")
+	}
+	t.Logf("abandoned %d of 60 searches", abandoned)
+}
+
 // TestMinSharesErrors: bad sizes, duals and workers are errors.
 func TestMinSharesErrors(t *testing.T) {
 	d := model.NewSqDist(randomPoints(8, 2, false, 1))

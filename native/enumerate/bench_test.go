@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -252,5 +255,73 @@ func BenchmarkSweep(b *testing.B) {
 				b.ReportMetric(float64(len(c.duals)), "iterations")
 			})
 		}
+	}
+}
+
+// BenchmarkMinSharesAt: one MinShares call at k = 10 on a full CASC set at
+// duals read from SDCOPT_SHARES_DUALS (DIR/SET-k10.duals, one a line, as
+// colgen's BenchmarkShareAscent writes them; skipped without), on 2
+// workers, with where the nodes of the search (pass 2) go: the records
+// whose share is 0 and those of negative share.
+func BenchmarkMinSharesAt(b *testing.B) {
+	dir := os.Getenv("SDCOPT_SHARES_DUALS")
+	if dir == "" {
+		b.Skip("SDCOPT_SHARES_DUALS not set")
+	}
+	for _, set := range []string{"tarragona", "census", "eia"} {
+		buf, err := os.ReadFile(filepath.Join(dir, set+"-k10.duals"))
+		if err != nil {
+			continue
+		}
+		var lambda []float64
+		for _, f := range strings.Fields(string(buf)) {
+			x, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lambda = append(lambda, x)
+		}
+		all, err := datasets.LoadCASC(set)
+		if errors.Is(err, datasets.ErrNoSharedData) {
+			b.Skip(err)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		z, _ := model.Standardize(all)
+		d := model.NewSqDist(z)
+		pp, err := Prepare(d, 19)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(set, func(b *testing.B) {
+			var zeroNodes, negNodes, pass1 int64
+			var zeros int
+			for range b.N {
+				a := newAnchored(pp, lambda, 10, 19, &SharesOptions{Workers: 2})
+				a.parallel(func(w *anchorWorker, v int) { w.roots(v) }, nil)
+				pass1 = a.nodes.Load()
+				per := make([]int64, pp.n)
+				a.searchOrder()
+				a.parallel(func(w *anchorWorker, v int) {
+					n0 := w.nodes
+					w.search(v)
+					per[v] = w.nodes - n0
+				}, a.order)
+				zeroNodes, negNodes, zeros = 0, 0, 0
+				for v := range per {
+					if ldf(&a.best[v]) == 0 {
+						zeroNodes += per[v]
+						zeros++
+					} else {
+						negNodes += per[v]
+					}
+				}
+			}
+			b.ReportMetric(float64(pass1), "pass1-nodes")
+			b.ReportMetric(float64(zeroNodes), "zero-nodes")
+			b.ReportMetric(float64(negNodes), "neg-nodes")
+			b.ReportMetric(float64(zeros), "zero-records")
+		})
 	}
 }
