@@ -1,43 +1,14 @@
 package cellbounds_test
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/internal/tabletest"
 	"github.com/sdcopt/sdcopt/model"
 )
-
-// binaryTable returns a seeded 2^d table (counts uniform in 0..maxCount)
-// and all its k-way margins.
-func binaryTable(t testing.TB, d, k, maxCount int, seed uint64) (*model.Table, *model.MarginSet) {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 1))
-	vars := make([]model.Variable, d)
-	for i := range vars {
-		vars[i] = model.Variable{Name: fmt.Sprintf("V%d", i+1), Levels: []string{"0", "1"}}
-	}
-	counts := make([]int64, 1<<d)
-	for i := range counts {
-		counts[i] = int64(rng.IntN(maxCount + 1))
-	}
-	tab, err := model.NewTable(vars, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	subs, err := model.AllMargins(d, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := tab.Released(subs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tab, ms
-}
 
 // gapsOf returns the gaps of proven bounds lo, hi per cell, with the
 // table's counts attained.
@@ -90,7 +61,7 @@ func TestSlabSearchAgainstIP(t *testing.T) {
 		cases = cases[:2]
 	}
 	for i, cs := range cases {
-		tab, ms := binaryTable(t, cs.d, cs.k, cs.maxCount, uint64(10+i))
+		tab, ms := tabletest.Binary(t, cs.d, cs.k, cs.maxCount, uint64(10+i))
 		ref, err := cellbounds.Compute(ms, cellbounds.Settings{Method: cellbounds.IP, Solver: "lpsolve"})
 		if err != nil {
 			ref, err = cellbounds.Compute(ms, cellbounds.Settings{Method: cellbounds.IP})
@@ -130,7 +101,7 @@ func TestSlabSearchAgainstIP(t *testing.T) {
 
 // A table without the margins is refused.
 func TestSlabSearchRefusesOtherTable(t *testing.T) {
-	tab, ms := binaryTable(t, 4, 2, 3, 1)
+	tab, ms := tabletest.Binary(t, 4, 2, 3, 1)
 	other := slices.Clone(tab.Counts)
 	other[0]++
 	g := gapsOf(make([]int64, len(other)), slices.Clone(other), other)
@@ -151,7 +122,7 @@ func TestSlabSearchBinary(t *testing.T) {
 	if _, err := cellbounds.SearchEngine(""); err != nil {
 		t.Skip("no integer engine")
 	}
-	tab, ms := binaryTable(t, 10, 3, 9, 7)
+	tab, ms := tabletest.Binary(t, 10, 3, 9, 7)
 	dims := model.Dims(ms.Vars)
 	n := len(tab.Counts)
 	lo, hi := make([]int64, n), make([]int64, n)

@@ -1,45 +1,17 @@
 package fiber_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/sdcopt/sdcopt/internal/tabletest"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/native/fiber"
 	"github.com/sdcopt/sdcopt/solvers"
 	_ "github.com/sdcopt/sdcopt/solvers/all" // registers the engines
 )
-
-// binary returns a seeded 2^d table (counts uniform in 0..maxCount) and
-// its k-way margins.
-func binary(t *testing.T, d, k, maxCount int, seed uint64) (*model.Table, *model.MarginSet) {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 1))
-	vars := make([]model.Variable, d)
-	for i := range vars {
-		vars[i] = model.Variable{Name: fmt.Sprintf("V%d", i+1), Levels: []string{"0", "1"}}
-	}
-	counts := make([]int64, 1<<d)
-	for i := range counts {
-		counts[i] = int64(rng.IntN(maxCount + 1))
-	}
-	tab, err := model.NewTable(vars, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	subs, err := model.AllMargins(d, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := tab.Released(subs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tab, ms
-}
 
 // violated returns the first margin of ms that counts (non-negative
 // checked too) does not have, by model.Table.Collapse: -1 when none.
@@ -81,7 +53,7 @@ func engine(t *testing.T) solvers.Solver {
 // lack it: the check sees a dropped margin.
 func TestSlabProgramKeepsEveryMargin(t *testing.T) {
 	mip := engine(t)
-	tab, ms := binary(t, 5, 2, 4, 3)
+	tab, ms := tabletest.Binary(t, 5, 2, 4, 3)
 	dims := model.Dims(ms.Vars)
 	drop := &model.MarginSet{Vars: ms.Vars, Margins: ms.Margins[1:]} // margin 0 (V1, V2) left out
 	r := rand.New(rand.NewPCG(5, 6))
@@ -131,7 +103,7 @@ func TestSlabProgramKeepsEveryMargin(t *testing.T) {
 // 32 cells).
 func TestChainKeepsMargins(t *testing.T) {
 	mip := engine(t)
-	tab, ms := binary(t, 6, 3, 5, 11)
+	tab, ms := tabletest.Binary(t, 6, 3, 5, 11)
 	ch := fiber.Chainer{MaxCells: 32, Steps: 12, SolveLimit: 5 * time.Second, Keep: true}
 	for _, c := range []int{0, 17, 63} {
 		cur := slices.Clone(tab.Counts)
