@@ -58,7 +58,7 @@ func srcInstance(t *testing.T, seed uint64) (*model.Dataset, *model.SqDist, int,
 // optimum) and at least the bound without them; on the clustered ones
 // the cuts raise it.
 func TestSubsetRowCutsBound(t *testing.T) {
-	raised, clustered := 0, 0
+	raised, clustered, withClose := 0, 0, 0
 	for seed := uint64(0); seed < 50; seed++ {
 		z, d, k, ok := srcInstance(t, seed)
 		if !ok {
@@ -86,6 +86,22 @@ func TestSubsetRowCutsBound(t *testing.T) {
 		if err := cut.Check(z, k); err != nil {
 			t.Errorf("seed %d: %v", seed, err)
 		}
+		// The whole run: the gap-closing stage lists the groups within
+		// the gap with the cut terms (closeGap's filter); when it proves
+		// optimality, the SSE is the optimum.
+		full, err := Run(z, k, &Options{NoICSM: true, SubsetRowCuts: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := full.Check(z, k); err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+		if full.LowerBound > opt+tol || (full.Exact && math.Abs(full.SSE-opt) > tol) {
+			t.Errorf("seed %d: full run SSE %.12g, bound %.12g (exact %v), optimum %.12g", seed, full.SSE, full.LowerBound, full.Exact, opt)
+		}
+		if full.Cuts > 0 {
+			withClose++
+		}
 		if seed%2 == 1 {
 			clustered++
 			if cut.LowerBound > plain.LowerBound+tol {
@@ -96,7 +112,7 @@ func TestSubsetRowCutsBound(t *testing.T) {
 	if raised == 0 {
 		t.Errorf("the cuts raised the bound on none of the %d clustered instances", clustered)
 	}
-	t.Logf("cuts raised the bound on %d of %d clustered instances", raised, clustered)
+	t.Logf("cuts raised the bound on %d of %d clustered instances; %d full runs had cuts", raised, clustered, withClose)
 }
 
 // TestSubsetRowCutsExactPricing runs the master loop and the cut rounds
