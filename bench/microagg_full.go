@@ -76,7 +76,8 @@ type MicroaggFullRow struct {
 	StoppedPhase  string   `json:"stopped_phase,omitempty"`
 	Iterations    int      `json:"iterations"`
 	Columns       int      `json:"columns"`
-	Nodes         int      `json:"nodes"` // branch-and-price tree size
+	Nodes         int      `json:"nodes"`                     // branch-and-price tree size
+	Cuts          int      `json:"subset_row_cuts,omitempty"` // subset-row cuts in the master (colgen.Options.SubsetRowCuts)
 	GroupsFile    string   `json:"groups_file,omitempty"`
 	// Trace is the run over time as IL: the bound and the incumbent
 	// whenever one improved (colgen.Result.Trace).
@@ -191,7 +192,7 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 			row := MicroaggFullRow{Data: name, N: z.N, D: z.D, K: k, IL: il(r.SSE, sst), LowerBoundIL: il(r.LowerBound, sst),
 				GapPercent: r.GapPercent, BoundKind: r.BoundKind, BoundSeconds: r.BoundSeconds, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
 				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
-				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Certificate: r.Certificate, Status: "-"}
+				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Cuts: r.Cuts, Certificate: r.Certificate, Status: "-"}
 			for _, p := range r.Trace {
 				row.Trace = append(row.Trace, TraceIL{Seconds: p.Seconds, LowerBoundIL: il(p.LowerBound, sst), IL: il(p.SSE, sst)})
 			}

@@ -28,8 +28,9 @@ import (
 //     at Duals; the check recomputes every record's smallest share by the
 //     branch and bound per record (enumerate.Prepared.MinShares).
 //
-// Bounds of the gap-closing integer program and of branch-and-price are
-// not certified: Result.Certificate then holds the best certified bound,
+// Bounds of the master with subset-row cuts (Options.SubsetRowCuts), of
+// the gap-closing integer program and of branch-and-price are not
+// certified: Result.Certificate then holds the best certified bound,
 // below Result.LowerBound.
 type Certificate struct {
 	N     int     `json:"n"`

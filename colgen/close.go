@@ -39,11 +39,18 @@ type closeOutcome struct {
 // optimal SSE as its optimum. It is skipped when more than maxCols groups
 // qualify.
 //
+// With subset-row cuts (duals σ ≤ 0, z = Σ λ + Σ σ, every reduced cost
+// with the cut terms ≥ 0), SSE(x) ≥ z + Σ_C rc_C·x_C still holds, because
+// a partition's groups hit each cut at most once; filter then gives the
+// enumeration's Accept for a threshold: the groups whose reduced cost with
+// the cut terms is below it (the enumeration prunes on the reduced cost
+// under λ alone, which is never larger). nil: no cuts.
+//
 // The incumbent is first improved by the same integer program over the
 // master's own columns (a few hundred; the restricted master IP), because
 // the number of groups within the gap falls fast as the gap narrows.
 func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64, z, ub float64, masterCols [][]int,
-	maxCols, workers int, mipSolver string, deadline time.Time) (*closeOutcome, error) {
+	maxCols, workers int, mipSolver string, deadline time.Time, filter func(thr float64) func([]int) bool) (*closeOutcome, error) {
 	out := &closeOutcome{bound: math.NaN()}
 	n := d.N
 	name := mipSolver
@@ -84,9 +91,13 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 	}
 	thr := ub - z + float64(n/k)*math.Abs(rcTolerance(lambda)) + 1e-9*math.Max(1, math.Abs(ub))
 	var groups [][]int
+	var accept func([]int) bool
+	if filter != nil {
+		accept = filter(thr)
+	}
 	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
 		res, err := prep.Solve(lambda, eta, &enumerate.Options{
-			All: true, Threshold: thr, MaxColumns: maxCols - len(groups) + 1, Workers: workers, Deadline: deadline,
+			All: true, Threshold: thr, MaxColumns: maxCols - len(groups) + 1, Workers: workers, Deadline: deadline, Accept: accept,
 		})
 		if err != nil {
 			return nil, err

@@ -48,6 +48,15 @@ type Options struct {
 	CloseColumns int
 	// TriangleCuts adds violated triangle inequalities to the pricing ILP.
 	TriangleCuts bool
+	// SubsetRowCuts adds, after the master loop converged, rounds of
+	// violated subset-row cuts of three records (Jepsen, Petersen,
+	// Spoorendonk & Pisinger, Operations Research 56(2), 2008) to the
+	// master, each followed by column generation with exact pricing under
+	// the cut duals (see subsetRowPhase). The bound it proves is not
+	// certified (Result.Certificate keeps the best bound without cuts),
+	// and branch-and-price is skipped once cuts are in the master (its
+	// nodes price without the cut terms). Not with StabilizeBox.
+	SubsetRowCuts bool
 	// NoHeuristicPricing skips SolveHeuristicPricing (exact pricing only).
 	NoHeuristicPricing bool
 	// CEColumns is the number of columns complete enumeration returns per
@@ -172,6 +181,7 @@ type Stats struct {
 	ICSMSeconds      float64 // the ICSM start
 	PolishSeconds    float64 // the ICSM polish
 	BranchSeconds    float64 // branch-and-price
+	SubsetRowSeconds float64 // the subset-row cut rounds
 	// Separations counts the pricings at a smoothed separation point,
 	// Mispricings those that found no column improving the master (then
 	// the master's own duals were priced).
@@ -199,12 +209,13 @@ const (
 
 // Phases of a run (Result.StoppedPhase names the one a limit stopped).
 const (
-	PhaseStart   = "start"   // MDAV, V-MDAV and the ICSM start
-	PhaseMaster  = "master"  // a master LP solve
-	PhasePricing = "pricing" // exact pricing
-	PhaseClose   = "close"   // the gap-closing stage
-	PhaseBranch  = "branch"  // branch-and-price
-	PhasePolish  = "polish"  // the ICSM polish of the master's best clustering
+	PhaseStart     = "start"      // MDAV, V-MDAV and the ICSM start
+	PhaseMaster    = "master"     // a master LP solve
+	PhasePricing   = "pricing"    // exact pricing
+	PhaseSubsetRow = "subset_row" // subset-row cut rounds (Options.SubsetRowCuts)
+	PhaseClose     = "close"      // the gap-closing stage
+	PhaseBranch    = "branch"     // branch-and-price
+	PhasePolish    = "polish"     // the ICSM polish of the master's best clustering
 )
 
 // Kinds of lower bound (Result.BoundKind), weakest first.
@@ -219,6 +230,10 @@ const (
 	// by complete enumeration (exactShares) at duals of the ascent.
 	BoundShares   = "exact_shares"
 	BoundMasterLP = "master_lp" // the converged master LP (pricing proved no negative reduced cost)
+	// BoundSubsetRow is the converged master LP with subset-row cuts
+	// (Options.SubsetRowCuts): pricing with the cut duals proved no
+	// negative reduced cost.
+	BoundSubsetRow = "subset_row_lp"
 	// BoundIntegerProgram is the bound of the gap-closing integer
 	// program over every group within the gap.
 	BoundIntegerProgram = "integer_program"
@@ -305,6 +320,10 @@ type Result struct {
 	// StoppedPhase names the phase a time or iteration limit stopped
 	// (PhaseMaster, ...); empty when the run converged.
 	StoppedPhase string
+	// Cuts is the number of subset-row cuts in the master
+	// (Options.SubsetRowCuts), CutRounds the separation rounds that added
+	// them.
+	Cuts, CutRounds int
 	// Nodes is the size of the branch-and-price tree (nodes solved),
 	// OpenNodes the nodes left when a limit stopped it.
 	Nodes, OpenNodes int
@@ -338,8 +357,8 @@ type Result struct {
 	Trace []TracePoint
 	// Certificate states the best bound that CheckCertificate can
 	// recompute from the data without an LP engine (nil when none); its
-	// Bound is LowerBound unless the gap-closing integer program or
-	// branch-and-price raised LowerBound further.
+	// Bound is LowerBound unless the subset-row cuts, the gap-closing
+	// integer program or branch-and-price raised LowerBound further.
 	Certificate *Certificate
 	// Master is the last restricted master LP value; LPBound the master
 	// LP bound (Master when the run converged, else the best Lagrangian
@@ -376,7 +395,9 @@ type Result struct {
 	HeuristicSSE float64
 	// Duals are the row duals λ of the last master solve (one per record);
 	// at convergence no group of k..2k-1 records has a negative reduced
-	// cost under them.
+	// cost under them. With subset-row cuts they are the record duals of
+	// the last round with cuts that converged, and the reduced costs that
+	// are non-negative include the cut terms.
 	Duals      []float64
 	Iterations int
 	Columns    int

@@ -170,6 +170,19 @@
 // groups qualify, and bounded by Options.CloseTimeLimit
 // (DefaultCloseTimeLimit); Options.NoClose turns it off.
 //
+// # Subset-row cuts (beyond the paper)
+//
+// With Options.SubsetRowCuts, between convergence and the gap-closing
+// stage, Run adds rounds of violated subset-row cuts of three records,
+// Σ_{C: |C∩S| ≥ 2} x_C ≤ 1 (Jepsen, Petersen, Spoorendonk & Pisinger,
+// Operations Research 56(2), 2008), to the master, each followed by
+// column generation whose exact pricing accounts for the cut duals (see
+// subsetrow.go). They cut off the LP's cover of a few close records by
+// overlapping groups: four records covered by their four triples at ⅓
+// each cost 2/9 of their pair-distance sum, the group of four 1/4. The
+// bound (BoundSubsetRow) is not certified; branch-and-price is skipped
+// once cuts are in the master.
+//
 // # Branch-and-price (beyond the paper)
 //
 // When a gap remains, Run branches on record pairs (Ryan & Foster:

@@ -56,6 +56,9 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	if err := r.masterLoop(); err != nil {
 		return nil, err
 	}
+	if err := r.subsetRowPhase(); err != nil {
+		return nil, err
+	}
 	if err := r.closeGapPhase(); err != nil {
 		return nil, err
 	}
@@ -168,6 +171,12 @@ type run struct {
 	// shareLate: the late turns (shareTurn) have started;
 	// shareStuckAgain: the turns of a master stuck again after it moved.
 	shareLate, shareStuckAgain bool
+	// src holds the subset-row cuts of the master (nil without them);
+	// cutSigma are the cut duals of the last converged round with cuts
+	// (nil when none converged), under which res.Duals and lastSumLambda
+	// hold (subsetrow.go).
+	src      *srcPool
+	cutSigma []float64
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -843,7 +852,7 @@ func (r *run) closeGapPhase() error {
 	}
 	closeDeadline := r.plan.closeDeadline()
 	co, err := closeGap(r.d, r.prep, r.k, res.Duals, r.lastSumLambda, r.best.sse, r.cs.cols, maxCols, opt.Workers,
-		pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline)
+		pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline, r.cutFilter())
 	res.Stats.CloseSeconds = time.Since(t0).Seconds()
 	if err != nil {
 		return err
@@ -870,6 +879,10 @@ func (r *run) closeGapPhase() error {
 func (r *run) branchAndPrice() error {
 	res := r.res
 	if !res.Converged || r.opt.NoBranch || r.proven() || r.plan.passed(r.plan.loopEnd) {
+		return nil
+	}
+	if r.src != nil && len(r.src.cuts) > 0 {
+		// The nodes would price without the cut terms.
 		return nil
 	}
 	if r.sess.NumCols() != len(r.cs.cols) {

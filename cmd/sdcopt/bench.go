@@ -324,8 +324,9 @@ func newBenchMicroaggFullCmd() *cobra.Command {
 			"gap-closing stage, ICSM polish), each case under --time-limit (default 600 s,\n"+
 			"ten minutes per case). Columns: our IL, the lower bound as IL, the gap\n"+
 			"100*(SSE-bound)/SSE, the kind of bound (nearest_neighbour, subgradient,\n"+
-			"exact_shares, lagrangian, master_lp, integer_program, branch_and_price) and the time the\n"+
-			"run reached it (BOUND AT), EXACT when the gap is closed, where the\n"+
+			"exact_shares, lagrangian, master_lp, subset_row_lp, integer_program,\n"+
+			"branch_and_price) and the time the run reached it (BOUND AT), EXACT when the\n"+
+			"gap is closed, where the\n"+
 			"clustering came from, the IL of our ICSM start and of MDAV, the time and the\n"+
 			"phase a limit stopped, beside the best published IL (Mortazavi & Jalili\n"+
 			"Table 4, ICSM best of 1,600 restarts; Table 2, MDAV). STATUS is ok when our\n"+

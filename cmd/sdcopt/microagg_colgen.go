@@ -33,11 +33,12 @@ type colgenSettings struct {
 	ascent        bool
 	noShareAscent bool
 	stabilize     string
+	subsetRow     bool
 }
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "stabilize"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "stabilize", "subset-row-cuts"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -53,6 +54,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.Float64Var(&s.smoothing, "smoothing", 0, "colgen: dual smoothing weight alpha in [0, 1) of the stability centre (Wentges): the greedy pricing runs first at alpha*centre + (1-alpha)*master duals (0 = off; 0.8 is usual)")
 	f.BoolVar(&s.ascent, "ascent", false, "colgen: subgradient ascent on the per-record lower bound in the last 15% of the master loop's time when the master has no bound of its own by then (large k)")
 	f.StringVar(&s.stabilize, "stabilize", colgen.StabilizeNone, "colgen: stabilization of the master LP: "+strings.Join(colgen.StabilizeMethods(), "|")+" (box = a box around the duals of the best lower bound so far, moved when the bound at the box master's duals improves; replaces the ascent with exact shares)")
+	f.BoolVar(&s.subsetRow, "subset-row-cuts", false, "colgen: after the master LP converged, add rounds of violated subset-row cuts of three records (at most one group holds two of them), each followed by exact pricing under the cut duals; raises the LP bound where the LP covers close records by overlapping groups (the bound is then not in the certificate, and branch-and-price is skipped)")
 	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
@@ -124,7 +126,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
 		Smoothing: c.smoothing, Ascent: c.ascent, NoShareAscent: c.noShareAscent,
-		Stabilize: c.stabilize,
+		Stabilize: c.stabilize, SubsetRowCuts: c.subsetRow,
 	}
 }
 
@@ -160,7 +162,7 @@ func colgenProgress(prog *cli.Progress, timeLimit time.Duration) func(colgen.Pro
 		}
 		var line string
 		switch p.Phase {
-		case colgen.PhaseMaster:
+		case colgen.PhaseMaster, colgen.PhaseSubsetRow:
 			line = fmt.Sprintf("iteration %d, %d columns, master LP %.6g, ", p.Iteration, p.Columns, p.Master)
 		case colgen.PhaseBranch:
 			line = fmt.Sprintf("%d nodes, %d open, ", p.Nodes, p.OpenNodes)
@@ -180,7 +182,7 @@ func colgenProgress(prog *cli.Progress, timeLimit time.Duration) func(colgen.Pro
 
 // colgenPhaseNames are the phases in the progress lines.
 var colgenPhaseNames = map[string]string{
-	colgen.PhaseStart: "start (MDAV, V-MDAV, ICSM)", colgen.PhaseMaster: "master", colgen.PhaseClose: "gap closing",
+	colgen.PhaseStart: "start (MDAV, V-MDAV, ICSM)", colgen.PhaseMaster: "master", colgen.PhaseSubsetRow: "subset-row cuts", colgen.PhaseClose: "gap closing",
 	colgen.PhaseBranch: "branch-and-price", colgen.PhasePolish: "ICSM polish",
 }
 
@@ -198,6 +200,7 @@ type colgenReport struct {
 	CloseColumns  int                 `json:"close_columns"`
 	CloseStatus   string              `json:"close_status,omitempty"`
 	PolishNote    string              `json:"polish_note,omitempty"`
+	SubsetRowCuts int                 `json:"subset_row_cuts,omitempty"` // cuts in the master (--subset-row-cuts)
 	LowerBoundIL  float64             `json:"lower_bound_il"`
 	GapPercent    float64             `json:"gap_percent"`
 	Exact         bool                `json:"exact"`
@@ -247,6 +250,10 @@ func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgen
 	}
 	if sst > 0 {
 		rep.LowerBoundIL = 100 * r.LowerBound / sst
+	}
+	if r.Cuts > 0 {
+		rep.SubsetRowCuts = r.Cuts
+		rep.Seconds["subset_row_cuts"] = r.Stats.SubsetRowSeconds
 	}
 	for name, v := range map[string]float64{"mdav": r.MDAV, "vmdav": r.VMDAV, "srh": r.SRH, "msth": r.MSTH, "icsm": r.ICSM, "polish": r.Polish} {
 		if !math.IsInf(v, 0) {

@@ -106,6 +106,17 @@ func TestMicroaggColgen(t *testing.T) {
 	}
 }
 
+// TestMicroaggColgenSubsetRowCuts: --subset-row-cuts gives a bound
+// between the plain run's LP bound and the SSE.
+func TestMicroaggColgenSubsetRowCuts(t *testing.T) {
+	data := []string{"--data", "synthetic:gauss-60-3-4:7", "--k", "3", "--no-close", "--no-branch", "--no-icsm"}
+	plain := runColgenJSON(t, data...)
+	cuts := runColgenJSON(t, append(data, "--subset-row-cuts")...)
+	if *cuts.LowerBound > cuts.SSE*(1+1e-9) || *cuts.LowerBound < *plain.LPBound*(1-1e-9) {
+		t.Errorf("bound with cuts %.10g, plain LP bound %.10g, SSE %.10g", *cuts.LowerBound, *plain.LPBound, cuts.SSE)
+	}
+}
+
 func TestMicroaggColgenBadInput(t *testing.T) {
 	data := []string{"--data", "synthetic:gauss-60-3-4:7", "--k", "3"}
 	cases := []badInputCase{
@@ -123,6 +134,7 @@ func TestMicroaggColgenBadInput(t *testing.T) {
 		{[]string{"--method", "mdav", "--no-branch"}, []string{"--no-branch", "colgen only"}},
 		{[]string{"--method", "colgen", "--stabilize", "bogus"}, []string{`unknown --stabilize "bogus"`}},
 		{[]string{"--method", "mdav", "--stabilize", "box"}, []string{"--stabilize", "colgen only"}},
+		{[]string{"--method", "icsm", "--subset-row-cuts"}, []string{"--subset-row-cuts", "colgen only"}},
 		{[]string{"--method", "colgen", "--k", "61"}, []string{"--k 61 exceeds"}},
 	}
 	expectBadInput(t, append([]string{"microagg"}, data...), cases)
