@@ -13,27 +13,13 @@ import (
 // minShares returns, for every record v, min(0, min_{C ∋ v} rc_C/|C|) over
 // every group C of k..2k−1 records, by listing all the groups.
 func minShares(d *model.SqDist, lambda []float64, k int) []float64 {
-	n := d.N
-	out := make([]float64, n)
-	var g []int
-	var rec func(next int)
-	rec = func(next int) {
-		if len(g) >= k {
-			sh := d.ReducedCost(lambda, g) / float64(len(g))
-			for _, v := range g {
-				out[v] = min(out[v], sh)
-			}
-		}
-		if len(g) == 2*k-1 {
-			return
-		}
-		for u := next; u < n; u++ {
-			g = append(g, u)
-			rec(u + 1)
-			g = g[:len(g)-1]
+	out := make([]float64, d.N)
+	for _, g := range allGroups(d.N, k) {
+		sh := d.ReducedCost(lambda, g) / float64(len(g))
+		for _, v := range g {
+			out[v] = min(out[v], sh)
 		}
 	}
-	rec(0)
 	return out
 }
 
