@@ -112,7 +112,7 @@ func (pp *Prepared) MinShares(lambda []float64, lo, hi int, opts *SharesOptions)
 			sum += l + ldf(&a.best[v])
 		}
 		if sum <= *o.Beat {
-			a.abandoned = true
+			a.abandoned, a.estimate = true, sum
 			a.stop.Store(true)
 		}
 	}
@@ -149,8 +149,10 @@ type anchored struct {
 	mu     sync.Mutex
 	groups [][]int
 	arg    []int32 // index into groups, −1: none
-	// abandoned: the hints reached SharesOptions.Beat.
+	// abandoned: the hints reached SharesOptions.Beat, with the sum
+	// estimate (Shares.Estimate; no worker runs after it).
 	abandoned bool
+	estimate  float64
 
 	next  atomic.Int64
 	order []int32
@@ -188,7 +190,6 @@ func newAnchored(pp *Prepared, lambda []float64, lo, hi int, o *SharesOptions) *
 	for v := range a.arg {
 		a.arg[v] = -1
 	}
-
 	// The closed-form bound: t_w + the η−1 smallest t of the others.
 	t := make([]float64, n)
 	small := make([]float64, 0, hi)
@@ -304,10 +305,7 @@ func (a *anchored) run() *Shares {
 		res.Share[v] = min(0, b)
 	}
 	if a.abandoned && !res.Exact {
-		res.Abandoned = true
-		for v := range n {
-			res.Estimate += a.lambda[v] + ldf(&a.best[v])
-		}
+		res.Abandoned, res.Estimate = true, a.estimate
 	}
 	for v := range n {
 		if i := a.arg[v]; i >= 0 {
