@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
@@ -27,10 +28,32 @@ import (
 //   - CertShares: the per-record bound with exact shares (exactShares)
 //     at Duals; the check recomputes every record's smallest share by the
 //     branch and bound per record (enumerate.Prepared.MinShares).
+//   - CertSubsetRow: Σ_v λ_v + Σ_S σ_S + lagrangianTerm(n, k, SizeBounds),
+//     the bound of the master with subset-row cuts (subsetRowPhase), with
+//     the cuts (Cuts) and their duals σ ≤ 0 (CutDuals); SizeBounds bound
+//     the reduced costs with the cut terms, rc_C = SSE(C) − Σ_{v∈C} λ_v −
+//     Σ_S σ_S h_SC, where h_SC = 1 when |C ∩ S| ≥ 2 and 0 otherwise.
 //
-// Bounds of the master with subset-row cuts (Options.SubsetRowCuts), of
-// the gap-closing integer program and of branch-and-price are not
-// certified: Result.Certificate then holds the best certified bound,
+// Validity of CertSubsetRow: a partition x (x_C = 1 for its groups)
+// satisfies Σ_C h_SC x_C ≤ 1 for every set S of three records, since its
+// groups are disjoint and so at most one of them holds two records of S
+// (Jepsen, Petersen, Spoorendonk & Pisinger, Operations Research 56(2),
+// 2008). For any λ and σ ≤ 0 its SSE is then
+//
+//	Σ_C SSE(C) x_C ≥ Σ_C SSE(C) x_C + Σ_S σ_S (1 − Σ_C h_SC x_C)
+//	             = Σ_v λ_v + Σ_S σ_S + Σ_C rc_C x_C
+//
+// (each record lies in one group), and a partition into groups of k..2k-1
+// records has at most n/k groups, so lagrangianTerm of per-size lower
+// bounds (≤ 0) on rc_C bounds the last sum from below. A size bound of
+// proof ProofRoot is enumerate's root bound under λ alone, which never
+// exceeds rc_C as every −σ_S h_SC ≥ 0; the others are re-proven by
+// complete enumeration that prunes on the reduced cost under λ alone and
+// evaluates the groups it reaches with the cut terms (cutMinReducedCost,
+// the run's own pricing bound).
+//
+// Bounds of the gap-closing integer program and of branch-and-price are
+// not certified: Result.Certificate then holds the best certified bound,
 // below Result.LowerBound.
 type Certificate struct {
 	N     int     `json:"n"`
@@ -48,6 +71,13 @@ type Certificate struct {
 	// enumeration).
 	SizeBounds []float64 `json:"size_bounds,omitempty"`
 	SizeProofs []string  `json:"size_proofs,omitempty"`
+	// Cuts (form CertSubsetRow only) are the subset-row cuts S, each three
+	// distinct records given by their 0-based position in the data (row
+	// order of the data file, first record 0), in any order within the
+	// triple; no two cuts are the same set. CutDuals[i] ≤ 0 is the dual σ
+	// of Cuts[i].
+	Cuts     [][3]int  `json:"cuts,omitempty"`
+	CutDuals []float64 `json:"cut_duals,omitempty"`
 }
 
 // Certificate forms and size proofs.
@@ -56,6 +86,8 @@ const (
 	CertRecords = "per_record"
 	CertSizes   = "lagrangian"
 	CertShares  = "exact_shares"
+	// CertSubsetRow is the bound with subset-row cuts.
+	CertSubsetRow = "subset_row_lagrangian"
 
 	ProofRoot        = "root_bound"
 	ProofEnumeration = "enumeration"
@@ -75,9 +107,13 @@ const certTol = 1e-9
 // records z, with no LP engine: the closed forms directly, each size
 // bound of proof ProofRoot by enumerate's root bound, and each of proof
 // ProofEnumeration or ProofILP by complete enumeration (which can take
-// long at large sizes). It returns the recomputed bound; an error wraps
-// ErrCertificate when it falls short of c.Bound (relative 1e-9) or a
-// size bound is not proven, and ErrInput when c does not fit z.
+// long at large sizes), with the cut terms in form CertSubsetRow. It
+// returns the recomputed bound; an error wraps ErrCertificate when it
+// falls short of c.Bound (relative 1e-9), a size bound is not proven or a
+// cut dual is positive (the bound then does not hold), and ErrInput when
+// c does not fit z or is malformed (a cut outside the records, with a
+// repeated record or repeating another cut, naming the cut's index; cuts
+// in another form; a NaN or infinite value).
 func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 	n, k := z.N, c.K
 	switch {
@@ -95,6 +131,10 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 			return 0, fmt.Errorf("%w: dual %d is %g", ErrInput, v, x)
 		}
 	}
+	src, err := certCuts(c, n)
+	if err != nil {
+		return 0, err
+	}
 	d := model.NewSqDist(z)
 	prep, err := enumerate.Prepare(d, 2*k-1)
 	if err != nil {
@@ -109,8 +149,16 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 			var got float64
 			switch c.SizeProofs[a] {
 			case ProofRoot:
+				// Under λ alone: never above the reduced cost with cut terms.
 				got = prep.RootBound(c.Duals, eta)
 			case ProofEnumeration, ProofILP:
+				if src != nil {
+					got, _, err = cutMinReducedCost(prep, d, src, c.Duals, c.CutDuals, eta, 0, time.Time{})
+					if err != nil {
+						return 0, err
+					}
+					break
+				}
 				res, err := prep.Solve(c.Duals, eta, &enumerate.Options{Threshold: 0})
 				if err != nil {
 					return 0, err
@@ -132,11 +180,11 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 		b = recordBound(d, prep, c.Duals, c.SizeBounds, k, 0, time.Time{})
 	case CertShares:
 		b, _ = newExactShares(d, prep, k, 0).eval(c.Duals, time.Time{}, nil)
-	case CertSizes:
+	case CertSizes, CertSubsetRow:
 		if c.SizeBounds == nil {
 			return 0, fmt.Errorf("%w: form %s needs size bounds", ErrInput, c.Form)
 		}
-		b = floatSum(c.Duals) + lagrangianTerm(n, k, c.SizeBounds)
+		b = floatSum(c.Duals) + floatSum(c.CutDuals) + lagrangianTerm(n, k, c.SizeBounds)
 	default:
 		return 0, fmt.Errorf("%w: unknown certificate form %q", ErrInput, c.Form)
 	}
@@ -146,11 +194,51 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 	return b, nil
 }
 
-// certify keeps a certificate of bound b when it beats the certified one.
-// lambda and lb are copied.
-func (r *run) certify(b float64, form string, lambda, lb []float64, proofs []string) {
+// certCuts checks the cuts of c and returns them as a pool, index i the
+// cut Cuts[i] (its records sorted), for form CertSubsetRow; nil for the
+// other forms, which must have no cuts.
+func certCuts(c *Certificate, n int) (*srcPool, error) {
+	if c.Form != CertSubsetRow {
+		if len(c.Cuts) > 0 || len(c.CutDuals) > 0 {
+			return nil, fmt.Errorf("%w: form %s has %d cuts and %d cut duals (only %s has cuts)", ErrInput, c.Form, len(c.Cuts), len(c.CutDuals), CertSubsetRow)
+		}
+		return nil, nil
+	}
+	if len(c.CutDuals) != len(c.Cuts) {
+		return nil, fmt.Errorf("%w: %d cuts and %d cut duals", ErrInput, len(c.Cuts), len(c.CutDuals))
+	}
+	src := newSRCPool()
+	first := map[[3]int]int{}
+	for i, s := range c.Cuts {
+		for _, v := range s {
+			if v < 0 || v >= n {
+				return nil, fmt.Errorf("%w: cut %d: record %d outside 0..%d", ErrInput, i, v, n-1)
+			}
+		}
+		slices.Sort(s[:])
+		if s[0] == s[1] || s[1] == s[2] {
+			return nil, fmt.Errorf("%w: cut %d: records %v not distinct", ErrInput, i, c.Cuts[i])
+		}
+		if j, ok := first[s]; ok {
+			return nil, fmt.Errorf("%w: cut %d: records %v repeat cut %d", ErrInput, i, c.Cuts[i], j)
+		}
+		first[s] = i
+		src.add(s)
+		switch sg := c.CutDuals[i]; {
+		case math.IsNaN(sg) || math.IsInf(sg, 0):
+			return nil, fmt.Errorf("%w: cut %d: dual %g", ErrInput, i, sg)
+		case sg > 0:
+			return nil, fmt.Errorf("%w: cut %d: dual %g > 0 (a subset-row cut's dual must be ≤ 0)", ErrCertificate, i, sg)
+		}
+	}
+	return src, nil
+}
+
+// certify keeps a certificate of bound b when it beats the certified one
+// and returns it (nil when not kept). lambda and lb are copied.
+func (r *run) certify(b float64, form string, lambda, lb []float64, proofs []string) *Certificate {
 	if math.IsInf(b, -1) || math.IsNaN(b) || (r.res.Certificate != nil && b <= r.res.Certificate.Bound) {
-		return
+		return nil
 	}
 	c := &Certificate{N: r.n, K: r.k, Form: form, Bound: b, Seconds: r.plan.clock().Sub(r.plan.start).Seconds(),
 		Duals: append([]float64(nil), lambda...)}
@@ -159,4 +247,16 @@ func (r *run) certify(b float64, form string, lambda, lb []float64, proofs []str
 		c.SizeProofs = append([]string(nil), proofs...)
 	}
 	r.res.Certificate = c
+	return c
+}
+
+// certifyCuts is certify for a bound of the master with subset-row cuts
+// (form CertSubsetRow): b = Σλ + Σσ + lagrangianTerm(lb), sigma the duals
+// of the first len(sigma) cuts of the pool (those added later count as
+// 0 in the reduced costs and are left out). sigma is copied.
+func (r *run) certifyCuts(b float64, lambda, sigma, lb []float64, proofs []string) {
+	if c := r.certify(b, CertSubsetRow, lambda, lb, proofs); c != nil {
+		c.Cuts = slices.Clone(r.src.cuts[:len(sigma)])
+		c.CutDuals = slices.Clone(sigma)
+	}
 }

@@ -52,10 +52,10 @@ type Options struct {
 	// violated subset-row cuts of three records (Jepsen, Petersen,
 	// Spoorendonk & Pisinger, Operations Research 56(2), 2008) to the
 	// master, each followed by column generation with exact pricing under
-	// the cut duals (see subsetRowPhase). The bound it proves is not
-	// certified (Result.Certificate keeps the best bound without cuts),
-	// and branch-and-price is skipped once cuts are in the master (its
-	// nodes price without the cut terms). Not with StabilizeBox.
+	// the cut duals (see subsetRowPhase). The bound it proves is certified
+	// (form CertSubsetRow, with the cuts and their duals), and
+	// branch-and-price is skipped once cuts are in the master (its nodes
+	// price without the cut terms). Not with StabilizeBox.
 	SubsetRowCuts bool
 	// NoHeuristicPricing skips SolveHeuristicPricing (exact pricing only).
 	NoHeuristicPricing bool
@@ -357,8 +357,8 @@ type Result struct {
 	Trace []TracePoint
 	// Certificate states the best bound that CheckCertificate can
 	// recompute from the data without an LP engine (nil when none); its
-	// Bound is LowerBound unless the subset-row cuts, the gap-closing
-	// integer program or branch-and-price raised LowerBound further.
+	// Bound is LowerBound unless the gap-closing integer program or
+	// branch-and-price raised LowerBound further.
 	Certificate *Certificate
 	// Master is the last restricted master LP value; LPBound the master
 	// LP bound (Master when the run converged, else the best Lagrangian

@@ -144,8 +144,8 @@
 // incumbent whenever either improved. Result.Certificate states the best
 // bound that needs no LP engine to check — the duals, and per group size
 // a lower bound on the reduced cost with its proof (root bound, complete
-// enumeration, pricing ILP) — and CheckCertificate recomputes it from the
-// data alone.
+// enumeration, pricing ILP), and with subset-row cuts the cuts and their
+// duals — and CheckCertificate recomputes it from the data alone.
 //
 // # Rounding (Section 5.2)
 //
@@ -180,8 +180,9 @@
 // subsetrow.go). They cut off the LP's cover of a few close records by
 // overlapping groups: four records covered by their four triples at ⅓
 // each cost 2/9 of their pair-distance sum, the group of four 1/4. The
-// bound (BoundSubsetRow) is not certified; branch-and-price is skipped
-// once cuts are in the master.
+// bound (BoundSubsetRow) is certified (CertSubsetRow: the cuts, their
+// duals and the per-size bounds with the cut terms); branch-and-price is
+// skipped once cuts are in the master.
 //
 // # Branch-and-price (beyond the paper)
 //

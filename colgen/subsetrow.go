@@ -274,9 +274,9 @@ const (
 //	Σ_v λ_v + Σ_S σ_S + lagrangianTerm(lower bounds on the reduced costs)
 //
 // valid for any λ and σ ≤ 0 (a partition's groups hit each cut at most
-// once). CheckCertificate cannot recompute the cut terms, so these bounds
-// are not certified: Result.Certificate keeps the best bound without
-// cuts. After a converged round, Result.Duals and the bound passed to the
+// once). Each is certified (form CertSubsetRow: the cuts, their duals
+// and the per-size bounds, which CheckCertificate re-proves by the same
+// enumeration with the cut terms). After a converged round, Result.Duals and the bound passed to the
 // gap-closing stage are those with cuts, and branch-and-price is skipped
 // (its nodes price without the cut terms).
 func (r *run) subsetRowPhase() error {
@@ -395,6 +395,7 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 		}
 		bound := z + lagrangianTerm(r.n, r.k, out.lb)
 		r.raise(bound, kind)
+		r.certifyCuts(bound, lambda, sigma, out.lb, out.proof)
 		r.report(PhaseSubsetRow, Progress{Master: mr.Objective})
 		var newCols [][]int
 		for _, c := range out.cols {
@@ -410,11 +411,12 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 			// smallest reduced costs with the cut terms, by complete
 			// enumeration, bound the LP instead (as numericalStop does
 			// without cuts).
-			lb, complete, err := r.cutExactBounds(lambda, sigma)
+			lb, proofs, complete, err := r.cutExactBounds(lambda, sigma)
 			if err != nil {
 				return false, err
 			}
 			bound = z + lagrangianTerm(r.n, r.k, lb)
+			r.certifyCuts(bound, lambda, sigma, lb, proofs)
 			if !complete {
 				r.raise(bound, BoundLagrangian)
 				r.stop(StopTimeLimit, PhasePricing)
@@ -443,38 +445,62 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 }
 
 // cutExactBounds returns, per size k..2k-1, the smallest reduced cost
-// with the cut terms (clipped at 0) by complete enumeration: the search
-// prunes on the reduced cost under lambda alone (never larger) with
-// threshold 0, and its Accept filter records the reduced cost with the
-// cut terms of every group it reaches and rejects it, so that the
-// threshold stays the cutoff. complete is false when the deadline cut a
-// size short; its bound is then the enumeration's (valid, weaker).
-func (r *run) cutExactBounds(lambda, sigma []float64) (lb []float64, complete bool, err error) {
+// with the cut terms (clipped at 0) by complete enumeration
+// (cutMinReducedCost), with how each was proven: ProofEnumeration, or
+// ProofRoot for the sizes after one the deadline cut short (the root
+// bound under lambda alone, never above the reduced cost with the cut
+// terms). complete is false when the deadline cut a size short; its
+// bound is then the enumeration's (valid, weaker).
+func (r *run) cutExactBounds(lambda, sigma []float64) (lb []float64, proofs []string, complete bool, err error) {
 	k := r.k
-	lb = make([]float64, k)
+	lb, proofs = make([]float64, k), make([]string, k)
 	for eta := k; eta <= 2*k-1; eta++ {
-		lb[eta-k] = min(0, r.prep.RootBound(lambda, eta))
+		lb[eta-k], proofs[eta-k] = min(0, r.prep.RootBound(lambda, eta)), ProofRoot
 	}
 	for eta := k; eta <= 2*k-1 && eta <= r.n; eta++ {
-		var mu sync.Mutex
-		best := 0.0
-		src, d := r.src, r.d
-		res, err := r.prep.Solve(lambda, eta, &enumerate.Options{Workers: r.opt.Workers, Threshold: 0, Deadline: r.pr.deadline,
-			Accept: func(g []int) bool {
-				rc := src.reducedCost(d, lambda, sigma, g)
-				mu.Lock()
-				best = min(best, rc)
-				mu.Unlock()
-				return false
-			}})
+		b, done, err := cutMinReducedCost(r.prep, r.d, r.src, lambda, sigma, eta, r.opt.Workers, r.pr.deadline)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		if !res.Complete {
-			lb[eta-k] = max(lb[eta-k], min(best, res.LowerBound))
-			return lb, false, nil
+		if b > lb[eta-k] {
+			lb[eta-k], proofs[eta-k] = b, ProofEnumeration
 		}
-		lb[eta-k] = best
+		if !done {
+			return lb, proofs, false, nil
+		}
 	}
-	return lb, true, nil
+	return lb, proofs, true, nil
+}
+
+// cutMinReducedCost returns min(0, the smallest reduced cost with the
+// cut terms (srcPool.reducedCost) over all groups of eta records) by
+// complete enumeration: the search prunes on the reduced cost under
+// lambda alone (never larger, as every σ ≤ 0) with threshold 0, and its
+// Accept filter records the reduced cost with the cut terms of every
+// group it reaches and rejects it, so that the threshold stays the
+// cutoff and every group with a negative reduced cost under lambda is
+// reached (the others have none with the cut terms either). complete is
+// false when the deadline cut the search short; b is then the smaller of
+// the best found and the enumeration's bound on the groups not reached
+// (valid, weaker). It serves both the run (cutExactBounds) and
+// CheckCertificate.
+func cutMinReducedCost(prep *enumerate.Prepared, d *model.SqDist, src *srcPool, lambda, sigma []float64, eta, workers int,
+	deadline time.Time) (b float64, complete bool, err error) {
+	var mu sync.Mutex
+	best := 0.0
+	res, err := prep.Solve(lambda, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline,
+		Accept: func(g []int) bool {
+			rc := src.reducedCost(d, lambda, sigma, g)
+			mu.Lock()
+			best = min(best, rc)
+			mu.Unlock()
+			return false
+		}})
+	if err != nil {
+		return 0, false, err
+	}
+	if !res.Complete {
+		return min(best, res.LowerBound), false, nil
+	}
+	return best, true, nil
 }

@@ -384,7 +384,10 @@ func newBenchCheckCertificatesCmd() *cobra.Command {
 			"share (a branch and bound per record), and the\n"+
 			"Lagrangian bound sum(duals) + the size term from per-size reduced-cost\n"+
 			"bounds, each re-proven by the root bound or by complete enumeration (no LP\n"+
-			"or MIP engine). OK when the recomputed bound is at least the stated one.",
+			"or MIP engine), and the bound with subset-row cuts sum(duals) + sum(cut\n"+
+			"duals) + the size term, whose per-size bounds are re-proven by complete\n"+
+			"enumeration with the cut terms. OK when the recomputed bound is at least\n"+
+			"the stated one.",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&file, "in", "", "certificates file (required)")
 		},
