@@ -403,6 +403,21 @@ type CertificateReport struct {
 	Seconds float64            `json:"seconds"`
 }
 
+// Verdict is nil when every certificate proves its bound, else an error
+// naming the cases that do not.
+func (r *CertificateReport) Verdict() error {
+	var bad []string
+	for _, c := range r.Rows {
+		if !c.OK {
+			bad = append(bad, fmt.Sprintf("%s k = %d", c.Data, c.K))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %d of %d certificates do not prove their bound (%s)", r.File, len(bad), len(r.Rows), strings.Join(bad, ", "))
+}
+
 // Tables returns the rows.
 func (r *CertificateReport) Tables() []*Table {
 	t := &Table{Name: "rows", Columns: []string{"data", "k", "form", "bound", "recomputed", "ok", "error"}}

@@ -226,7 +226,7 @@ func TestBenchMicroaggFull(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "1 of 1 certificates prove their bound") {
 		t.Errorf("check-certificates: exit %d %s\n%s", code, msg, out)
 	}
-	// A raised bound is refused (exit 0: the report says which case fails).
+	// A raised bound is refused: the report says which case fails, exit 1.
 	b, err := os.ReadFile(cert)
 	if err != nil {
 		t.Fatal(err)
@@ -235,9 +235,9 @@ func TestBenchMicroaggFull(t *testing.T) {
 	if err := os.WriteFile(cert, bad, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _, _ = run(t, "bench", "check-certificates", "--in", cert, "--quiet")
-	if !strings.Contains(out, "0 of 1 certificates prove their bound") {
-		t.Errorf("raised bound not refused:\n%s", out)
+	out, msg, code = run(t, "bench", "check-certificates", "--in", cert, "--quiet")
+	if code != 1 || !strings.Contains(out, "0 of 1 certificates prove their bound") || !strings.Contains(msg, "tarragona k = 5") {
+		t.Errorf("raised bound not refused: exit %d %s\n%s", code, msg, out)
 	}
 	if _, msg, code := run(t, "bench", "check-certificates", "--in", filepath.Join(dir, "none.json"), "--quiet"); code != 2 {
 		t.Errorf("missing file: exit %d (%s), want 2", code, msg)
