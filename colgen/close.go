@@ -159,6 +159,7 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 			out.status = joinStatus(out.status, note+"none")
 			return out, nil
 		}
+		t0 := time.Now()
 		r, err := solvePartitioningCuts(eng, d, groups, deadline, src)
 		if err != nil {
 			return nil, err
@@ -168,7 +169,10 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 			return out, nil
 		}
 		out.rounds++
-		out.status = joinStatus(out.status, note+r.status.String())
+		if out.rounds > 1 || !full {
+			note = fmt.Sprintf("round %d: %s", out.rounds, note)
+		}
+		out.status = joinStatus(out.status, fmt.Sprintf("%s%s over %d groups (%.1f s)", note, r.status, len(groups), time.Since(t0).Seconds()))
 		if r.groups != nil && (out.groups == nil || r.sse < out.sse) {
 			out.groups, out.sse = r.groups, r.sse
 			ub = min(ub, r.sse)
