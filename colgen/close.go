@@ -206,9 +206,10 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 		if !math.IsInf(b, 1) {
 			out.bound = maxNaN(out.bound, b)
 		}
-		if out.groups != nil && out.bound >= out.sse-exactTol*math.Max(1, out.sse) {
-			out.optimal = true
-			out.bound = min(out.bound, out.sse)
+		if out.bound >= ub-exactTol*math.Max(1, ub) {
+			// The incumbent (the run's or this stage's) is optimal.
+			out.bound = min(out.bound, ub)
+			out.optimal = out.groups != nil && out.sse <= ub
 			return out, nil
 		}
 		if r.status != solvers.Optimal && r.status != solvers.Infeasible || full || cap >= closeMaxColumns {
