@@ -41,6 +41,9 @@ const (
 	// closeShrink is the factor by which the listing threshold falls
 	// when more than the cap's groups lie below it.
 	closeShrink = 0.7
+	// closeBisect is the number of bisection steps that then move the
+	// threshold up between the last that overflowed and the first that fits.
+	closeBisect = 4
 )
 
 // closeGap proves optimality after convergence (beyond the paper). With
@@ -114,6 +117,7 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 	// a partition with SSE ≤ ub (extra groups are harmless), and is taken
 	// off the bound z + t of a partition with a group not listed.
 	margin := float64(n/k)*math.Abs(rcTolerance(lambda)) + 1e-9*math.Max(1, math.Abs(ub))
+	prevT := math.Inf(-1) // the last round's threshold
 	for cap := maxCols; ; cap = min(cap*closeGrowth, max(maxCols, closeMaxColumns)) {
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			if out.status == "" {
@@ -141,6 +145,12 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 			return out, nil
 		}
 		full := t == thr
+		if !full && t <= prevT {
+			// No group beyond the last round's: it would repeat it.
+			out.status = joinStatus(out.status, fmt.Sprintf("more than %d groups within the gap %.6g and none beyond the last round's", cap, thr))
+			return out, nil
+		}
+		prevT = t
 		note := ""
 		if !full {
 			out.overflow = true
@@ -221,53 +231,82 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 
 // listWithin lists the groups of k..2k-1 records whose reduced cost
 // (with the cut terms, through filter) is below thr when at most maxCols
-// of them qualify, with t = thr; otherwise the groups below the largest
-// threshold t = thr·closeShrink^i (i ≥ 1) below which at most maxCols
-// qualify. status is not empty when the deadline stopped the listing;
-// groups is nil without a status when more than maxCols groups lie below
-// every threshold above floor.
+// of them qualify, with t = thr; otherwise the groups below a smaller
+// threshold t below which at most maxCols qualify (thr shrunk by
+// closeShrink until they fit, then closeBisect bisection steps up). status
+// is not empty when the deadline stopped the listing; groups is nil
+// without a status when more than maxCols groups lie below every
+// threshold above floor.
 func listWithin(prep *enumerate.Prepared, k, n int, lambda []float64, thr, floor float64, maxCols, workers int, deadline time.Time,
 	filter func(thr float64) func([]int) bool) (groups [][]int, t float64, status string, err error) {
-	t = thr
-	for {
-		groups = groups[:0]
+	// listAt lists the groups below u; fits is false when more than
+	// maxCols qualify.
+	listAt := func(u float64) (gs [][]int, fits, timedOut bool, err error) {
 		var accept func([]int) bool
 		if filter != nil {
-			accept = filter(t)
+			accept = filter(u)
 		}
-		overflow := false
+		gs = [][]int{}
 		for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
 			res, err := prep.Solve(lambda, eta, &enumerate.Options{
-				All: true, Threshold: t, MaxColumns: maxCols - len(groups) + 1, Workers: workers, Deadline: deadline, Accept: accept,
+				All: true, Threshold: u, MaxColumns: maxCols - len(gs) + 1, Workers: workers, Deadline: deadline, Accept: accept,
 			})
 			if err != nil {
-				return nil, 0, "", err
+				return nil, false, false, err
 			}
 			if res.Overflow {
-				overflow = true
-				break
+				return nil, false, false, nil
 			}
 			if !res.Complete {
-				return nil, 0, "time limit during enumeration", nil
+				return nil, false, true, nil
 			}
 			for _, c := range res.Columns {
-				groups = append(groups, c.Members)
+				gs = append(gs, c.Members)
 			}
-			if len(groups) > maxCols {
-				overflow = true
-				break
+			if len(gs) > maxCols {
+				return nil, false, false, nil
 			}
 		}
-		if !overflow {
-			if groups == nil {
-				groups = [][]int{}
-			}
-			return groups, t, "", nil
+		return gs, true, false, nil
+	}
+	t = thr
+	hi := math.NaN() // the smallest threshold known to overflow
+	for {
+		gs, fits, timedOut, err := listAt(t)
+		if err != nil {
+			return nil, 0, "", err
 		}
+		if timedOut {
+			return nil, 0, "time limit during enumeration", nil
+		}
+		if fits {
+			groups = gs
+			break
+		}
+		hi = t
 		if t *= closeShrink; t <= floor {
 			return nil, 0, "", nil
 		}
 	}
+	// A few bisection steps between the threshold that fits and the one
+	// that overflowed, so that the list fills more of the cap (a round
+	// whose threshold did not move would repeat the last).
+	for i := 0; i < closeBisect && !math.IsNaN(hi); i++ {
+		mid := (t + hi) / 2
+		gs, fits, timedOut, err := listAt(mid)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		if timedOut {
+			break
+		}
+		if fits {
+			groups, t = gs, mid
+		} else {
+			hi = mid
+		}
+	}
+	return groups, t, "", nil
 }
 
 // joinStatus appends one round's status to the stage's.

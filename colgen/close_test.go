@@ -127,3 +127,58 @@ func TestCloseGapRounds(t *testing.T) {
 		}
 	}
 }
+
+// TestListWithin: the list holds exactly the groups below its threshold t,
+// at most the cap; when the groups within the gap overflow the cap, the
+// bisection moves t above the last shrunk threshold that fits (thr times
+// a power of closeShrink) on some instances.
+func TestListWithin(t *testing.T) {
+	moved := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		z, _, _, _, k, ok := seededInstance(t, seed, 9, 6, 300)
+		if !ok {
+			continue
+		}
+		o := &Options{NoICSM: true, NoClose: true, NoBranch: true}
+		r := newRun(z, k, o, newTimePlan(time.Now(), o, time.Now))
+		converged := convergedRun(t, r)
+		r.sess.Close()
+		if !converged || r.proven() {
+			continue
+		}
+		thr := r.best.sse - r.lastSumLambda
+		within := groupsWithin(t, r, thr)
+		for _, capCols := range []int{within / 4, within / 2, within} {
+			if capCols < 2 {
+				continue
+			}
+			groups, tt, status, err := listWithin(r.prep, k, r.n, r.res.Duals, thr, 1e-9, capCols, 1, time.Time{}, nil)
+			if err != nil || status != "" {
+				t.Fatalf("seed %d cap %d: %v %q", seed, capCols, err, status)
+			}
+			if groups == nil {
+				// More than the cap even below the floor (reduced costs at 0).
+				continue
+			}
+			if len(groups) > capCols || len(groups) != groupsWithin(t, r, tt) {
+				t.Fatalf("seed %d cap %d: %d groups below %.6g, %d there", seed, capCols, len(groups), tt, groupsWithin(t, r, tt))
+			}
+			if capCols >= within && tt != thr {
+				t.Fatalf("seed %d: every group fits, threshold %.6g, want %.6g", seed, tt, thr)
+			}
+			if tt < thr {
+				shrunk := thr
+				for shrunk > tt {
+					shrunk *= closeShrink
+				}
+				if shrunk < tt {
+					moved++
+				}
+			}
+		}
+	}
+	if moved == 0 {
+		t.Error("the bisection never moved the threshold above a shrunk one")
+	}
+	t.Logf("%d lists above a shrunk threshold", moved)
+}
