@@ -78,6 +78,9 @@ type MicroaggFullRow struct {
 	Columns       int      `json:"columns"`
 	Nodes         int      `json:"nodes"`                     // branch-and-price tree size
 	Cuts          int      `json:"subset_row_cuts,omitempty"` // subset-row cuts in the master (colgen.Options.SubsetRowCuts)
+	CloseColumns  int      `json:"close_columns,omitempty"`   // groups of the gap-closing stage's last integer program
+	CloseStatus   string   `json:"close_status,omitempty"`    // what the gap-closing stage did (colgen.Result.CloseStatus)
+	CloseSeconds  float64  `json:"close_seconds,omitempty"`   // its time
 	GroupsFile    string   `json:"groups_file,omitempty"`
 	// Trace is the run over time as IL: the bound and the incumbent
 	// whenever one improved (colgen.Result.Trace).
@@ -192,7 +195,8 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 			row := MicroaggFullRow{Data: name, N: z.N, D: z.D, K: k, IL: il(r.SSE, sst), LowerBoundIL: il(r.LowerBound, sst),
 				GapPercent: r.GapPercent, BoundKind: r.BoundKind, BoundSeconds: r.BoundSeconds, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
 				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
-				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Cuts: r.Cuts, Certificate: r.Certificate, Status: "-"}
+				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Cuts: r.Cuts, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, CloseSeconds: r.Stats.CloseSeconds,
+				Certificate: r.Certificate, Status: "-"}
 			for _, p := range r.Trace {
 				row.Trace = append(row.Trace, TraceIL{Seconds: p.Seconds, LowerBoundIL: il(p.LowerBound, sst), IL: il(p.SSE, sst)})
 			}

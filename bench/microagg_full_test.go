@@ -110,3 +110,19 @@ func TestMicroaggFullSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestMicroaggFullCloseStage: a row says what the gap-closing stage did
+// (its status, groups and time) when the stage ran.
+func TestMicroaggFullCloseStage(t *testing.T) {
+	o := &MicroaggFullOptions{Data: []string{"census"}, Ks: []int{3}, TimeLimit: 30 * time.Second, Seed: 1,
+		load: fullTestData(t), Colgen: colgen.Options{NoICSM: true, NoBranch: true}}
+	rep, err := MicroaggFull(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Rows[0]
+	if r.CloseStatus == "" || r.CloseColumns == 0 || !(r.CloseSeconds > 0) {
+		t.Fatalf("close status %q, %d groups, %.3f s", r.CloseStatus, r.CloseColumns, r.CloseSeconds)
+	}
+	t.Logf("close: %s", r.CloseStatus)
+}

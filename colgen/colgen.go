@@ -26,8 +26,10 @@ type Options struct {
 	// (HiGHS-wasm is 10-30x slower on both).
 	MIPSolver string
 	// CloseTimeLimit bounds the gap-closing stage when TimeLimit leaves
-	// more (0 = DefaultCloseTimeLimit); when it passes, the integer
-	// program's incumbent and bound are kept.
+	// more; when it passes, the integer program's incumbent and bound are
+	// kept. 0: DefaultCloseTimeLimit, or, when longer, half the master
+	// loop's time left (all of it when no branch-and-price follows:
+	// NoBranch or subset-row cuts in the master).
 	CloseTimeLimit time.Duration
 	// Exact chooses the exact pricing when the heuristic finds no column:
 	// ExactCE (the default: complete enumeration for every size), ExactEP
@@ -43,8 +45,10 @@ type Options struct {
 	// closeGap): enumerate every group whose reduced cost is within the
 	// gap and solve the set-partitioning integer program over them.
 	NoClose bool
-	// CloseColumns caps the groups of that integer program (0 =
-	// DefaultCloseColumns); beyond it the stage is skipped.
+	// CloseColumns caps the groups of that integer program's first round
+	// (0 = DefaultCloseColumns); beyond it the round lists the groups
+	// below a smaller threshold, and each further round's cap is four
+	// times the last (at most a million; see closeGap).
 	CloseColumns int
 	// TriangleCuts adds violated triangle inequalities to the pricing ILP.
 	TriangleCuts bool

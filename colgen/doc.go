@@ -165,10 +165,18 @@
 // cost is at most SSE(π*) − z. Run first solves the set-partitioning
 // integer program over the master's own columns, then enumerates every
 // group within the gap (complete enumeration) and solves the integer
-// program over them, whose optimum is the optimal SSE (Result.Closed). It
-// is skipped when more than Options.CloseColumns (DefaultCloseColumns)
-// groups qualify, and bounded by Options.CloseTimeLimit
-// (DefaultCloseTimeLimit); Options.NoClose turns it off.
+// program over them, whose optimum is the optimal SSE (Result.Closed).
+// When more than Options.CloseColumns (DefaultCloseColumns) groups
+// qualify, it lists those below a smaller threshold t instead: a
+// partition with a group not listed has SSE ≥ z + t, so the program's
+// optimum v over the list is optimal when v ≤ z + t, and min(v, z + t)
+// is a bound otherwise; v, a new incumbent, narrows the gap, and the next
+// round lists up to four times more groups (at most a million), until
+// the proof or the stage's deadline. With subset-row cuts in the master
+// the cuts are rows of these programs. The stage's time is
+// Options.CloseTimeLimit; by default the longer of DefaultCloseTimeLimit
+// and half the loop's time left (all of it when no branch-and-price
+// follows). Options.NoClose turns it off.
 //
 // # Subset-row cuts (beyond the paper)
 //

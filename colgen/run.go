@@ -834,6 +834,10 @@ func (r *run) numericalStop(duals []float64, sumLambda float64) error {
 	return nil
 }
 
+// closeShare is the share of the loop's time left that the gap-closing
+// stage gets by default when branch-and-price follows it (timePlan.closeDeadline).
+const closeShare = 0.5
+
 // closeGapPhase is the gap-closing stage after convergence (closeGap):
 // the set-partitioning integer program over every group whose reduced
 // cost is within the gap, in its time share (timePlan.closeDeadline). Its
@@ -850,9 +854,15 @@ func (r *run) closeGapPhase() error {
 	if maxCols <= 0 {
 		maxCols = DefaultCloseColumns
 	}
-	closeDeadline := r.plan.closeDeadline()
+	// Half the loop's time left goes to the stage by default, all of it
+	// when no branch-and-price follows (NoBranch, or cuts in the master).
+	share := closeShare
+	if opt.NoBranch || r.src != nil && len(r.src.cuts) > 0 {
+		share = 1
+	}
+	closeDeadline := r.plan.closeDeadline(share)
 	co, err := closeGap(r.d, r.prep, r.k, res.Duals, r.lastSumLambda, r.best.sse, r.cs.cols, maxCols, opt.Workers,
-		pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline, r.cutFilter())
+		pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline, r.cutFilter(), r.src)
 	res.Stats.CloseSeconds = time.Since(t0).Seconds()
 	if err != nil {
 		return err

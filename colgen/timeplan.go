@@ -16,8 +16,10 @@ import (
 //     tenth of the limit) before end, the share of the ICSM polish;
 //   - the ICSM start gets ICSMTimeLimit (default a quarter of the limit)
 //     but never past loopEnd;
-//   - the gap-closing stage gets CloseTimeLimit (DefaultCloseTimeLimit)
-//     but never past loopEnd;
+//   - the gap-closing stage gets CloseTimeLimit, by default the longer
+//     of DefaultCloseTimeLimit and a share of the loop's time left (half
+//     of it, all of it when no branch-and-price follows), but never past
+//     loopEnd;
 //   - a master loop without a bound of its own by its last 15 % hands
 //     that tail (up to a 12 s polish) to the polish (handOver,
 //     run.stuckTail): loopEnd moves to that moment.
@@ -30,7 +32,10 @@ type timePlan struct {
 	polishReserve time.Duration
 	icsmLimit     time.Duration // the ICSM start's box before loopEnd caps it (0 = none)
 	closeLimit    time.Duration
-	clock         func() time.Time
+	// closeScaled: closeLimit is the default, which a long loop's share
+	// replaces (closeDeadline).
+	closeScaled bool
+	clock       func() time.Time
 	// overran is the last phase that ended after loopEnd, late by how much.
 	overran string
 	late    time.Duration
@@ -45,7 +50,7 @@ const polishShare = 10
 func newTimePlan(start time.Time, opt *Options, clock func() time.Time) timePlan {
 	p := timePlan{start: start, clock: clock, icsmLimit: opt.ICSMTimeLimit, closeLimit: opt.CloseTimeLimit}
 	if p.closeLimit <= 0 {
-		p.closeLimit = DefaultCloseTimeLimit
+		p.closeLimit, p.closeScaled = DefaultCloseTimeLimit, true
 	}
 	if opt.TimeLimit > 0 {
 		p.end = start.Add(opt.TimeLimit - time.Duration(deadlineMargin*float64(opt.TimeLimit)))
@@ -75,9 +80,20 @@ func (p *timePlan) icsmStartBox() time.Duration {
 	return box
 }
 
-// closeDeadline is the deadline of the gap-closing stage starting now.
-func (p *timePlan) closeDeadline() time.Time {
-	d := p.clock().Add(p.closeLimit)
+// closeDeadline is the deadline of the gap-closing stage starting now:
+// closeLimit from now, never past loopEnd. By default (no
+// Options.CloseTimeLimit), when share of the loop's time left is longer
+// than DefaultCloseTimeLimit, it gets that share instead: the stage's
+// rounds over more and more groups (closeGap) use whatever time a long
+// limit leaves, and share is 1 when no branch-and-price follows.
+func (p *timePlan) closeDeadline(share float64) time.Time {
+	now := p.clock()
+	d := now.Add(p.closeLimit)
+	if p.closeScaled && !p.loopEnd.IsZero() {
+		if s := now.Add(time.Duration(share * float64(p.loopEnd.Sub(now)))); s.After(d) {
+			d = s
+		}
+	}
 	if !p.loopEnd.IsZero() && p.loopEnd.Before(d) {
 		d = p.loopEnd
 	}

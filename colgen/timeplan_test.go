@@ -32,7 +32,7 @@ func TestTimePlanShares(t *testing.T) {
 	if b := p.icsmStartBox(); b != 8*time.Second {
 		t.Fatalf("ICSM start box at 80 s: %v, want the 8 s left before loopEnd", b)
 	}
-	if d := p.closeDeadline(); !d.Equal(p.loopEnd) {
+	if d := p.closeDeadline(closeShare); !d.Equal(p.loopEnd) {
 		t.Fatalf("close deadline %v, want loopEnd %v", d, p.loopEnd)
 	}
 	// Without ICSM the loop runs to the end.
@@ -46,7 +46,7 @@ func TestTimePlanShares(t *testing.T) {
 	if !u.end.IsZero() || !u.loopEnd.IsZero() || u.icsmStartBox() != 0 || u.passed(u.loopEnd) {
 		t.Fatalf("no limit: %+v", u)
 	}
-	if d := u.closeDeadline(); !d.Equal(t0.Add(DefaultCloseTimeLimit)) {
+	if d := u.closeDeadline(1); !d.Equal(t0.Add(DefaultCloseTimeLimit)) {
 		t.Fatalf("close deadline %v", d)
 	}
 	if b, note := u.polishBox(); b != 0 || note != "" {
@@ -239,5 +239,39 @@ func TestTailStart(t *testing.T) {
 	}
 	if p := newTimePlan(t0, &Options{TimeLimit: 120 * time.Second}, clk.now); p.polishReserve < polishMinBox {
 		t.Fatalf("120 s: reserve %v below polishMinBox %v", p.polishReserve, polishMinBox)
+	}
+}
+
+// TestCloseDeadlineScales: by default the gap-closing stage gets the
+// longer of DefaultCloseTimeLimit and its share of the loop's time left
+// (all of it when no branch-and-price follows), never past loopEnd; an
+// explicit CloseTimeLimit is kept as it is.
+func TestCloseDeadlineScales(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := &fakeClock{t0}
+	p := newTimePlan(t0, &Options{TimeLimit: 1000 * time.Second}, c.now)
+	c.advance(100 * time.Second)
+	left := p.loopEnd.Sub(c.now()) // 880 - 100 = 780 s
+	if d := p.closeDeadline(closeShare); !d.Equal(c.now().Add(left / 2)) {
+		t.Fatalf("close deadline %v, want half the %v left", d.Sub(c.now()), left)
+	}
+	if d := p.closeDeadline(1); !d.Equal(p.loopEnd) {
+		t.Fatalf("close deadline %v, want loopEnd", d.Sub(c.now()))
+	}
+	// Near the end of the loop the default limit, then loopEnd, bound it.
+	c.advance(left - 100*time.Second)
+	if d := p.closeDeadline(closeShare); !d.Equal(c.now().Add(DefaultCloseTimeLimit)) {
+		t.Fatalf("close deadline %v with 100 s left, want %v", d.Sub(c.now()), DefaultCloseTimeLimit)
+	}
+	c.advance(70 * time.Second)
+	if d := p.closeDeadline(closeShare); !d.Equal(p.loopEnd) {
+		t.Fatalf("close deadline %v with 30 s left, want loopEnd", d.Sub(c.now()))
+	}
+	// An explicit limit does not scale.
+	c = &fakeClock{t0}
+	q := newTimePlan(t0, &Options{TimeLimit: 1000 * time.Second, CloseTimeLimit: 20 * time.Second}, c.now)
+	c.advance(100 * time.Second)
+	if d := q.closeDeadline(1); !d.Equal(c.now().Add(20 * time.Second)) {
+		t.Fatalf("explicit close limit: deadline %v, want 20s", d.Sub(c.now()))
 	}
 }

@@ -45,7 +45,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.pricingSolver, "pricing-solver", "", "colgen: MIP engine of the pricing ILP (14) (auto|highs|cbc|lpsolve; default: --solver if it solves MIPs, else auto)")
 	f.StringVar(&s.exact, "exact", colgen.ExactCE, "colgen: exact pricing when the greedy pricing finds nothing: "+strings.Join(colgen.ExactMethods(), "|")+" (ce = complete enumeration, ep = the pricing ILP (14), table2 = the paper's Table 2 rule: enumeration up to size 5 or 6, the ILP above)")
 	f.BoolVar(&s.noClose, "no-close", false, "colgen: skip the gap-closing integer program over the groups within the gap after convergence")
-	f.IntVar(&s.closeColumns, "close-columns", 0, fmt.Sprintf("colgen: cap on the groups of the gap-closing integer program (0 = %d)", colgen.DefaultCloseColumns))
+	f.IntVar(&s.closeColumns, "close-columns", 0, fmt.Sprintf("colgen: cap on the groups of the gap-closing integer program's first round (0 = %d; beyond it the groups below a smaller reduced cost, and each further round four times more)", colgen.DefaultCloseColumns))
 	f.BoolVar(&s.triangles, "triangle-cuts", false, "colgen: add violated triangle inequalities to the pricing ILP")
 	f.IntVar(&s.ceColumns, "ce-columns", 0, fmt.Sprintf("colgen: columns returned per complete enumeration (the most negative; 0 = %d; the paper: 1; bench colgen: 0 = 1)", colgen.DefaultCEColumns))
 	f.BoolVar(&s.noICSM, "no-icsm", false, "colgen: leave ICSM out (by default an ICSM run from MDAV, seeded by --seed with --restarts, starts the master and ICSM polishes the master's best clustering at the end)")
