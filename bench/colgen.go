@@ -43,8 +43,8 @@ type ColgenOptions struct {
 	// same subsets for every k; the paper: 5).
 	Instances int
 	// Colgen is the template of the column generation's options for every
-	// instance (TimeLimit and MaxIterations per instance); NoICSM and
-	// NoBranch are always set and CEColumns 0 means 1 (the paper's
+	// instance (TimeLimit and MaxIterations per instance); NoICSM,
+	// NoBranch and NoSubsetRowCuts are always set and CEColumns 0 means 1 (the paper's
 	// scheme, see colgenInstance).
 	Colgen   colgen.Options
 	Progress Progress
@@ -248,10 +248,12 @@ func colgenInstance(opt *ColgenOptions, raw *model.Dataset, n, k int, cr string,
 	}
 	z, _ := model.Standardize(sub)
 	// The paper's scheme: no ICSM start or polish (PI* is the paper's
-	// output), and the gap-closing stage without branch-and-price after it
-	// (BEST and EX stay comparable with the published runs).
+	// output), no subset-row cuts (LB is the paper's master LP bound, the
+	// one its gaps (15) use), and the gap-closing stage without
+	// branch-and-price after it (BEST and EX stay comparable with the
+	// published runs).
 	o := opt.Colgen
-	o.NoICSM, o.NoBranch = true, true
+	o.NoICSM, o.NoBranch, o.NoSubsetRowCuts = true, true, true
 	if o.CEColumns == 0 {
 		o.CEColumns = 1 // the paper's single column per enumeration
 	}

@@ -77,7 +77,7 @@ type MicroaggFullRow struct {
 	Iterations    int      `json:"iterations"`
 	Columns       int      `json:"columns"`
 	Nodes         int      `json:"nodes"`                     // branch-and-price tree size
-	Cuts          int      `json:"subset_row_cuts,omitempty"` // subset-row cuts in the master (colgen.Options.SubsetRowCuts)
+	Cuts          int      `json:"subset_row_cuts,omitempty"` // subset-row cuts in the master (unless colgen.Options.NoSubsetRowCuts)
 	CloseColumns  int      `json:"close_columns,omitempty"`   // groups of the gap-closing stage's last integer program
 	CloseStatus   string   `json:"close_status,omitempty"`    // what the gap-closing stage did (colgen.Result.CloseStatus)
 	CloseSeconds  float64  `json:"close_seconds,omitempty"`   // its time

@@ -113,13 +113,13 @@ func TestCertificateSubsetRow(t *testing.T) {
 	}{{2, 3, 20, 1}, {3, 2, 20, 2}, {3, 3, 1, 3}, {4, 2, 1, 4}, {3, 3, 0.7, 5}} {
 		z := clusteredSpread(t, cs.m, cs.k, cs.gap, cs.seed)
 		k := cs.k
-		base := Options{NoICSM: true, NoClose: true, NoBranch: true}
+		base := Options{NoICSM: true, NoClose: true, NoBranch: true, NoSubsetRowCuts: true}
 		plain, err := Run(z, k, &base)
 		if err != nil {
 			t.Fatal(err)
 		}
 		withCuts := base
-		withCuts.SubsetRowCuts = true
+		withCuts.NoSubsetRowCuts = false
 		r, err := Run(z, k, &withCuts)
 		if err != nil {
 			t.Fatal(err)
@@ -265,7 +265,7 @@ func sameSet(a, b [3]int) bool {
 // cut; cuts in another form too.
 func TestCertificateSubsetRowInput(t *testing.T) {
 	z := clusteredSpread(t, 2, 3, 20, 1)
-	r, err := Run(z, 3, &Options{NoICSM: true, NoClose: true, NoBranch: true, SubsetRowCuts: true})
+	r, err := Run(z, 3, &Options{NoICSM: true, NoClose: true, NoBranch: true})
 	if err != nil {
 		t.Fatal(err)
 	}

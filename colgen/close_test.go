@@ -76,7 +76,7 @@ func TestCloseGapRounds(t *testing.T) {
 				}
 			}
 			optimum := bruteForce(d, k)
-			o := &Options{NoICSM: true, NoClose: true, NoBranch: true, SubsetRowCuts: cuts}
+			o := &Options{NoICSM: true, NoClose: true, NoBranch: true, NoSubsetRowCuts: !cuts}
 			r := newRun(z, k, o, newTimePlan(time.Now(), o, time.Now))
 			converged := convergedRun(t, r)
 			r.sess.Close()

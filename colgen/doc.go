@@ -180,8 +180,8 @@
 //
 // # Subset-row cuts (beyond the paper)
 //
-// With Options.SubsetRowCuts, between convergence and the gap-closing
-// stage, Run adds rounds of violated subset-row cuts of three records,
+// By default (Options.NoSubsetRowCuts turns it off), between
+// convergence and the gap-closing stage, Run adds rounds of violated subset-row cuts of three records,
 // Σ_{C: |C∩S| ≥ 2} x_C ≤ 1 (Jepsen, Petersen, Spoorendonk & Pisinger,
 // Operations Research 56(2), 2008), to the master, each followed by
 // column generation whose exact pricing accounts for the cut duals (see

@@ -258,8 +258,8 @@ const (
 	srcViolation   = 1e-4
 )
 
-// subsetRowPhase runs after the master loop converged, with
-// Options.SubsetRowCuts: rounds of separating violated subset-row cuts
+// subsetRowPhase runs after the master loop converged, unless
+// Options.NoSubsetRowCuts: rounds of separating violated subset-row cuts
 // from the master's solution, adding them as rows, and column generation
 // with exact pricing under the cut duals until no group has a negative
 // reduced cost again, until no cut is violated (or srcMaxRounds, or the
@@ -281,7 +281,7 @@ const (
 // (its nodes price without the cut terms).
 func (r *run) subsetRowPhase() error {
 	res := r.res
-	if !r.opt.SubsetRowCuts || !res.Converged || r.box != nil || r.proven() || r.plan.passed(r.plan.loopEnd) {
+	if r.opt.NoSubsetRowCuts || !res.Converged || r.box != nil || r.proven() || r.plan.passed(r.plan.loopEnd) {
 		return nil
 	}
 	if r.sess.NumCols() != len(r.cs.cols) || r.sess.NumRows() != r.n {

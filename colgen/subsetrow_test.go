@@ -65,13 +65,13 @@ func TestSubsetRowCutsBound(t *testing.T) {
 			continue
 		}
 		opt := bruteForce(d, k)
-		base := Options{NoICSM: true, NoClose: true, NoBranch: true}
+		base := Options{NoICSM: true, NoClose: true, NoBranch: true, NoSubsetRowCuts: true}
 		plain, err := Run(z, k, &base)
 		if err != nil {
 			t.Fatal(err)
 		}
 		withCuts := base
-		withCuts.SubsetRowCuts = true
+		withCuts.NoSubsetRowCuts = false
 		cut, err := Run(z, k, &withCuts)
 		if err != nil {
 			t.Fatal(err)
@@ -89,7 +89,7 @@ func TestSubsetRowCutsBound(t *testing.T) {
 		// The whole run: the gap-closing stage lists the groups within
 		// the gap with the cut terms (closeGap's filter); when it proves
 		// optimality, the SSE is the optimum.
-		full, err := Run(z, k, &Options{NoICSM: true, SubsetRowCuts: true})
+		full, err := Run(z, k, &Options{NoICSM: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +132,7 @@ func TestSubsetRowCutsExactPricing(t *testing.T) {
 		seed uint64
 	}{{2, 3, 20, 1}, {3, 2, 20, 2}, {3, 3, 1, 3}, {4, 2, 1, 4}, {3, 3, 0.7, 5}, {4, 3, 1.5, 6}} {
 		z := clusteredSpread(t, c.m, c.k, c.gap, c.seed)
-		opt := &Options{NoICSM: true, NoClose: true, NoBranch: true, SubsetRowCuts: true}
+		opt := &Options{NoICSM: true, NoClose: true, NoBranch: true}
 		r := newRun(z, c.k, opt, newTimePlan(time.Now(), opt, time.Now))
 		if err := r.startBound(); err != nil {
 			t.Fatal(err)

@@ -33,12 +33,13 @@ type colgenSettings struct {
 	ascent        bool
 	noShareAscent bool
 	stabilize     string
+	noSubsetRow   bool
 	subsetRow     bool
 }
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "stabilize", "subset-row-cuts"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "stabilize", "no-subset-row-cuts", "subset-row-cuts"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -54,7 +55,11 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.Float64Var(&s.smoothing, "smoothing", 0, "colgen: dual smoothing weight alpha in [0, 1) of the stability centre (Wentges): the greedy pricing runs first at alpha*centre + (1-alpha)*master duals (0 = off; 0.8 is usual)")
 	f.BoolVar(&s.ascent, "ascent", false, "colgen: subgradient ascent on the per-record lower bound in the last 15% of the master loop's time when the master has no bound of its own by then (large k)")
 	f.StringVar(&s.stabilize, "stabilize", colgen.StabilizeNone, "colgen: stabilization of the master LP: "+strings.Join(colgen.StabilizeMethods(), "|")+" (box = a box around the duals of the best lower bound so far, moved when the bound at the box master's duals improves; replaces the ascent with exact shares)")
-	f.BoolVar(&s.subsetRow, "subset-row-cuts", false, "colgen: after the master LP converged, add rounds of violated subset-row cuts of three records (at most one group holds two of them), each followed by exact pricing under the cut duals; raises the LP bound where the LP covers close records by overlapping groups (the certificate then holds the cuts and their duals, and branch-and-price is skipped)")
+	f.BoolVar(&s.noSubsetRow, "no-subset-row-cuts", false, "colgen: turn off the subset-row cuts: by default, after the master LP converged, rounds of violated subset-row cuts of three records (at most one group holds two of them) join the master, each followed by exact pricing under the cut duals; they raise the LP bound where the LP covers close records by overlapping groups (the certificate holds the cuts and their duals; branch-and-price is skipped once cuts are in)")
+	// The flag that turned the cuts on before they became the default
+	// (--subset-row-cuts=false turns them off, as --no-subset-row-cuts).
+	f.BoolVar(&s.subsetRow, "subset-row-cuts", true, "")
+	_ = f.MarkDeprecated("subset-row-cuts", "the cuts are on by default; --no-subset-row-cuts turns them off")
 	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
@@ -126,7 +131,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
 		Smoothing: c.smoothing, Ascent: c.ascent, NoShareAscent: c.noShareAscent,
-		Stabilize: c.stabilize, SubsetRowCuts: c.subsetRow,
+		Stabilize: c.stabilize, NoSubsetRowCuts: c.noSubsetRow || !c.subsetRow,
 	}
 }
 
@@ -200,7 +205,7 @@ type colgenReport struct {
 	CloseColumns  int                 `json:"close_columns"`
 	CloseStatus   string              `json:"close_status,omitempty"`
 	PolishNote    string              `json:"polish_note,omitempty"`
-	SubsetRowCuts int                 `json:"subset_row_cuts,omitempty"` // cuts in the master (--subset-row-cuts)
+	SubsetRowCuts int                 `json:"subset_row_cuts,omitempty"` // cuts in the master (unless --no-subset-row-cuts)
 	LowerBoundIL  float64             `json:"lower_bound_il"`
 	GapPercent    float64             `json:"gap_percent"`
 	Exact         bool                `json:"exact"`

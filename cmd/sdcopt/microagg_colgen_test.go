@@ -34,6 +34,7 @@ type colgenDoc struct {
 	MaxGroup      int                `json:"max_group"`
 	Nodes         *int               `json:"nodes"`
 	Heuristics    map[string]float64 `json:"heuristic_sse"`
+	SubsetRowCuts int                `json:"subset_row_cuts"`
 }
 
 func runColgenJSON(t *testing.T, args ...string) colgenDoc {
@@ -106,14 +107,22 @@ func TestMicroaggColgen(t *testing.T) {
 	}
 }
 
-// TestMicroaggColgenSubsetRowCuts: --subset-row-cuts gives a bound
-// between the plain run's LP bound and the SSE.
+// TestMicroaggColgenSubsetRowCuts: the default run (with subset-row
+// cuts) gives a bound between the LP bound of the run with
+// --no-subset-row-cuts and the SSE, and reports its cuts.
 func TestMicroaggColgenSubsetRowCuts(t *testing.T) {
 	data := []string{"--data", "synthetic:gauss-60-3-4:7", "--k", "3", "--no-close", "--no-branch", "--no-icsm"}
-	plain := runColgenJSON(t, data...)
-	cuts := runColgenJSON(t, append(data, "--subset-row-cuts")...)
+	plain := runColgenJSON(t, append(data, "--no-subset-row-cuts")...)
+	cuts := runColgenJSON(t, data...)
 	if *cuts.LowerBound > cuts.SSE*(1+1e-9) || *cuts.LowerBound < *plain.LPBound*(1-1e-9) {
 		t.Errorf("bound with cuts %.10g, plain LP bound %.10g, SSE %.10g", *cuts.LowerBound, *plain.LPBound, cuts.SSE)
+	}
+	if cuts.SubsetRowCuts == 0 || plain.SubsetRowCuts != 0 {
+		t.Errorf("cuts in the master: %d by default, %d with --no-subset-row-cuts", cuts.SubsetRowCuts, plain.SubsetRowCuts)
+	}
+	// The deprecated --subset-row-cuts=false turns them off too.
+	if off := runColgenJSON(t, append(data, "--subset-row-cuts=false")...); off.SubsetRowCuts != 0 {
+		t.Errorf("--subset-row-cuts=false: %d cuts", off.SubsetRowCuts)
 	}
 }
 
@@ -134,7 +143,7 @@ func TestMicroaggColgenBadInput(t *testing.T) {
 		{[]string{"--method", "mdav", "--no-branch"}, []string{"--no-branch", "colgen only"}},
 		{[]string{"--method", "colgen", "--stabilize", "bogus"}, []string{`unknown --stabilize "bogus"`}},
 		{[]string{"--method", "mdav", "--stabilize", "box"}, []string{"--stabilize", "colgen only"}},
-		{[]string{"--method", "icsm", "--subset-row-cuts"}, []string{"--subset-row-cuts", "colgen only"}},
+		{[]string{"--method", "icsm", "--no-subset-row-cuts"}, []string{"--no-subset-row-cuts", "colgen only"}},
 		{[]string{"--method", "colgen", "--k", "61"}, []string{"--k 61 exceeds"}},
 	}
 	expectBadInput(t, append([]string{"microagg"}, data...), cases)
