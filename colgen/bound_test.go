@@ -216,7 +216,7 @@ func TestBranchAndPrice(t *testing.T) {
 			}
 			opt = d.GroupCost(all)
 		}
-		r, err := Run(z, k, &Options{NoClose: true, NoICSM: true})
+		r, err := Run(z, k, &Options{NoClose: true, NoICSM: true, NoSubsetRowCuts: true})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

@@ -139,7 +139,7 @@ func TestListWithin(t *testing.T) {
 		if !ok {
 			continue
 		}
-		o := &Options{NoICSM: true, NoClose: true, NoBranch: true}
+		o := &Options{NoICSM: true, NoClose: true, NoBranch: true, NoSubsetRowCuts: true}
 		r := newRun(z, k, o, newTimePlan(time.Now(), o, time.Now))
 		converged := convergedRun(t, r)
 		r.sess.Close()

@@ -110,7 +110,11 @@ func TestPhaseRound(t *testing.T) {
 // Run's.
 func TestPhasesInOrder(t *testing.T) {
 	closed, branched := 0, 0
-	for _, o := range []Options{{}, {NoClose: true}} {
+	// The default (subset-row cuts, which on these tiny instances often
+	// prove the optimum by themselves), the gap-closing stage without
+	// cuts, and branch-and-price without both (it is skipped once cuts
+	// are in the master).
+	for _, o := range []Options{{}, {NoSubsetRowCuts: true}, {NoClose: true, NoSubsetRowCuts: true}} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			opt := o
 			r, best := tinyRun(t, seed, &opt)
@@ -130,6 +134,13 @@ func TestPhasesInOrder(t *testing.T) {
 			}
 			if !r.res.Converged || r.res.LowerBound < startBound || r.res.LowerBound > best+relTol(best, r.res.LowerBound) {
 				t.Fatalf("seed %d: master loop: converged %v, bound %.12g (start %.12g, optimum %.12g)", seed, r.res.Converged, r.res.LowerBound, startBound, best)
+			}
+			loopBound := r.res.LowerBound
+			if err := r.subsetRowPhase(); err != nil {
+				t.Fatal(err)
+			}
+			if r.res.LowerBound < loopBound || r.res.LowerBound > best+relTol(best, r.res.LowerBound) {
+				t.Fatalf("seed %d: cut rounds: bound %.12g (master loop %.12g, optimum %.12g)", seed, r.res.LowerBound, loopBound, best)
 			}
 			if err := r.closeGapPhase(); err != nil {
 				t.Fatal(err)

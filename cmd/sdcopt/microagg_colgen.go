@@ -56,10 +56,12 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.ascent, "ascent", false, "colgen: subgradient ascent on the per-record lower bound in the last 15% of the master loop's time when the master has no bound of its own by then (large k)")
 	f.StringVar(&s.stabilize, "stabilize", colgen.StabilizeNone, "colgen: stabilization of the master LP: "+strings.Join(colgen.StabilizeMethods(), "|")+" (box = a box around the duals of the best lower bound so far, moved when the bound at the box master's duals improves; replaces the ascent with exact shares)")
 	f.BoolVar(&s.noSubsetRow, "no-subset-row-cuts", false, "colgen: turn off the subset-row cuts: by default, after the master LP converged, rounds of violated subset-row cuts of three records (at most one group holds two of them) join the master, each followed by exact pricing under the cut duals; they raise the LP bound where the LP covers close records by overlapping groups (the certificate holds the cuts and their duals; branch-and-price is skipped once cuts are in)")
-	// The flag that turned the cuts on before they became the default
-	// (--subset-row-cuts=false turns them off, as --no-subset-row-cuts).
-	f.BoolVar(&s.subsetRow, "subset-row-cuts", true, "")
-	_ = f.MarkDeprecated("subset-row-cuts", "the cuts are on by default; --no-subset-row-cuts turns them off")
+	// The flag that turned the cuts on before they became the default,
+	// hidden (--subset-row-cuts=false turns them off, as
+	// --no-subset-row-cuts). Not MarkDeprecated: its notice goes to
+	// standard output, into the JSON.
+	f.BoolVar(&s.subsetRow, "subset-row-cuts", true, "the cuts are on by default (--no-subset-row-cuts turns them off)")
+	_ = f.MarkHidden("subset-row-cuts")
 	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
