@@ -249,8 +249,8 @@ func TestTailStart(t *testing.T) {
 // (the rule before: no turn until then, and the bound of Tarragona and
 // EIA k = 10 in 600 s flat from about 180 s to 360 s). Not when the
 // ascent stopped paying, when the master has a bound of its own or was
-// never stuck (no ascent yet), and never without a time limit (the runs
-// of TestPinnedRuns).
+// never stuck (no ascent yet, or one started by the late turns), and
+// never without a time limit (the runs of TestPinnedRuns).
 func TestShareTurnWhileTheAscentPays(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	z := randomData(t, 40, 2, 1)
@@ -266,7 +266,7 @@ func TestShareTurnWhileTheAscentPays(t *testing.T) {
 		r.loopStart = t0.Add(loopStart)
 		r.res.LowerBound, r.res.BoundKind = 1, BoundShares
 		r.masterMoved, r.stallIters = true, 0
-		r.shareAscent = true
+		r.shareAscent, r.shareStartStuck = true, true
 		r.asc = newAscent(make([]float64, z.N), 1)
 		clk.advance(elapsed)
 		r.shareFrom, r.shareSeconds = clk.now().Add(-30*time.Second), ascent
@@ -292,6 +292,7 @@ func TestShareTurnWhileTheAscentPays(t *testing.T) {
 		{name: "master never moved, not stalled", ascent: 0, limit: limit, change: func(r *run) { r.masterMoved = false }},
 		{name: "master bound of its own", ascent: 0, limit: limit, change: func(r *run) { r.res.BoundKind = BoundLagrangian }},
 		{name: "no ascent started", ascent: 0, limit: limit, change: func(r *run) { r.shareAscent, r.asc = false, nil }},
+		{name: "ascent started by the late turns", ascent: 0, limit: limit, change: func(r *run) { r.shareStartStuck = false }},
 		{name: "no time limit", ascent: 0, limit: 0},
 		{name: "NoShareAscent", ascent: 0, limit: limit, change: func(r *run) { r.opt.NoShareAscent = true }},
 	} {
