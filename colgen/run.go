@@ -413,9 +413,10 @@ func (r *run) iterate() (done bool, err error) {
 		r.ascend(0)
 	} else {
 		// A turn of the ascent before this master solve; while the master
-		// is stuck again after it moved and the ascent climbs, as many
-		// turns as its share of the time allows (shareTurn): such a
-		// master's solves add nothing to the bound.
+		// is stuck again after it moved and the ascent climbs, or has
+		// moved and the ascent climbs (shareClimbs), as many turns as its
+		// share of the time allows (shareTurn): such a master's solves add
+		// nothing to the bound.
 		for turn := 0; (turn == 0 || r.shareStuckAgain && r.sharePays() || r.shareClimbs()) && r.shareTurn() && !r.plan.passed(r.plan.loopEnd); turn++ {
 			t0 := r.plan.clock()
 			r.ascend(1)
@@ -696,13 +697,15 @@ const polishMinBox = 12 * time.Second
 // Before the climbing turns, a master that had moved gave the ascent no
 // turn until half of the loop (unless stuck again for shareStallIters
 // solves): in 600 s at k = 10 the bound of Census, Tarragona and EIA was
-// flat from about 180 s to 360 s (bench/README.md). A master that moves
-// and then converges is not held back: the climbing turns are only for an
-// ascent started while the master was stuck at its start (not for one
-// started by the late turns: EIA k = 3 in 60 s, see shareClimbs), and
-// they end with the master's own bound (Census k = 4 in 60 s: the root
-// still converges at 25 s, 10 ascent steps in 0.13 s, a gap of 1.54 %
-// after 28 nodes as in the runs before, 0.97-1.54 %).
+// flat from about 180 s to 360 s (bench/README.md); with them, it rises
+// until the loop's end (Tarragona: 28.69 → 29.10 IL, gap 5.26 → 4.05 %;
+// EIA: 1.672 → 1.805 IL, 13.78 → 6.92 %; 600 s, one run each). A master
+// that moves and then converges is not held back: the climbing turns are
+// only for an ascent started while the master was stuck at its start
+// (not for one started by the late turns: EIA k = 3 in 60 s, see
+// shareClimbs), and they end with the master's own bound (Census k = 4
+// in 60 s: the root still converges at 26 s, 10 ascent steps in 0.14 s,
+// a gap of 1.54 % after 28 nodes as in the runs before, 0.97-1.54 %).
 func (r *run) shareTurn() bool {
 	if r.opt.NoShareAscent || !r.noMasterBound() || r.n < 2*r.k {
 		return false
