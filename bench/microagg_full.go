@@ -81,7 +81,14 @@ type MicroaggFullRow struct {
 	CloseColumns  int      `json:"close_columns,omitempty"`   // groups of the gap-closing stage's last integer program
 	CloseStatus   string   `json:"close_status,omitempty"`    // what the gap-closing stage did (colgen.Result.CloseStatus)
 	CloseSeconds  float64  `json:"close_seconds,omitempty"`   // its time
-	GroupsFile    string   `json:"groups_file,omitempty"`
+	// Where the master loop's time went (colgen.Stats): the master LP's
+	// solves and the steps of the subgradient ascent on the per-record
+	// bound (AscentSeconds over AscentSteps is the mean time of a step).
+	MasterSolves  int     `json:"master_solves"`
+	MasterSeconds float64 `json:"master_seconds"`
+	AscentSteps   int     `json:"ascent_steps"`
+	AscentSeconds float64 `json:"ascent_seconds"`
+	GroupsFile    string  `json:"groups_file,omitempty"`
 	// Trace is the run over time as IL: the bound and the incumbent
 	// whenever one improved (colgen.Result.Trace).
 	Trace []TraceIL `json:"trace"`
@@ -196,7 +203,8 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 				GapPercent: r.GapPercent, BoundKind: r.BoundKind, BoundSeconds: r.BoundSeconds, Exact: r.Exact, Source: r.Source, ILMDAV: il(r.MDAV, sst),
 				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
 				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Cuts: r.Cuts, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, CloseSeconds: r.Stats.CloseSeconds,
-				Certificate: r.Certificate, Status: "-"}
+				Certificate: r.Certificate, Status: "-",
+				MasterSolves: r.Stats.MasterSolves, MasterSeconds: r.Stats.MasterSeconds, AscentSteps: r.Stats.AscentSteps, AscentSeconds: r.Stats.AscentSeconds}
 			for _, p := range r.Trace {
 				row.Trace = append(row.Trace, TraceIL{Seconds: p.Seconds, LowerBoundIL: il(p.LowerBound, sst), IL: il(p.SSE, sst)})
 			}

@@ -201,15 +201,6 @@ func BenchmarkShareAscent(b *testing.B) {
 					r.best.sse = target
 					r.startShareAscent()
 					r.asc.ex.listing = listing
-					// SDCOPT_ASCENT_DIR picks the direction rule.
-					switch os.Getenv("SDCOPT_ASCENT_DIR") {
-					case "plain":
-						r.asc.dir = dirPlain
-					case "volume":
-						r.asc.dir = dirVolume
-					case "deflect":
-						r.asc.dir = dirDeflect
-					}
 					t0 := time.Now()
 					for !r.asc.done() && !r.plan.passed(r.plan.loopEnd) {
 						nodes := r.asc.ex.Nodes

@@ -124,8 +124,9 @@ type Options struct {
 	// shares proven by complete enumeration (exactShares, BoundShares),
 	// which takes turns with the master while the master's value has not
 	// moved for shareStallIters solves without a bound of its own (large
-	// k), and takes the last ascentTail of the loop's time when the master
-	// has no bound by then.
+	// k), then, once the master has moved, while the ascent's bound still
+	// rises and from half of the loop's time, and takes the last
+	// ascentTail of the loop's time when the master has no bound by then.
 	NoShareAscent bool
 	// Stabilize chooses the stabilization of the master: StabilizeNone
 	// ("" too: the plain restricted master) or StabilizeBox (a box around
@@ -290,6 +291,14 @@ const shareRatio = 4.0
 // last sharePaysSteps evaluations takes turns with a master stuck again
 // after it moved (shareTurn).
 const sharePaysSteps = 2 * shareAscentPatience
+
+// sharePaysRatio is the largest ratio of the ascent's time to the
+// master's while a master that has moved still has no bound of its own
+// and the ascent on exactShares pays (shareClimbs, shareTurn): the
+// ratio of a master stuck at its start (shareRatio). At k = 10 such a
+// master does not converge within 600 s, and its solves add nothing to
+// the bound (bench/README.md).
+const sharePaysRatio = shareRatio
 
 // shareLateFrom is the share of the loop's time after which a master that
 // has moved but has no bound yet takes turns with the ascent on

@@ -101,9 +101,11 @@
 // groups attaining the μ_v; Polyak's step aims at the incumbent. The
 // ascent takes turns with the master once its value has not moved for
 // shareStallIters solves since the first (its share of the time growing
-// with the stall, up to shareRatio), gives the master the loop back once
-// its value moves, and stops before the loop's last 15 %, which goes to
-// the ICSM polish when the master still has no bound (see above; with
+// with the stall, up to shareRatio), keeps that share after the master's
+// value moves for as long as its own bound rises (sharePaysRatio; time
+// limits only), gives the master the loop back when it stops rising
+// until half of the loop's time, and stops before the loop's last 15 %,
+// which goes to the ICSM polish when the master still has no bound (see above; with
 // NoICSM the ascent takes it); when an iteration limit stops the
 // loop it takes ascentFinalSteps steps. Census k = 10: 7.3363 →
 // 8.59-9.09 (IL) in 60 s, 9.99 in 600 s (bench/README.md) before the

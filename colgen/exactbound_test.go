@@ -109,19 +109,9 @@ func TestShareAscentCertificate(t *testing.T) {
 // the start bound of a run, raises the bound only to values never above
 // the brute-force optimum (50 seeded instances, n ≤ 14, k = 2..4), and
 // its certificate is re-proven by CheckCertificate; it does raise the
-// bound above the nearest-neighbour bound on some instance. Every
-// direction rule of the steps (ascent.dir).
+// bound above the nearest-neighbour bound on some instance.
 func TestShareAscentBound(t *testing.T) {
-	for _, dir := range []struct {
-		name string
-		rule int
-	}{{"plain", dirPlain}, {"volume", dirVolume}, {"deflect", dirDeflect}} {
-		t.Run(dir.name, func(t *testing.T) { shareAscentBound(t, dir.rule) })
-	}
-}
-
-func shareAscentBound(t *testing.T, rule int) {
-	raised, directed := 0, 0
+	raised := 0
 	for seed := uint64(1); seed <= 50; seed++ {
 		z, d, _, n, k, ok := seededInstance(t, seed, 6, 9, 100)
 		if !ok {
@@ -135,11 +125,7 @@ func shareAscentBound(t *testing.T, rule int) {
 		nb := r.res.LowerBound
 		r.best.sse = opt // the Polyak target
 		r.startShareAscent()
-		r.asc.dir = rule
 		r.ascend(15)
-		if r.asc.d != nil {
-			directed++
-		}
 		b := r.res.LowerBound
 		if b > opt+relTol(b, opt) {
 			t.Fatalf("seed %d (n=%d k=%d): share-ascent bound %.12g above the optimum %.12g", seed, n, k, b, opt)
@@ -157,8 +143,5 @@ func shareAscentBound(t *testing.T, rule int) {
 	if raised == 0 {
 		t.Fatal("the ascent never raised the bound")
 	}
-	if rule != dirPlain && directed == 0 {
-		t.Fatal("the direction rule never took a step")
-	}
-	t.Logf("raised on %d instances, the rule's direction used on %d", raised, directed)
+	t.Logf("raised on %d instances", raised)
 }

@@ -235,33 +235,7 @@ type ascent struct {
 	// lastOK is the time of the last step whose enumeration finished
 	// (ex only; it sets the next step's budget in run.ascend).
 	lastOK time.Duration
-	// dir is the direction rule of the steps on exactShares (dirPlain,
-	// dirVolume, dirDeflect); d the direction of the last step.
-	dir int
-	d   []float64
 }
-
-// The direction rules of the ascent on exactShares (ascent.dir):
-//   - dirPlain: the supergradient at the current point, the step from it;
-//   - dirVolume: the volume algorithm's average of the supergradients,
-//     d = α·g + (1 − α)·d_prev with α in [volumeMinAlpha, 1] of smallest
-//     ‖d‖, the step always from the best point (Barahona & Anbil, "The
-//     volume algorithm: producing primal solutions with a subgradient
-//     method", Math. Program. 87, 2000);
-//   - dirDeflect: d = g + β·d_prev, β = deflectGamma·max(0, −g·d_prev/‖d_prev‖²),
-//     the step from the current point (Camerini, Fratta & Maffioli, "On
-//     improving relaxation methods by modified gradient techniques", Math.
-//     Program. Study 3, 1975).
-const (
-	dirPlain = iota
-	dirVolume
-	dirDeflect
-)
-
-const (
-	volumeMinAlpha = 0.1
-	deflectGamma   = 1.5
-)
 
 // ascentPatience is the number of steps without a new best bound after
 // which the ascent halves its step factor θ.
@@ -293,9 +267,8 @@ func newAscent(start []float64, bound float64) *ascent {
 func (a *ascent) done() bool { return a.theta < ascentMinTheta }
 
 // step evaluates the bound at the current duals and moves them along the
-// subgradient (on exactShares: the direction of the rule a.dir) towards
-// the target ub (the incumbent's SSE); it returns the bound (−Inf when the
-// deadline passed). On exactShares the evaluation is skipped when the
+// supergradient towards the target ub (the incumbent's SSE); it returns
+// the bound (−Inf when the deadline passed). On exactShares the evaluation is skipped when the
 // groups of the last exact one (its hints) already show that the bound at
 // λ cannot beat the best (exactShares.beat): such a step did not rise and
 // costs next to nothing, where its complete evaluation cost as much as
@@ -352,10 +325,6 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	if a.ex != nil {
 		patience = shareAscentPatience
 	}
-	dir := dirPlain
-	if a.ex != nil {
-		dir = a.dir
-	}
 	restart := false
 	if !exact {
 		// Too many groups of negative reduced cost (or the deadline): the
@@ -383,37 +352,22 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	}
 	if restart {
 		copy(a.lambda, a.best)
-		switch {
-		case dir == dirVolume && a.d != nil:
-			// The volume rule steps from the best point anyway: a shorter
-			// step along its direction (with the new supergradient when
-			// the evaluation finished).
-			if !exact {
-				a.move(dirVolume, a.bestVal, ub)
-				return val
-			}
-		case a.gAtBest != nil:
-			// From the best point with its supergradient, kept: no new
-			// evaluation there.
-			copy(a.g, a.gAtBest)
-			a.d = nil
-			target = a.bestVal
-		default:
-			a.d = nil
+		if a.gAtBest == nil {
 			return val
 		}
+		// From the best point with its supergradient, kept: no new
+		// evaluation there.
+		copy(a.g, a.gAtBest)
+		target = a.bestVal
 	}
-	if dir != dirPlain {
-		a.direct(dir)
-	}
-	a.move(dir, target, ub)
+	a.move(target, ub)
 	return val
 }
 
-// move sets the next duals: a Polyak step along the direction of the rule
-// dir from the current point (from the best one for dirVolume), towards
-// the target ub; val is the bound at the current point.
-func (a *ascent) move(dir int, val, ub float64) {
+// move sets the next duals: a Polyak step along the supergradient from
+// the current point towards the target ub; val is the bound at the
+// current point.
+func (a *ascent) move(val, ub float64) {
 	// The ascent on exactShares steps along D·g, D the start duals
 	// relative to their mean (exactShares.weights); otherwise D = I.
 	var wt []float64
@@ -427,22 +381,9 @@ func (a *ascent) move(dir int, val, ub float64) {
 		return wt[i]
 	}
 	g, from, target := a.g, a.lambda, val
-	if dir != dirPlain {
-		g = a.d
-	}
-	if dir == dirVolume {
-		from, target = a.best, a.bestVal
-	}
 	norm := 0.0
 	for i, x := range g {
 		norm += x * x * wi(i)
-	}
-	if dir != dirPlain && norm < 1e-12*float64(len(a.g)) {
-		// The combined direction vanished: the supergradient's.
-		g, norm = a.g, 0
-		for i, x := range g {
-			norm += x * x * wi(i)
-		}
 	}
 	if norm < 1e-12*float64(len(a.g)) {
 		// λ is optimal for the bound (g = 0 up to rounding; a smaller
@@ -462,41 +403,5 @@ func (a *ascent) move(dir int, val, ub float64) {
 	}
 	for i, x := range g {
 		a.lambda[i] = from[i] + t*x*wi(i)
-	}
-}
-
-// direct sets a.d from the supergradient a.g and the last direction by
-// the rule dir (dirVolume or dirDeflect); the first direction is a.g.
-func (a *ascent) direct(dir int) {
-	g := a.g
-	if len(a.d) != len(g) {
-		a.d = slices.Clone(g)
-		return
-	}
-	gd, dd, gg := 0.0, 0.0, 0.0
-	for i, x := range g {
-		gd += x * a.d[i]
-		dd += a.d[i] * a.d[i]
-		gg += x * x
-	}
-	switch dir {
-	case dirVolume:
-		// ‖α·g + (1 − α)·d‖² is smallest at α = (d·d − g·d)/‖g − d‖².
-		alpha := 1.0
-		if q := gg - 2*gd + dd; q > 0 {
-			alpha = (dd - gd) / q
-		}
-		alpha = min(1, max(volumeMinAlpha, alpha))
-		for i, x := range g {
-			a.d[i] = alpha*x + (1-alpha)*a.d[i]
-		}
-	case dirDeflect:
-		beta := 0.0
-		if gd < 0 && dd > 0 {
-			beta = -deflectGamma * gd / dd
-		}
-		for i, x := range g {
-			a.d[i] = x + beta*a.d[i]
-		}
 	}
 }

@@ -275,3 +275,94 @@ func TestCloseDeadlineScales(t *testing.T) {
 		t.Fatalf("explicit close limit: deadline %v, want 20s", d.Sub(c.now()))
 	}
 }
+
+// TestShareTurnWhileTheAscentPays: once the master has moved, the ascent
+// on exactShares takes turns as soon as it pays (its bound rose within its
+// last sharePaysSteps evaluations), at sharePaysRatio of the master's
+// time, without waiting for the late turns at shareLateFrom of the loop
+// (the rule before: no turn until then, and the bound of Tarragona and
+// EIA k = 10 in 600 s flat from about 180 s to 360 s). Not when the
+// ascent stopped paying, when the master has a bound of its own or was
+// never stuck (no ascent yet, or one started by the late turns), and
+// never without a time limit (the runs of TestPinnedRuns).
+func TestShareTurnWhileTheAscentPays(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	z := randomData(t, 40, 2, 1)
+	limit := 600 * time.Second
+	loopStart := 150 * time.Second
+	// state is a run whose master moved (not stalled), its ascent on
+	// exactShares started and paying, at elapsed into the run; the turns
+	// (re)started 30 s before with ascent seconds of ascent since.
+	state := func(limit, elapsed time.Duration, ascent float64) (*run, *fakeClock) {
+		clk := &fakeClock{t0}
+		opt := &Options{TimeLimit: limit}
+		r := newRun(z, 3, opt, newTimePlan(t0, opt, clk.now))
+		r.loopStart = t0.Add(loopStart)
+		r.res.LowerBound, r.res.BoundKind = 1, BoundShares
+		r.masterMoved, r.stallIters = true, 0
+		r.shareAscent, r.shareStartStuck = true, true
+		r.asc = newAscent(make([]float64, z.N), 1)
+		clk.advance(elapsed)
+		r.shareFrom, r.shareSeconds = clk.now().Add(-30*time.Second), ascent
+		return r, clk
+	}
+	// At 200 s, a tenth of the loop: 30 s since the turns started.
+	early := 200 * time.Second
+	// under and over: ascent seconds just under and over sharePaysRatio
+	// times the master's in those 30 s (a: ascent, m = 30 − a: master).
+	under := 0.95 * 30 * sharePaysRatio / (1 + sharePaysRatio)
+	over := 1.05 * 30 * sharePaysRatio / (1 + sharePaysRatio)
+	for _, c := range []struct {
+		name   string
+		change func(r *run)
+		ascent float64
+		limit  time.Duration
+		want   bool
+	}{
+		{name: "pays, under its ratio", ascent: under, limit: limit, want: true},
+		{name: "pays, over its ratio", ascent: over, limit: limit},
+		{name: "stopped paying", ascent: 0, limit: limit, change: func(r *run) { r.asc.sinceBest = sharePaysSteps }},
+		{name: "ascent done", ascent: 0, limit: limit, change: func(r *run) { r.asc.theta = 0 }},
+		{name: "master never moved, not stalled", ascent: 0, limit: limit, change: func(r *run) { r.masterMoved = false }},
+		{name: "master bound of its own", ascent: 0, limit: limit, change: func(r *run) { r.res.BoundKind = BoundLagrangian }},
+		{name: "no ascent started", ascent: 0, limit: limit, change: func(r *run) { r.shareAscent, r.asc = false, nil }},
+		{name: "ascent started by the late turns", ascent: 0, limit: limit, change: func(r *run) { r.shareStartStuck = false }},
+		{name: "no time limit", ascent: 0, limit: 0},
+		{name: "NoShareAscent", ascent: 0, limit: limit, change: func(r *run) { r.opt.NoShareAscent = true }},
+	} {
+		r, _ := state(c.limit, early, c.ascent)
+		if c.change != nil {
+			c.change(r)
+		}
+		if got := r.shareTurn(); got != c.want {
+			t.Errorf("%s: shareTurn %v, want %v (loop fraction %.3f)", c.name, got, c.want, r.loopFraction())
+		}
+		// The turns in a row of iterate go on while shareClimbs holds
+		// (and shareTurn allows them).
+		if c.name == "pays, under its ratio" && !r.shareClimbs() || c.name == "stopped paying" && r.shareClimbs() {
+			t.Errorf("%s: shareClimbs %v", c.name, r.shareClimbs())
+		}
+	}
+	if r, _ := state(limit, early, 0); r.loopFraction() >= shareLateFrom {
+		t.Fatalf("loop fraction %.3f at 200 s: the case does not test the turns before shareLateFrom", r.loopFraction())
+	}
+	// Past shareLateFrom the late turns' ratio ramps up from 0; an ascent
+	// that pays keeps at least sharePaysRatio, one that does not gets the
+	// ramp alone (just past shareLateFrom: about 0).
+	lateAt := loopStart + time.Duration((shareLateFrom+0.01)*float64(limit-limit/polishShare-time.Duration(deadlineMargin*float64(limit))-loopStart))
+	r, _ := state(limit, lateAt, 0)
+	if !r.shareTurn() || !r.shareLate {
+		t.Fatalf("late, paying: no turn (fraction %.3f)", r.loopFraction())
+	}
+	r.shareFrom, r.shareSeconds = r.plan.clock().Add(-30*time.Second), under
+	if !r.shareTurn() {
+		t.Fatalf("late, paying, under sharePaysRatio: no turn (fraction %.3f)", r.loopFraction())
+	}
+	r, _ = state(limit, lateAt, 0)
+	r.asc.sinceBest = sharePaysSteps
+	r.shareTurn() // the late turns start: accounting from now
+	r.shareFrom, r.shareSeconds = r.plan.clock().Add(-30*time.Second), 3
+	if r.shareTurn() {
+		t.Fatalf("late, not paying: 3 s of ascent in 30 s just past shareLateFrom (fraction %.3f), want the ramp's ratio near 0", r.loopFraction())
+	}
+}
