@@ -113,17 +113,7 @@ func TestCertificateSubsetRow(t *testing.T) {
 	}{{2, 3, 20, 1}, {3, 2, 20, 2}, {3, 3, 1, 3}, {4, 2, 1, 4}, {3, 3, 0.7, 5}} {
 		z := clusteredSpread(t, cs.m, cs.k, cs.gap, cs.seed)
 		k := cs.k
-		base := Options{NoICSM: true, NoClose: true, NoBranch: true, NoSubsetRowCuts: true}
-		plain, err := Run(z, k, &base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		withCuts := base
-		withCuts.NoSubsetRowCuts = false
-		r, err := Run(z, k, &withCuts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plain, r := plainAndCutRuns(t, z, k)
 		c := r.Certificate
 		if c == nil || c.Form != CertSubsetRow || len(c.Cuts) == 0 || len(c.Cuts) != len(c.CutDuals) {
 			t.Fatalf("%+v: certificate %+v, want form %s with cuts", cs, c, CertSubsetRow)

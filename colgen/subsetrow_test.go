@@ -53,6 +53,23 @@ func srcInstance(t *testing.T, seed uint64) (*model.Dataset, *model.SqDist, int,
 	return z, model.NewSqDist(z), k, true
 }
 
+// plainAndCutRuns runs the column generation without ICSM, gap closing
+// or branching on z, without and with the subset-row cuts.
+func plainAndCutRuns(t *testing.T, z *model.Dataset, k int) (plain, cut *Result) {
+	t.Helper()
+	base := Options{NoICSM: true, NoClose: true, NoBranch: true, NoSubsetRowCuts: true}
+	plain, err := Run(z, k, &base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCuts := base
+	withCuts.NoSubsetRowCuts = false
+	if cut, err = Run(z, k, &withCuts); err != nil {
+		t.Fatal(err)
+	}
+	return plain, cut
+}
+
 // TestSubsetRowCutsBound: on 50 small instances, the bound with
 // subset-row cuts is a valid lower bound (at most the brute-force
 // optimum) and at least the bound without them; on the clustered ones
@@ -65,17 +82,7 @@ func TestSubsetRowCutsBound(t *testing.T) {
 			continue
 		}
 		opt := bruteForce(d, k)
-		base := Options{NoICSM: true, NoClose: true, NoBranch: true, NoSubsetRowCuts: true}
-		plain, err := Run(z, k, &base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		withCuts := base
-		withCuts.NoSubsetRowCuts = false
-		cut, err := Run(z, k, &withCuts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plain, cut := plainAndCutRuns(t, z, k)
 		tol := 1e-7 * math.Max(1, opt)
 		if cut.LowerBound > opt+tol {
 			t.Errorf("seed %d (n=%d k=%d): bound with cuts %.12g above the optimum %.12g", seed, z.N, k, cut.LowerBound, opt)
