@@ -378,7 +378,11 @@ func solvePartitioningCuts(eng solvers.Solver, d *model.SqDist, groups [][]int, 
 		p.ColUpper[j] = 1
 		p.ColType[j] = solvers.Binary
 	}
-	prm := &solvers.Params{MIPRelGap: 1e-9, MIPAbsGap: 1e-9}
+	// HardStop: CBC checks its limit only between nodes; on a program of
+	// 10^5-10^6 groups (the gap-closing rounds) its root alone ran 5
+	// minutes past a 600 s run's deadline (EIA k = 4). A one-shot solve,
+	// so an abandoned call leaves no session behind.
+	prm := &solvers.Params{MIPRelGap: 1e-9, MIPAbsGap: 1e-9, HardStop: true}
 	if !deadline.IsZero() {
 		prm.TimeLimit = time.Until(deadline)
 		if prm.TimeLimit <= 0 {

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/native/enumerate"
+	"github.com/sdcopt/sdcopt/solvers"
 )
 
 // convergedRun runs the start, the master loop and, with cuts, the
@@ -181,4 +183,37 @@ func TestListWithin(t *testing.T) {
 		t.Error("the bisection never moved the threshold above a shrunk one")
 	}
 	t.Logf("%d lists above a shrunk threshold", moved)
+}
+
+// paramsRecorder is a solver that records the parameters of its solves
+// and returns a time limit without a solution.
+type paramsRecorder struct {
+	solvers.Solver
+	prm []solvers.Params
+}
+
+func (p *paramsRecorder) Solve(_ *solvers.Problem, prm *solvers.Params) (*solvers.Result, error) {
+	p.prm = append(p.prm, *prm)
+	return &solvers.Result{Status: solvers.TimeLimit, Abandoned: true, Objective: math.NaN(), BestBound: math.NaN()}, nil
+}
+
+// TestPartitioningHardStop: the gap-closing programs ask for a hard stop
+// at their deadline (CBC's own limit came 5 minutes late on a program of
+// a few hundred thousand groups), and an abandoned solve gives no
+// partition and no bound.
+func TestPartitioningHardStop(t *testing.T) {
+	z := randomData(t, 12, 2, 1)
+	d := model.NewSqDist(z)
+	groups := [][]int{{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9, 10, 11}}
+	rec := &paramsRecorder{}
+	r, err := solvePartitioningCuts(rec, d, groups, time.Now().Add(time.Minute), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.prm) != 1 || !rec.prm[0].HardStop || rec.prm[0].TimeLimit <= 0 {
+		t.Fatalf("params %+v, want one solve with HardStop and a time limit", rec.prm)
+	}
+	if r.groups != nil || !math.IsNaN(r.bound) {
+		t.Fatalf("abandoned solve gave groups %v, bound %g", r.groups, r.bound)
+	}
 }
