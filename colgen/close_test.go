@@ -15,6 +15,17 @@ import (
 // reports whether the master converged.
 func convergedRun(t *testing.T, r *run) bool {
 	t.Helper()
+	runMasterLoop(t, r)
+	if err := r.subsetRowPhase(); err != nil {
+		t.Fatal(err)
+	}
+	return r.res.Converged
+}
+
+// runMasterLoop runs the start bound, the initial columns, the master and
+// its loop of r.
+func runMasterLoop(t *testing.T, r *run) {
+	t.Helper()
 	if err := r.startBound(); err != nil {
 		t.Fatal(err)
 	}
@@ -28,10 +39,6 @@ func convergedRun(t *testing.T, r *run) bool {
 	if err := r.masterLoop(); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.subsetRowPhase(); err != nil {
-		t.Fatal(err)
-	}
-	return r.res.Converged
 }
 
 // groupsWithin counts the groups of k..2k-1 records whose reduced cost

@@ -141,19 +141,7 @@ func TestSubsetRowCutsExactPricing(t *testing.T) {
 		z := clusteredSpread(t, c.m, c.k, c.gap, c.seed)
 		opt := &Options{NoICSM: true, NoClose: true, NoBranch: true}
 		r := newRun(z, c.k, opt, newTimePlan(time.Now(), opt, time.Now))
-		if err := r.startBound(); err != nil {
-			t.Fatal(err)
-		}
-		ic, err := r.initialColumns()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.openMaster(ic); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.masterLoop(); err != nil {
-			t.Fatal(err)
-		}
+		runMasterLoop(t, r)
 		root, before := r.res.LowerBound, len(r.cs.cols)
 		if err := r.subsetRowPhase(); err != nil {
 			t.Fatal(err)
