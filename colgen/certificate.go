@@ -48,9 +48,9 @@ import (
 // bounds (≤ 0) on rc_C bounds the last sum from below. A size bound of
 // proof ProofRoot is enumerate's root bound under λ alone, which never
 // exceeds rc_C as every −σ_S h_SC ≥ 0; the others are re-proven by
-// complete enumeration that prunes on the reduced cost under λ alone and
-// evaluates the groups it reaches with the cut terms (cutMinReducedCost,
-// the run's own pricing bound).
+// complete enumeration of the reduced cost with the cut terms, which
+// prunes partial groups on their reduced cost under λ plus the cut terms
+// they already hit (cutMinReducedCost, the run's own pricing bound).
 //
 // Bounds of the gap-closing integer program and of branch-and-price are
 // not certified: Result.Certificate then holds the best certified bound,
@@ -153,7 +153,7 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 				got = prep.RootBound(c.Duals, eta)
 			case ProofEnumeration, ProofILP:
 				if src != nil {
-					got, _, err = cutMinReducedCost(prep, d, src, c.Duals, c.CutDuals, eta, 0, time.Time{})
+					got, _, err = cutMinReducedCost(prep, src, c.Duals, c.CutDuals, eta, 0, time.Time{})
 					if err != nil {
 						return 0, err
 					}

@@ -69,10 +69,9 @@ const (
 //
 // With subset-row cuts (duals σ ≤ 0, z = Σ λ + Σ σ, every reduced cost
 // with the cut terms ≥ 0), SSE(x) ≥ z + Σ_C rc_C·x_C still holds, because
-// a partition's groups hit each cut at most once; filter then gives the
-// enumeration's Accept for a threshold: the groups whose reduced cost with
-// the cut terms is below it (the enumeration prunes on the reduced cost
-// under λ alone, which is never larger). nil: no cuts. The cuts of src
+// a partition's groups hit each cut at most once; pen (cutTerms) is then
+// the enumeration's penalty, so that it lists the groups whose reduced
+// cost with the cut terms is below a threshold. nil: no cuts. The cuts of src
 // (nil: none) are rows of the integer programs: valid for every
 // partition, they give the MIP engine the relaxation the master had.
 //
@@ -80,7 +79,7 @@ const (
 // master's own columns (a few hundred; the restricted master IP), because
 // the number of groups within the gap falls fast as the gap narrows.
 func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64, z, ub float64, masterCols [][]int,
-	maxCols, workers int, mipSolver string, deadline time.Time, filter func(thr float64) func([]int) bool, src *srcPool) (*closeOutcome, error) {
+	maxCols, workers int, mipSolver string, deadline time.Time, pen enumerate.Penalty, src *srcPool) (*closeOutcome, error) {
 	out := &closeOutcome{bound: math.NaN()}
 	n := d.N
 	name := mipSolver
@@ -126,7 +125,7 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 			return out, nil
 		}
 		thr := ub - z + margin
-		groups, t, status, err := listWithin(prep, k, n, lambda, thr, margin, cap, workers, deadline, filter)
+		groups, t, status, err := listWithin(prep, k, n, lambda, thr, margin, cap, workers, deadline, pen)
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +229,7 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 }
 
 // listWithin lists the groups of k..2k-1 records whose reduced cost
-// (with the cut terms, through filter) is below thr when at most maxCols
+// (with the cut terms of pen, when not nil) is below thr when at most maxCols
 // of them qualify, with t = thr; otherwise the groups below a smaller
 // threshold t below which at most maxCols qualify (thr shrunk by
 // closeShrink until they fit, then closeBisect bisection steps up). status
@@ -238,18 +237,14 @@ func closeGap(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64
 // without a status when more than maxCols groups lie below every
 // threshold above floor.
 func listWithin(prep *enumerate.Prepared, k, n int, lambda []float64, thr, floor float64, maxCols, workers int, deadline time.Time,
-	filter func(thr float64) func([]int) bool) (groups [][]int, t float64, status string, err error) {
+	pen enumerate.Penalty) (groups [][]int, t float64, status string, err error) {
 	// listAt lists the groups below u; fits is false when more than
 	// maxCols qualify.
 	listAt := func(u float64) (gs [][]int, fits, timedOut bool, err error) {
-		var accept func([]int) bool
-		if filter != nil {
-			accept = filter(u)
-		}
 		gs = [][]int{}
 		for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
 			res, err := prep.Solve(lambda, eta, &enumerate.Options{
-				All: true, Threshold: u, MaxColumns: maxCols - len(gs) + 1, Workers: workers, Deadline: deadline, Accept: accept,
+				All: true, Threshold: u, MaxColumns: maxCols - len(gs) + 1, Workers: workers, Deadline: deadline, Penalty: pen,
 			})
 			if err != nil {
 				return nil, false, false, err

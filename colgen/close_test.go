@@ -42,12 +42,13 @@ func runMasterLoop(t *testing.T, r *run) {
 }
 
 // groupsWithin counts the groups of k..2k-1 records whose reduced cost
-// (with the cut terms under the run's cut filter) is below thr.
+// (with the cut terms of the run's last converged round with cuts,
+// evaluated by srcPool.reducedCost) is below thr.
 func groupsWithin(t *testing.T, r *run, thr float64) int {
 	t.Helper()
 	var accept func([]int) bool
-	if f := r.cutFilter(); f != nil {
-		accept = f(thr)
+	if r.cutSigma != nil {
+		accept = func(g []int) bool { return r.src.reducedCost(r.d, r.res.Duals, r.cutSigma, g) < thr }
 	}
 	count := 0
 	for eta := r.k; eta <= 2*r.k-1 && eta <= r.n; eta++ {
@@ -105,7 +106,7 @@ func TestCloseGapRounds(t *testing.T) {
 				if capCols < 1 {
 					continue
 				}
-				co, err := closeGap(r.d, r.prep, k, r.res.Duals, z0, ub, incumbent, capCols, 1, "cbc", time.Time{}, r.cutFilter(), r.src)
+				co, err := closeGap(r.d, r.prep, k, r.res.Duals, z0, ub, incumbent, capCols, 1, "cbc", time.Time{}, r.cutPenalty(), r.src)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -262,6 +262,11 @@ type pricer struct {
 	// branch-and-price node (see branch.go); the pricing ILP does not
 	// know it, so nodes price by complete enumeration.
 	accept func([]int) bool
+	// penalty, when set, adds the subset-row cut terms to every reduced
+	// cost (cutTerms): the greedy columns are re-ranked with it and the
+	// complete enumeration prunes and ranks with it; the pricing ILP does
+	// not know it either.
+	penalty enumerate.Penalty
 }
 
 // priceOutcome is the result of one pricing round.
@@ -277,6 +282,25 @@ type priceOutcome struct {
 	complete bool
 	// timedOut: the deadline passed during pricing.
 	timedOut bool
+}
+
+// withPenalty adds the penalty to the reduced costs of cols and keeps those
+// still below rcTol, by ascending reduced cost (ties by members).
+func (p *pricer) withPenalty(cols []model.Column, rcTol float64) []model.Column {
+	out := make([]model.Column, 0, len(cols))
+	for _, c := range cols {
+		c.ReducedCost += enumerate.PenaltyOf(p.penalty, c.Members)
+		if c.ReducedCost < rcTol {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b model.Column) int {
+		if c := cmp.Compare(a.ReducedCost, b.ReducedCost); c != 0 {
+			return c
+		}
+		return slices.Compare(a.Members, b.Members)
+	})
+	return out
 }
 
 func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
@@ -310,6 +334,9 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 			if p.accept != nil {
 				cols = slices.DeleteFunc(cols, func(c model.Column) bool { return !p.accept(c.Members) })
 			}
+			if p.penalty != nil {
+				cols = p.withPenalty(cols, rcTol)
+			}
 			p.stats.HeuristicCalls++
 			if len(cols) > 0 {
 				p.stats.HeuristicColumns += len(cols)
@@ -328,7 +355,7 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 		case ExactTable2:
 			method = Table2(n, eta)
 		}
-		if p.accept != nil {
+		if p.accept != nil || p.penalty != nil {
 			method = ExactCE
 		}
 		inst := &model.PricingInstance{Dist: p.d, Lambda: lambda, Eta: eta}
@@ -336,7 +363,7 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 		case ExactCE:
 			t0 := time.Now()
 			res, err := p.prep.Solve(lambda, eta, &enumerate.Options{
-				Workers: p.opt.Workers, MaxColumns: p.opt.maxCEColumns(), Threshold: rcTol, Deadline: p.deadline, Accept: p.accept,
+				Workers: p.opt.Workers, MaxColumns: p.opt.maxCEColumns(), Threshold: rcTol, Deadline: p.deadline, Accept: p.accept, Penalty: p.penalty,
 			})
 			p.stats.CESeconds += time.Since(t0).Seconds()
 			p.stats.CECalls++
@@ -418,7 +445,7 @@ func (p *pricer) exactBounds(lambda []float64) (lb []float64, proofs []string, c
 		lb[eta-k], proofs[eta-k] = min(0, p.prep.RootBound(lambda, eta)), ProofRoot
 	}
 	for eta := k; eta <= 2*k-1 && eta <= p.d.N; eta++ {
-		res, err := p.prep.Solve(lambda, eta, &enumerate.Options{Workers: p.opt.Workers, Threshold: 0, Deadline: p.deadline, Accept: p.accept})
+		res, err := p.prep.Solve(lambda, eta, &enumerate.Options{Workers: p.opt.Workers, Threshold: 0, Deadline: p.deadline, Accept: p.accept, Penalty: p.penalty})
 		if err != nil {
 			return nil, nil, false, err
 		}

@@ -570,7 +570,7 @@ func (r *run) recordBound(lambda, lb []float64, proofs []string) float64 {
 // under the master's duals (a mis-pricing), or without smoothing, it is
 // priceAndBound at the master's duals.
 func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcome, float64, error) {
-	if r.stab == nil || r.pr.accept != nil {
+	if r.stab == nil || r.pr.accept != nil || r.pr.penalty != nil {
 		return r.priceAndBound(duals)
 	}
 	sep := r.stab.separation(duals)
@@ -905,7 +905,7 @@ func (r *run) closeGapPhase() error {
 	}
 	closeDeadline := r.plan.closeDeadline(share)
 	co, err := closeGap(r.d, r.prep, r.k, res.Duals, r.lastSumLambda, r.best.sse, r.cs.cols, maxCols, opt.Workers,
-		pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline, r.cutFilter(), r.src)
+		pickEngine(opt.MIPSolver, "cbc", "lpsolve", "highs"), closeDeadline, r.cutPenalty(), r.src)
 	res.Stats.CloseSeconds = time.Since(t0).Seconds()
 	if err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/sdcopt/sdcopt/lp"
@@ -191,17 +190,50 @@ func (p *srcPool) reducedCost(d *model.SqDist, lambda, sigma []float64, g []int)
 	return rc
 }
 
-// cutFilter is closeGap's filter under the cut duals of the last
-// converged round with cuts (nil when none converged): the groups whose
-// reduced cost with the cut terms is below the threshold.
-func (r *run) cutFilter() func(thr float64) func([]int) bool {
+// cutTerms is the cut part of the reduced cost, −Σ σ_S over the cuts S
+// a group hits, as an enumerate.Penalty: it never decreases as records
+// join a group (every σ ≤ 0), so the enumeration prunes partial groups on
+// their cut terms and ranks groups by their reduced cost with the cuts.
+type cutTerms struct {
+	p     *srcPool
+	sigma []float64
+}
+
+// Extra is the cut terms of the cuts that v's joining makes g hit: those
+// holding v and one record u of g whose third record is not in g (g
+// holding two records of a cut already hits it).
+func (c cutTerms) Extra(g []int, v int) float64 {
+	s := 0.0
+	for _, u := range g {
+		for _, ci := range c.p.byPair[[2]int{min(u, v), max(u, v)}] {
+			if ci >= len(c.sigma) || c.sigma[ci] == 0 { // cuts added after sigma was taken count as 0
+				continue
+			}
+			cut := c.p.cuts[ci]
+			if third := cut[0] + cut[1] + cut[2] - u - v; !slices.Contains(g, third) {
+				s -= c.sigma[ci]
+			}
+		}
+	}
+	return s
+}
+
+// penalty returns the cut terms under sigma as an enumerate.Penalty (nil
+// without cuts).
+func (p *srcPool) penalty(sigma []float64) enumerate.Penalty {
+	if p == nil || len(p.cuts) == 0 {
+		return nil
+	}
+	return cutTerms{p: p, sigma: sigma}
+}
+
+// cutPenalty is closeGap's penalty: the cut terms under the cut duals of
+// the last converged round with cuts (nil when none converged).
+func (r *run) cutPenalty() enumerate.Penalty {
 	if r.cutSigma == nil {
 		return nil
 	}
-	src, d, lambda, sigma := r.src, r.d, r.res.Duals, r.cutSigma
-	return func(thr float64) func([]int) bool {
-		return func(g []int) bool { return src.reducedCost(d, lambda, sigma, g) < thr }
-	}
+	return r.src.penalty(r.cutSigma)
 }
 
 // columns returns groups as master columns in the CSC form of
@@ -265,10 +297,11 @@ const (
 // reduced cost again, until no cut is violated (or srcMaxRounds, or the
 // loop's time share).
 //
-// The pricing stays exact: with cut duals σ ≤ 0 a group's reduced cost
-// is at least its reduced cost under the record duals λ alone, so complete
-// enumeration's pruning on the latter stays valid, and its Accept filter
-// keeps the groups whose reduced cost with the cut terms is negative.
+// The pricing stays exact: with cut duals σ ≤ 0 the cut terms of a group
+// never decrease as records join it, so complete enumeration takes them
+// as its penalty (cutTerms): it prunes a partial group on its reduced
+// cost under λ plus the cut terms it already hits, and ranks the groups
+// by their reduced cost with the cut terms.
 // Every pricing round gives the Lagrangian bound
 //
 //	Σ_v λ_v + Σ_S σ_S + lagrangianTerm(lower bounds on the reduced costs)
@@ -371,7 +404,7 @@ func (r *run) cutDuals(duals []float64) (lambda, sigma []float64) {
 // the run is stopped).
 func (r *run) repriceWithCuts() (done bool, err error) {
 	res := r.res
-	defer func() { r.pr.accept = nil }()
+	defer func() { r.pr.penalty = nil }()
 	for {
 		mr, ok, err := r.solveCutMaster()
 		if err != nil || !ok {
@@ -380,11 +413,9 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 		res.Iterations++
 		r.round(mr.X, mr.ReducedCosts)
 		lambda, sigma := r.cutDuals(mr.Duals)
-		tol := rcTolerance(mr.Duals)
-		src, d := r.src, r.d
-		r.pr.accept = func(g []int) bool { return src.reducedCost(d, lambda, sigma, g) < tol }
+		r.pr.penalty = r.src.penalty(sigma)
 		out, err := r.pr.price(lambda)
-		r.pr.accept = nil
+		r.pr.penalty = nil
 		if err != nil {
 			return false, err
 		}
@@ -427,7 +458,7 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 		}
 		if out.complete {
 			// The gap-closing stage lists the groups within the gap under
-			// these duals (closeGap with the cut-aware filter), taking
+			// these duals (closeGap with the cut terms as its penalty), taking
 			// the bound for Σ λ + Σ σ: a partition's groups then have
 			// reduced costs within its gap plus the slack of the others.
 			res.Duals, r.lastSumLambda = slices.Clone(lambda), bound
@@ -458,7 +489,7 @@ func (r *run) cutExactBounds(lambda, sigma []float64) (lb []float64, proofs []st
 		lb[eta-k], proofs[eta-k] = min(0, r.prep.RootBound(lambda, eta)), ProofRoot
 	}
 	for eta := k; eta <= 2*k-1 && eta <= r.n; eta++ {
-		b, done, err := cutMinReducedCost(r.prep, r.d, r.src, lambda, sigma, eta, r.opt.Workers, r.pr.deadline)
+		b, done, err := cutMinReducedCost(r.prep, r.src, lambda, sigma, eta, r.opt.Workers, r.pr.deadline)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -474,33 +505,17 @@ func (r *run) cutExactBounds(lambda, sigma []float64) (lb []float64, proofs []st
 
 // cutMinReducedCost returns min(0, the smallest reduced cost with the
 // cut terms (srcPool.reducedCost) over all groups of eta records) by
-// complete enumeration: the search prunes on the reduced cost under
-// lambda alone (never larger, as every σ ≤ 0) with threshold 0, and its
-// Accept filter records the reduced cost with the cut terms of every
-// group it reaches and rejects it, so that the threshold stays the
-// cutoff and every group with a negative reduced cost under lambda is
-// reached (the others have none with the cut terms either). complete is
-// false when the deadline cut the search short; b is then the smaller of
-// the best found and the enumeration's bound on the groups not reached
-// (valid, weaker). It serves both the run (cutExactBounds) and
-// CheckCertificate.
-func cutMinReducedCost(prep *enumerate.Prepared, d *model.SqDist, src *srcPool, lambda, sigma []float64, eta, workers int,
+// complete enumeration with the cut terms as the search's penalty
+// (cutTerms): partial groups are pruned on their reduced cost under
+// lambda plus the cut terms they already hit, and the cutoff falls to the
+// best group found. complete is false when the deadline cut the search
+// short; b is then the enumeration's bound (valid, weaker). It serves
+// both the run (cutExactBounds) and CheckCertificate.
+func cutMinReducedCost(prep *enumerate.Prepared, src *srcPool, lambda, sigma []float64, eta, workers int,
 	deadline time.Time) (b float64, complete bool, err error) {
-	var mu sync.Mutex
-	best := 0.0
-	res, err := prep.Solve(lambda, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline,
-		Accept: func(g []int) bool {
-			rc := src.reducedCost(d, lambda, sigma, g)
-			mu.Lock()
-			best = min(best, rc)
-			mu.Unlock()
-			return false
-		}})
+	res, err := prep.Solve(lambda, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline, Penalty: src.penalty(sigma)})
 	if err != nil {
 		return 0, false, err
 	}
-	if !res.Complete {
-		return min(best, res.LowerBound), false, nil
-	}
-	return best, true, nil
+	return min(0, res.LowerBound), res.Complete, nil
 }

@@ -37,6 +37,31 @@ type Options struct {
 	// stay those of all groups, so they remain valid for the accepted
 	// ones. It is called from several goroutines.
 	Accept func(members []int) bool
+	// Penalty, when not nil, adds a term pen(C) ≥ 0 to the reduced cost
+	// of every group C: Columns, Threshold, the cutoff and LowerBound are
+	// then about rc(C) + pen(C). pen must never decrease as records join
+	// a group (pen(P) ≤ pen(P ∪ {v})), so that the penalty of a partial
+	// group bounds that of all its completions and the search prunes on
+	// it (the subset-row cut terms of a column generation, for instance).
+	Penalty Penalty
+}
+
+// Penalty is the non-decreasing term of Options.Penalty.
+type Penalty interface {
+	// Extra returns pen(P ∪ {v}) − pen(P) ≥ 0 for a partial group P
+	// (records in any order, not holding v; the slice must not be
+	// retained). It is called from several goroutines.
+	Extra(p []int, v int) float64
+}
+
+// PenaltyOf is pen(members) summed by Extra in the order of members: the
+// value Solve adds to the reduced cost of a group (members ascending).
+func PenaltyOf(pen Penalty, members []int) float64 {
+	s := 0.0
+	for i, v := range members {
+		s += pen.Extra(members[:i], v)
+	}
+	return s
 }
 
 // Result is the outcome of one pricing call.

@@ -644,3 +644,107 @@ func TestDeadlineInsideLeafLoops(t *testing.T) {
 		t.Fatalf("stopped search's bound %v above the root bound %v", res.LowerBound, rb)
 	}
 }
+
+// triplePenalty is a test Penalty of the subset-row kind: a weight w ≥ 0
+// per triple of records, charged once to every group holding two or more
+// records of the triple (non-decreasing as records join).
+type triplePenalty struct {
+	triples [][3]int
+	w       []float64
+}
+
+// full is the penalty of group g from its definition.
+func (tp *triplePenalty) full(g []int) float64 {
+	s := 0.0
+	for i, tr := range tp.triples {
+		c := 0
+		for _, v := range tr {
+			if slices.Contains(g, v) {
+				c++
+			}
+		}
+		if c >= 2 {
+			s += tp.w[i]
+		}
+	}
+	return s
+}
+
+func (tp *triplePenalty) Extra(p []int, v int) float64 {
+	with := append(slices.Clone(p), v)
+	return tp.full(with) - tp.full(p)
+}
+
+// TestPenalty: with Options.Penalty the answer is the brute-force list of
+// every group ranked by reduced cost plus penalty, for top lists,
+// thresholds, Options.All and together with Accept, on seeded instances
+// (n ≤ 13, eta = 1..6, 10 random weighted triples); the penalty summed
+// along the members equals its definition.
+func TestPenalty(t *testing.T) {
+	for seed := uint64(1); seed <= 16; seed++ {
+		n := 8 + int(seed%6)
+		d := model.NewSqDist(randomPoints(n, 2, seed%3 == 0, seed))
+		lambda := randomDuals(n, 0, 4, seed%3 == 0, seed)
+		r := rand.New(rand.NewPCG(seed, 0x7e11))
+		tp := &triplePenalty{}
+		for range 10 {
+			p := r.Perm(n)[:3]
+			slices.Sort(p)
+			tp.triples = append(tp.triples, [3]int{p[0], p[1], p[2]})
+			tp.w = append(tp.w, 2*r.Float64())
+		}
+		odd := func(m []int) bool { return len(m) < 2 || m[0]+m[1] != 3 } // rejects groups starting 0, 3 or 1, 2
+		for eta := 1; eta <= min(6, n); eta++ {
+			var all []model.Column
+			forEachSubset(n, eta, func(g []int) {
+				m := slices.Clone(g)
+				pen := PenaltyOf(tp, m)
+				if def := tp.full(m); math.Abs(pen-def) > 1e-12 {
+					t.Fatalf("seed %d: penalty of %v summed %v, defined %v", seed, m, pen, def)
+				}
+				all = append(all, model.Column{Members: m, ReducedCost: d.ReducedCost(lambda, m) + pen})
+			})
+			slices.SortFunc(all, func(a, b model.Column) int {
+				switch {
+				case colLess(a.ReducedCost, a.Members, b.ReducedCost, b.Members):
+					return -1
+				case colLess(b.ReducedCost, b.Members, a.ReducedCost, a.Members):
+					return 1
+				}
+				return 0
+			})
+			plain := bruteForce(d, lambda, eta)
+			for _, o := range []Options{{MaxColumns: 1, Threshold: math.Inf(1)}, {MaxColumns: 4, Threshold: 0},
+				{MaxColumns: 1, Threshold: 0}, {All: true, MaxColumns: 1000, Threshold: -0.5}, {MaxColumns: 3, Threshold: math.Inf(1), Accept: odd}} {
+				o.Penalty = tp
+				want := all
+				if o.Accept != nil {
+					want = slices.DeleteFunc(slices.Clone(all), func(c model.Column) bool { return !odd(c.Members) })
+				}
+				if o.All {
+					want = expectedTop(want, len(want), o.Threshold)
+				} else {
+					want = expectedTop(want, o.MaxColumns, o.Threshold)
+				}
+				for _, workers := range []int{1, 3} {
+					o.Workers = workers
+					res, err := Solve(&model.PricingInstance{Dist: d, Lambda: lambda, Eta: eta}, &o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !res.Complete || !sameColumns(res.Columns, want) {
+						t.Fatalf("seed %d eta %d %+v: got %s\nwant %s", seed, eta, o, fmtCols(res.Columns), fmtCols(want))
+					}
+					if o.Accept == nil && res.LowerBound > all[0].ReducedCost+1e-9 {
+						t.Fatalf("seed %d eta %d: lower bound %v above the minimum %v", seed, eta, res.LowerBound, all[0].ReducedCost)
+					}
+				}
+			}
+			// The penalty never lowers a reduced cost: the plain minimum
+			// bounds the penalized one.
+			if plain[0].ReducedCost > all[0].ReducedCost+1e-12 {
+				t.Fatalf("seed %d eta %d: plain minimum %v above the penalized %v", seed, eta, plain[0].ReducedCost, all[0].ReducedCost)
+			}
+		}
+	}
+}

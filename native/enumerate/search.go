@@ -29,6 +29,7 @@ type search struct {
 	deadline time.Time
 	timed    bool
 	accept   func([]int) bool
+	penalty  Penalty
 	stop     atomic.Bool
 	workers  int
 
@@ -58,7 +59,7 @@ const slackRel = 1e-10
 func newSearch(pp *Prepared, lambda []float64, eta int, o *Options) *search {
 	n := pp.n
 	s := &search{pp: pp, lambda: lambda, n: n, eta: eta, workers: o.Workers,
-		top: newTopList(o.MaxColumns, o.Threshold), deadline: o.Deadline, timed: !o.Deadline.IsZero(), accept: o.Accept}
+		top: newTopList(o.MaxColumns, o.Threshold), deadline: o.Deadline, timed: !o.Deadline.IsZero(), accept: o.Accept, penalty: o.Penalty}
 	if o.All {
 		s.top.all, s.top.stop = true, &s.stop
 	}
@@ -168,7 +169,11 @@ func (s *search) solveSingletons() {
 		if s.accept != nil && !s.accept(m) {
 			continue
 		}
-		s.top.offer(m, s.pp.dist.ReducedCost(s.lambda, m))
+		rc := s.pp.dist.ReducedCost(s.lambda, m)
+		if s.penalty != nil {
+			rc += s.penalty.Extra(nil, v)
+		}
+		s.top.offer(m, rc)
 	}
 }
 
@@ -226,6 +231,7 @@ type worker struct {
 	small              []float64
 	path               []int32
 	members            []int
+	orig               []int // orig[i] = ord[path[i]] (the records, for the penalty)
 	nodes              int64
 	polled             int64 // w.nodes at the last poll of the deadline
 	unfinished         int64
@@ -238,7 +244,7 @@ func (pp *Prepared) getWorker(s *search) *worker {
 		n, me := pp.n, pp.maxEta
 		w = &worker{n: n, cand: make([]int32, n*me), inc: make([]float64, n*me), g: make([]float64, n*me),
 			sufR: make([]float64, n*me), suf1: make([]float64, n*me), small: make([]float64, 0, me),
-			path: make([]int32, me), members: make([]int, me)}
+			path: make([]int32, me), members: make([]int, me), orig: make([]int, me)}
 	}
 	w.s, w.nodes, w.polled, w.unfinished = s, 0, 0, -1
 	return w
@@ -284,7 +290,12 @@ func (w *worker) task(a int) bool {
 		c++
 	}
 	w.path[0] = int32(a)
-	return w.expand(1, c, -s.lam[a])
+	rc := -s.lam[a]
+	if s.penalty != nil {
+		w.orig[0] = int(s.ord[a])
+		rc += s.penalty.Extra(nil, w.orig[0])
+	}
+	return w.expand(1, c, rc)
 }
 
 // checkTime polls the deadline every pollNodes nodes of work (w.nodes,
@@ -313,8 +324,9 @@ func (w *worker) checkTime() bool {
 const pollNodes = 4096
 
 // expand explores the completions of the partial group path[:m] with
-// reduced cost rcS, whose c candidates are in level m. It returns false if
-// the search was stopped.
+// reduced cost rcS (plus its penalty, with Options.Penalty: a lower bound
+// on the penalty of every completion), whose c candidates are in level m.
+// It returns false if the search was stopped.
 func (w *worker) expand(m, c int, rcS float64) bool {
 	s := w.s
 	w.nodes++
@@ -427,6 +439,12 @@ func (w *worker) expand(m, c int, rcS float64) bool {
 			j := cand[i]
 			row := dn[int(j)*n : (int(j)+1)*n]
 			base := rcS + inc[i]
+			if s.penalty != nil {
+				base += s.penalty.Extra(w.orig[:m], int(s.ord[j]))
+				if base+(g[i]-inc[i])+suf1[i] > cut {
+					continue
+				}
+			}
 			w.nodes += int64(c - i)
 			for t := i + 1; t < c; t++ {
 				k := cand[t]
@@ -448,6 +466,14 @@ func (w *worker) expand(m, c int, rcS float64) bool {
 			continue
 		}
 		j := cand[i]
+		rcJ := rcS + inc[i]
+		if s.penalty != nil {
+			w.orig[m] = int(s.ord[j])
+			rcJ += s.penalty.Extra(w.orig[:m], w.orig[m])
+			if rcJ+(g[i]-inc[i])+suf1[i] > cut {
+				continue
+			}
+		}
 		row := dn[int(j)*n : (int(j)+1)*n]
 		nc := 0
 		for t := i + 1; t < c; t++ {
@@ -457,7 +483,7 @@ func (w *worker) expand(m, c int, rcS float64) bool {
 			nc++
 		}
 		w.path[m] = j
-		if !w.expand(m+1, nc, rcS+inc[i]) {
+		if !w.expand(m+1, nc, rcJ) {
 			return false
 		}
 		cut = s.cutoff()
@@ -477,5 +503,9 @@ func (w *worker) offer(m int, k int32) {
 	if s.accept != nil && !s.accept(mem) {
 		return
 	}
-	s.top.offer(mem, s.pp.dist.ReducedCost(s.lambda, mem))
+	rc := s.pp.dist.ReducedCost(s.lambda, mem)
+	if s.penalty != nil {
+		rc += PenaltyOf(s.penalty, mem)
+	}
+	s.top.offer(mem, rc)
 }
