@@ -200,9 +200,10 @@ func TestRecordBound(t *testing.T) {
 
 // TestBranchAndPrice: on 50 seeded small instances (n ≤ 14, k = 2..4),
 // with the gap-closing stage and ICSM off, branch-and-price proves the
-// optimum the brute force finds.
+// optimum the brute force finds, without and with subset-row cuts in the
+// master (then its nodes price with the cut terms).
 func TestBranchAndPrice(t *testing.T) {
-	branched := 0
+	branched, branchedCuts := 0, 0
 	for seed := uint64(1); seed <= 50; seed++ {
 		n := 8 + int(seed%7) // 8..14
 		k := 2 + int(seed%3) // 2..4
@@ -216,26 +217,54 @@ func TestBranchAndPrice(t *testing.T) {
 			}
 			opt = d.GroupCost(all)
 		}
-		r, err := Run(z, k, &Options{NoClose: true, NoICSM: true, NoSubsetRowCuts: true})
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if err := r.Check(z, k); err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if !r.Exact {
-			t.Fatalf("seed %d (n=%d k=%d): not proven: SSE %.12g, bound %.12g (%s), %d nodes, stopped %s", seed, n, k,
-				r.SSE, r.LowerBound, r.BoundKind, r.Nodes, r.Stopped)
-		}
-		if math.Abs(r.SSE-opt) > relTol(opt, r.SSE) {
-			t.Fatalf("seed %d (n=%d k=%d): proven SSE %.12g, brute force %.12g", seed, n, k, r.SSE, opt)
-		}
-		if r.Nodes > 1 {
-			branched++
+		for _, cuts := range []bool{false, true} {
+			r, err := Run(z, k, &Options{NoClose: true, NoICSM: true, NoSubsetRowCuts: !cuts})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if err := r.Check(z, k); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if !r.Exact {
+				t.Fatalf("seed %d (n=%d k=%d, cuts %v): not proven: SSE %.12g, bound %.12g (%s), %d nodes, stopped %s", seed, n, k, cuts,
+					r.SSE, r.LowerBound, r.BoundKind, r.Nodes, r.Stopped)
+			}
+			if math.Abs(r.SSE-opt) > relTol(opt, r.SSE) {
+				t.Fatalf("seed %d (n=%d k=%d, cuts %v): proven SSE %.12g, brute force %.12g", seed, n, k, cuts, r.SSE, opt)
+			}
+			if r.Nodes > 1 {
+				if cuts && r.Cuts > 0 {
+					branchedCuts++
+				} else if !cuts {
+					branched++
+				}
+			}
 		}
 	}
-	if branched == 0 {
-		t.Fatal("no instance branched; the test exercises nothing")
+	if branched == 0 || branchedCuts == 0 {
+		t.Fatalf("%d instances branched without cuts, %d with cuts in the master; the test exercises too little", branched, branchedCuts)
 	}
-	t.Logf("%d of 50 instances branched", branched)
+	t.Logf("of 50 instances, %d branched without cuts, %d with cuts in the master", branched, branchedCuts)
+}
+
+// TestBranchAndPriceKeepsCuts: pinned case 3 (n = 36, k = 4) has the
+// optimum 7.1367858119059 proven by branch-and-price without cuts (111
+// nodes, pinCases); with the cuts kept in every node, the tree proves the
+// same optimum.
+func TestBranchAndPriceKeepsCuts(t *testing.T) {
+	c := pinInputs()[3]
+	z := randomData(t, c.n, c.dim, c.seed)
+	r, err := Run(z, c.k, &Options{NoICSM: true, NoClose: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, z, c.k, r)
+	if r.Cuts == 0 || r.Nodes < 2 {
+		t.Fatalf("%d cuts, %d nodes: the tree did not branch with cuts", r.Cuts, r.Nodes)
+	}
+	want := pinCases[3].sse
+	if !r.Exact || math.Abs(r.SSE-want) > 1e-9*want || r.BoundKind != BoundBranchAndPrice {
+		t.Fatalf("SSE %.12g bound %.12g (%s), exact %v; want %.12g proven by branch_and_price", r.SSE, r.LowerBound, r.BoundKind, r.Exact, want)
+	}
+	t.Logf("%d cuts, %d nodes (111 without cuts)", r.Cuts, r.Nodes)
 }

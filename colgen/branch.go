@@ -34,6 +34,13 @@ import (
 // solutions and the roundings of fractional ones (SRH, MSTH) update the
 // incumbent. The pricing ILP does not know the constraints: nodes price by
 // enumeration whatever Options.Exact says.
+//
+// When the root ended with subset-row cuts in the master (subsetrow.go),
+// the cuts stay rows of every node's master (they hold for every
+// partition, so for every subtree), new columns get their cut
+// coefficients, and the nodes price with the cut terms under the node's
+// cut duals σ ≤ 0 as the enumeration's penalty (cutTerms); a node's bound
+// is then Σλ + Σσ + lagrangianTerm, as at the root.
 
 // bpNode is a node of the branch-and-price tree.
 type bpNode struct {
@@ -70,6 +77,7 @@ type brancher struct {
 	art      []int // session columns of the artificials
 	allowed  []bool
 	pr       *pricer
+	src      *srcPool // the master's subset-row cuts (nil or empty: none)
 	rd       *rounder
 	consider func([][]int, string) float64
 	best     *incumbent
@@ -193,7 +201,8 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 		}
 	}
 	b.pr.accept = nd.accept
-	defer func() { b.pr.accept = nil }()
+	defer func() { b.pr.accept, b.pr.penalty = nil, nil }()
+	cuts := b.src != nil && len(b.src.cuts) > 0
 	bound := nd.bound
 	var x, rc []float64
 	for {
@@ -219,14 +228,20 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 			return nil, false, fmt.Errorf("colgen: branch-and-price master LP ended %v without optimal duals", mr.Status)
 		}
 		x, rc = mr.X, mr.ReducedCosts
-		out, err := b.pr.price(mr.Duals)
+		lambda := mr.Duals
+		var sigma []float64
+		if cuts {
+			lambda, sigma = mr.Duals[:b.n], make([]float64, len(b.src.cuts))
+			for i := range sigma {
+				sigma[i] = min(0, mr.Duals[b.n+i]) // any σ ≤ 0 gives a valid bound
+			}
+			b.pr.penalty = b.src.penalty(sigma)
+		}
+		out, err := b.pr.price(lambda)
 		if err != nil {
 			return nil, false, err
 		}
-		sumLambda := 0.0
-		for _, v := range mr.Duals {
-			sumLambda += v
-		}
+		sumLambda := floatSum(lambda) + floatSum(sigma)
 		bound = max(bound, sumLambda+lagrangianTerm(b.n, b.k, out.lb))
 		if b.pruned(bound) {
 			return nil, false, nil
@@ -243,7 +258,7 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 				nd.bound = bound
 				return nil, true, nil
 			}
-			lb, _, complete, err := b.pr.exactBounds(mr.Duals)
+			lb, _, complete, err := b.pr.exactBounds(lambda)
 			if err != nil {
 				return nil, false, err
 			}
@@ -254,7 +269,13 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 			}
 			break
 		}
-		obj, lo, up, st, rows, vals, err := lp.MasterColumns(b.d, newCols)
+		var obj, lo, up, vals []float64
+		var st, rows []int
+		if cuts {
+			obj, lo, up, st, rows, vals, err = b.src.columns(b.d, newCols)
+		} else {
+			obj, lo, up, st, rows, vals, err = lp.MasterColumns(b.d, newCols)
+		}
 		if err != nil {
 			return nil, false, err
 		}

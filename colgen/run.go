@@ -898,9 +898,9 @@ func (r *run) closeGapPhase() error {
 		maxCols = DefaultCloseColumns
 	}
 	// Half the loop's time left goes to the stage by default, all of it
-	// when no branch-and-price follows (NoBranch, or cuts in the master).
+	// when no branch-and-price follows (NoBranch).
 	share := closeShare
-	if opt.NoBranch || r.src != nil && len(r.src.cuts) > 0 {
+	if opt.NoBranch {
 		share = 1
 	}
 	closeDeadline := r.plan.closeDeadline(share)
@@ -934,8 +934,8 @@ func (r *run) branchAndPrice() error {
 	if !res.Converged || r.opt.NoBranch || r.proven() || r.plan.passed(r.plan.loopEnd) {
 		return nil
 	}
-	if r.src != nil && len(r.src.cuts) > 0 {
-		// The nodes would price without the cut terms.
+	if r.src != nil && len(r.src.cuts) > 0 && r.cutSigma == nil {
+		// Cuts joined the master but their pricing never converged.
 		return nil
 	}
 	if r.sess.NumCols() != len(r.cs.cols) {
@@ -943,7 +943,7 @@ func (r *run) branchAndPrice() error {
 	}
 	r.report(PhaseBranch, Progress{})
 	t0 := time.Now()
-	br := &brancher{d: r.d, n: r.n, k: r.k, sess: r.sess, prm: r.masterPrm, cs: r.cs, pr: r.pr, rd: r.rd, consider: r.consider, best: r.best,
+	br := &brancher{d: r.d, n: r.n, k: r.k, sess: r.sess, prm: r.masterPrm, cs: r.cs, pr: r.pr, src: r.src, rd: r.rd, consider: r.consider, best: r.best,
 		deadline: r.plan.loopEnd}
 	if r.opt.Progress != nil {
 		br.progress = func(nodes, open int, bound float64) {
