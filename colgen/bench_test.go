@@ -2,9 +2,11 @@ package colgen
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -229,6 +231,73 @@ func BenchmarkShareAscent(b *testing.B) {
 				b.ReportMetric(100*r.res.LowerBound/sst, "bound-IL")
 				b.ReportMetric(float64(r.res.Stats.AscentSteps), "steps")
 				b.ReportMetric(r.res.Stats.AscentSeconds/float64(max(1, r.res.Stats.AscentSteps)), "s/step")
+			})
+		}
+	}
+}
+
+// BenchmarkCutPricing: the exact pricing under subset-row cut duals (the
+// certificate of a converged run with cuts on a Census subset), per group
+// size: complete enumeration with the cut terms as its penalty
+// (cutMinReducedCost; partial groups are pruned on the cuts they already
+// hit and the cutoff falls to the best group found), against the
+// enumeration the run used before, kept here as the baseline: pruning on
+// the reduced cost under λ alone with the cutoff held at 0 and the cut
+// terms added to every group reached. Both must find the same minimum.
+func BenchmarkCutPricing(b *testing.B) {
+	for _, c := range []struct{ n, k int }{{200, 4}, {300, 5}} {
+		z := censusSubset(b, c.n)
+		r, err := Run(z, c.k, &Options{NoICSM: true, NoClose: true, NoBranch: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cert := r.Certificate
+		if cert == nil || cert.Form != CertSubsetRow {
+			b.Logf("n=%d k=%d: no converged round with cuts (certificate %v)", c.n, c.k, cert != nil)
+			continue
+		}
+		d := model.NewSqDist(z)
+		prep, err := enumerate.Prepare(d, 2*c.k-1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src := newSRCPool()
+		for _, s := range cert.Cuts {
+			src.add(s)
+		}
+		lambda, sigma := cert.Duals, cert.CutDuals
+		for eta := c.k; eta <= 2*c.k-1; eta++ {
+			want, done, err := cutMinReducedCost(prep, src, lambda, sigma, eta, 0, time.Time{})
+			if err != nil || !done {
+				b.Fatalf("eta %d: %v (complete %v)", eta, err, done)
+			}
+			name := fmt.Sprintf("n=%d/k=%d/cuts=%d/eta=%d", c.n, c.k, len(cert.Cuts), eta)
+			b.Run(name+"/penalty", func(b *testing.B) {
+				for b.Loop() {
+					if _, _, err := cutMinReducedCost(prep, src, lambda, sigma, eta, 0, time.Time{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(name+"/filter", func(b *testing.B) {
+				var got float64
+				for b.Loop() {
+					var mu sync.Mutex
+					got = 0
+					res, err := prep.Solve(lambda, eta, &enumerate.Options{Threshold: 0, Accept: func(g []int) bool {
+						rc := src.reducedCost(d, lambda, sigma, g)
+						mu.Lock()
+						got = min(got, rc)
+						mu.Unlock()
+						return false
+					}})
+					if err != nil || !res.Complete {
+						b.Fatalf("%v (complete %v)", err, res.Complete)
+					}
+				}
+				if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+					b.Fatalf("minimum %.12g, with the penalty %.12g", got, want)
+				}
 			})
 		}
 	}

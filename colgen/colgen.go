@@ -59,8 +59,8 @@ type Options struct {
 	// generation with exact pricing under the cut duals (see
 	// subsetRowPhase). The bound it proves is certified (form
 	// CertSubsetRow, with the cuts and their duals), and branch-and-price
-	// is skipped once cuts are in the master (its nodes price without the
-	// cut terms). Not with StabilizeBox. On by default since they were
+	// keeps them (its nodes price with the cut terms). Not with
+	// StabilizeBox. On by default since they were
 	// measured (120 s runs, bench/README.md "Subset-row cuts"): Tarragona
 	// k = 3, 4, 5 gaps 4.22, 0.51, 0.27 % without, 0.06, 0.33, 0.03 % with,
 	// at a lower IL in each.

@@ -191,8 +191,11 @@
 // overlapping groups: four records covered by their four triples at ⅓
 // each cost 2/9 of their pair-distance sum, the group of four 1/4. The
 // bound (BoundSubsetRow) is certified (CertSubsetRow: the cuts, their
-// duals and the per-size bounds with the cut terms); branch-and-price is
-// skipped once cuts are in the master.
+// duals and the per-size bounds with the cut terms). Complete enumeration
+// takes the cut terms as its penalty (enumerate.Options.Penalty): they
+// never decrease as records join a group, so partial groups are pruned on
+// the cuts they already hit. Branch-and-price keeps the cuts in every
+// node's master and prices with their terms.
 //
 // # Branch-and-price (beyond the paper)
 //

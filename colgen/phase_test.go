@@ -112,8 +112,8 @@ func TestPhasesInOrder(t *testing.T) {
 	closed, branched := 0, 0
 	// The default (subset-row cuts, which on these tiny instances often
 	// prove the optimum by themselves), the gap-closing stage without
-	// cuts, and branch-and-price without both (it is skipped once cuts
-	// are in the master).
+	// cuts, and branch-and-price without both (with cuts it is tested by
+	// TestBranchAndPrice).
 	for _, o := range []Options{{}, {NoSubsetRowCuts: true}, {NoClose: true, NoSubsetRowCuts: true}} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			opt := o

@@ -32,8 +32,9 @@ var pinCases = []pinCase{
 	// (2026-11-26): the cut rounds prove the optimum in 0, 1 and 5 (the
 	// bound within 3e-8 of the SSE; before: integer_program, 9, 15 and 16
 	// iterations), and case 2 closes it by the integer program after 50
-	// iterations (27 before). Case 3 runs without cuts (branch-and-price
-	// is skipped once cuts are in the master). Since the enumeration
+	// iterations (27 before). Case 3 runs without cuts (the pin of
+	// branch-and-price alone; TestBranchAndPriceKeepsCuts proves its
+	// optimum with them). Since the enumeration
 	// ranks groups by their reduced cost with the cut terms (its penalty;
 	// before: the best under λ alone among those negative with the cut
 	// terms), cases 2 and 5 take 44 and 29 iterations (50 and 33), with

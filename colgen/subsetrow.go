@@ -310,8 +310,8 @@ const (
 // once). Each is certified (form CertSubsetRow: the cuts, their duals
 // and the per-size bounds, which CheckCertificate re-proves by the same
 // enumeration with the cut terms). After a converged round, Result.Duals and the bound passed to the
-// gap-closing stage are those with cuts, and branch-and-price is skipped
-// (its nodes price without the cut terms).
+// gap-closing stage are those with cuts, and branch-and-price keeps the
+// cuts (its nodes price with the cut terms; branch.go).
 func (r *run) subsetRowPhase() error {
 	res := r.res
 	if r.opt.NoSubsetRowCuts || !res.Converged || r.box != nil || r.proven() || r.plan.passed(r.plan.loopEnd) {
