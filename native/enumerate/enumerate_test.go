@@ -65,15 +65,7 @@ func bruteForce(d *model.SqDist, lambda []float64, eta int) []model.Column {
 		}
 	}
 	rec(0)
-	slices.SortFunc(all, func(a, b model.Column) int {
-		if colLess(a.ReducedCost, a.Members, b.ReducedCost, b.Members) {
-			return -1
-		}
-		if colLess(b.ReducedCost, b.Members, a.ReducedCost, a.Members) {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, compareCols)
 	return all
 }
 
@@ -704,15 +696,7 @@ func TestPenalty(t *testing.T) {
 				}
 				all = append(all, model.Column{Members: m, ReducedCost: d.ReducedCost(lambda, m) + pen})
 			})
-			slices.SortFunc(all, func(a, b model.Column) int {
-				switch {
-				case colLess(a.ReducedCost, a.Members, b.ReducedCost, b.Members):
-					return -1
-				case colLess(b.ReducedCost, b.Members, a.ReducedCost, a.Members):
-					return 1
-				}
-				return 0
-			})
+			slices.SortFunc(all, compareCols)
 			plain := bruteForce(d, lambda, eta)
 			for _, o := range []Options{{MaxColumns: 1, Threshold: math.Inf(1)}, {MaxColumns: 4, Threshold: 0},
 				{MaxColumns: 1, Threshold: 0}, {All: true, MaxColumns: 1000, Threshold: -0.5}, {MaxColumns: 3, Threshold: math.Inf(1), Accept: odd}} {

@@ -82,14 +82,15 @@ func (t *topList) offer(members []int, rc float64) {
 }
 
 // sortAll orders the collected groups (Options.All) as the ranked list.
-func (t *topList) sortAll() {
-	slices.SortFunc(t.cols, func(a, b model.Column) int {
-		switch {
-		case colLess(a.ReducedCost, a.Members, b.ReducedCost, b.Members):
-			return -1
-		case colLess(b.ReducedCost, b.Members, a.ReducedCost, a.Members):
-			return 1
-		}
-		return 0
-	})
+func (t *topList) sortAll() { slices.SortFunc(t.cols, compareCols) }
+
+// compareCols orders columns by (reduced cost, members), colLess's order.
+func compareCols(a, b model.Column) int {
+	switch {
+	case colLess(a.ReducedCost, a.Members, b.ReducedCost, b.Members):
+		return -1
+	case colLess(b.ReducedCost, b.Members, a.ReducedCost, a.Members):
+		return 1
+	}
+	return 0
 }
