@@ -253,6 +253,18 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 		if out.complete {
 			break
 		}
+		if len(newCols) == 0 && !out.timedOut {
+			// Only pool columns found: new groups by complete enumeration.
+			extra, timedOut, err := b.pr.priceNew(lambda, b.cs.contains)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, c := range extra {
+				newCols = b.cs.addNew(newCols, [][]int{c.Members})
+			}
+			b.pr.stats.NewGroupPricings++
+			out.timedOut = timedOut
+		}
 		if len(newCols) == 0 {
 			if out.timedOut {
 				nd.bound = bound

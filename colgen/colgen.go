@@ -185,6 +185,10 @@ type Stats struct {
 	EPSeconds        float64
 	EPCalls          int
 	RoundedColumns   int
+	// NewGroupPricings counts the pricings for groups that are not
+	// columns yet, after a pricing found only master columns
+	// (pricer.priceNew).
+	NewGroupPricings int
 	CloseSeconds     float64
 	BoundSeconds     float64 // the per-record Lagrangian bound (recordBound)
 	ICSMSeconds      float64 // the ICSM start
@@ -554,17 +558,36 @@ type columnSet struct {
 
 func newColumnSet(n int) *columnSet { return &columnSet{n: n, keys: map[string]int{}} }
 
+// has reports whether group m (members ascending) is a column; it leaves
+// the key of m in s.buf.
+func (s *columnSet) has(m []int) bool {
+	s.buf = groupKey(s.buf[:0], m)
+	_, ok := s.keys[string(s.buf)]
+	return ok
+}
+
+// contains is has for concurrent readers (no writer meanwhile): the key
+// is built in a buffer of its own.
+func (s *columnSet) contains(m []int) bool {
+	_, ok := s.keys[string(groupKey(make([]byte, 0, 2*len(m)), m))]
+	return ok
+}
+
+// groupKey appends the key of group m (members ascending) to buf.
+func groupKey(buf []byte, m []int) []byte {
+	for _, v := range m {
+		buf = binary.AppendUvarint(buf, uint64(v))
+	}
+	return buf
+}
+
 // addNew appends to dst the groups (sorted copies) that are not yet
 // columns, registering them.
 func (s *columnSet) addNew(dst [][]int, groups [][]int) [][]int {
 	for _, g := range groups {
 		m := slices.Clone(g)
 		slices.Sort(m)
-		s.buf = s.buf[:0]
-		for _, v := range m {
-			s.buf = binary.AppendUvarint(s.buf, uint64(v))
-		}
-		if _, ok := s.keys[string(s.buf)]; ok {
+		if s.has(m) {
 			continue
 		}
 		s.keys[string(s.buf)] = len(s.cols)

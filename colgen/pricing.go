@@ -267,6 +267,8 @@ type pricer struct {
 	// complete enumeration prunes and ranks with it; the pricing ILP does
 	// not know it either.
 	penalty enumerate.Penalty
+	// noGreedy skips the greedy pricing (priceNew).
+	noGreedy bool
 }
 
 // priceOutcome is the result of one pricing round.
@@ -303,6 +305,27 @@ func (p *pricer) withPenalty(cols []model.Column, rcTol float64) []model.Column 
 	return out
 }
 
+// priceNew returns groups of negative reduced cost that are not columns
+// yet (known reports those that are; it is called from several
+// goroutines), by complete enumeration alone, size after size. The run
+// calls it when price found only columns the master holds: the greedy
+// pricing of a size can re-find a master column whose reduced cost is
+// negative within the LP engine's tolerances and end the pricing there,
+// while a group of that or a later size has a clearly negative one.
+// timedOut reports the deadline; bounds are not returned (they would hold
+// for the new groups only).
+func (p *pricer) priceNew(lambda []float64, known func([]int) bool) (cols []model.Column, timedOut bool, err error) {
+	accept, noGreedy := p.accept, p.noGreedy
+	defer func() { p.accept, p.noGreedy = accept, noGreedy }()
+	p.accept = func(g []int) bool { return !known(g) && (accept == nil || accept(g)) }
+	p.noGreedy = true
+	out, err := p.price(lambda)
+	if err != nil {
+		return nil, false, err
+	}
+	return out.cols, out.timedOut, nil
+}
+
 func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 	n, k := p.d.N, p.k
 	rcTol := rcTolerance(lambda)
@@ -319,7 +342,7 @@ func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 	var greedy [][]model.Column
 	greedyFrom := 0
 	for eta := k; eta <= 2*k-1 && eta <= n; eta++ {
-		if !p.opt.NoHeuristicPricing {
+		if !p.opt.NoHeuristicPricing && !p.noGreedy {
 			if eta-k >= greedyFrom+len(greedy) {
 				var etas []int
 				for e := eta; e < eta+p.workers() && e <= 2*k-1 && e <= n; e++ {

@@ -489,7 +489,23 @@ func (r *run) iterate() (done bool, err error) {
 		return true, nil
 	}
 	if priced == 0 {
-		return true, r.numericalStop(mr.Duals, sumLambda)
+		// Pricing found only master columns: look for new groups by
+		// complete enumeration before calling it converged.
+		extra, timedOut, err := r.pr.priceNew(mr.Duals, r.cs.contains)
+		if err != nil {
+			return true, err
+		}
+		for _, c := range extra {
+			newCols = r.cs.addNew(newCols, [][]int{c.Members})
+		}
+		r.res.Stats.NewGroupPricings++
+		if len(newCols) == 0 {
+			if timedOut {
+				r.stop(StopTimeLimit, PhasePricing)
+				return true, nil
+			}
+			return true, r.numericalStop(mr.Duals, sumLambda)
+		}
 	}
 	obj, lo, up, st, rows, vals, err := lp.MasterColumns(r.d, newCols)
 	if err != nil {

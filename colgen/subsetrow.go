@@ -432,6 +432,21 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 		for _, c := range out.cols {
 			newCols = r.cs.addNew(newCols, [][]int{c.Members})
 		}
+		if !out.complete && len(newCols) == 0 && !out.timedOut {
+			// Only master columns found: new groups by complete
+			// enumeration before calling the round converged.
+			r.pr.penalty = r.src.penalty(sigma)
+			extra, timedOut, err := r.pr.priceNew(lambda, r.cs.contains)
+			r.pr.penalty = nil
+			if err != nil {
+				return false, err
+			}
+			for _, c := range extra {
+				newCols = r.cs.addNew(newCols, [][]int{c.Members})
+			}
+			res.Stats.NewGroupPricings++
+			out.timedOut = timedOut
+		}
 		if !out.complete && len(newCols) == 0 {
 			if out.timedOut {
 				r.stop(StopTimeLimit, PhasePricing)

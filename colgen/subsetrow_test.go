@@ -1,12 +1,15 @@
 package colgen
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
 	"github.com/sdcopt/sdcopt/solvers"
 )
 
@@ -244,4 +247,90 @@ func fullCutLP(t *testing.T, d *model.SqDist, groups [][]int, cuts [][3]int) flo
 		t.Fatalf("LP over all groups: %v %v", err, res)
 	}
 	return res.Objective
+}
+
+// TestPriceNew: when the groups the pricing found are master columns
+// already, priceNew returns the best groups that are not, of the first
+// size that has any with a negative reduced cost, as an enumeration of
+// every group finds them, with and without subset-row cut terms (random
+// cuts, σ ≤ 0), on seeded instances (n = 12..16, k = 3).
+func TestPriceNew(t *testing.T) {
+	found := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		n, k := 12+int(seed%5), 3
+		z := randomData(t, n, 2, 300+seed)
+		d := model.NewSqDist(z)
+		prep, err := enumerate.Prepare(d, 2*k-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 17))
+		lambda := nearestDuals(prep, d, k)
+		for i := range lambda {
+			lambda[i] *= 1 + rng.Float64()
+		}
+		src := newSRCPool()
+		var sigma []float64
+		if seed%2 == 0 {
+			for range 15 {
+				p := rng.Perm(n)[:3]
+				slices.Sort(p)
+				if src.add([3]int{p[0], p[1], p[2]}) {
+					sigma = append(sigma, -rng.Float64())
+				}
+			}
+		}
+		var st Stats
+		p := &pricer{d: d, k: k, opt: &Options{}, prep: prep, stats: &st, penalty: src.penalty(sigma)}
+		out, err := p.price(lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := newColumnSet(n)
+		for _, c := range out.cols {
+			cs.addNew(nil, [][]int{c.Members})
+		}
+		got, timedOut, err := p.priceNew(lambda, cs.contains)
+		if err != nil || timedOut {
+			t.Fatalf("seed %d: %v (timed out %v)", seed, err, timedOut)
+		}
+		if p.accept != nil || p.noGreedy {
+			t.Fatalf("seed %d: priceNew left the pricer changed", seed)
+		}
+		// The brute force: groups of the first size with a new group of
+		// negative reduced cost (with the cut terms), best first.
+		tol := rcTolerance(lambda)
+		var want []model.Column
+		for eta := k; eta <= 2*k-1 && want == nil; eta++ {
+			for _, g := range allGroups(n, k) {
+				if len(g) != eta || cs.contains(g) {
+					continue
+				}
+				if rc := src.reducedCost(d, lambda, sigma, g); rc < tol {
+					want = append(want, model.Column{Members: g, ReducedCost: rc})
+				}
+			}
+		}
+		slices.SortFunc(want, func(a, b model.Column) int {
+			if c := cmp.Compare(a.ReducedCost, b.ReducedCost); c != 0 {
+				return c
+			}
+			return slices.Compare(a.Members, b.Members)
+		})
+		want = want[:min(len(want), DefaultCEColumns)]
+		if len(got) != len(want) {
+			t.Fatalf("seed %d: %d new groups, want %d", seed, len(got), len(want))
+		}
+		for i := range got {
+			if !slices.Equal(got[i].Members, want[i].Members) || math.Abs(got[i].ReducedCost-want[i].ReducedCost) > 1e-9 {
+				t.Fatalf("seed %d: new group %d is %v (%.12g), want %v (%.12g)", seed, i, got[i].Members, got[i].ReducedCost, want[i].Members, want[i].ReducedCost)
+			}
+		}
+		if len(out.cols) > 0 && len(got) > 0 {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Fatal("no instance had master columns and new groups; the test exercises nothing")
+	}
 }
