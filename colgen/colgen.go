@@ -396,8 +396,9 @@ type Result struct {
 	// Converged: pricing proved that no group has a negative reduced cost
 	// (below a tolerance of 1e-8 relative to the largest dual).
 	// NumericalStop: it stopped because pricing only re-found columns the
-	// master holds (the LP's tolerances); the bound then uses the exact
-	// minimum reduced cost of every size.
+	// master holds (the LP's tolerances) and complete enumeration found
+	// no other group of negative reduced cost; the bound then uses the
+	// exact minimum reduced cost of every size.
 	Converged     bool
 	NumericalStop bool
 	// Integral: the last master LP solution is integral.

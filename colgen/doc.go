@@ -139,7 +139,11 @@
 //
 // The greedy pricing runs the sizes k..2k-1 on Options.Workers
 // goroutines with the same result as one, and looks at the deadline every
-// 16 start records.
+// 16 start records. When the groups a pricing found are all master
+// columns (their reduced costs negative within the LP engine's
+// tolerances), complete enumeration looks for the best groups that are
+// not, size after size, before the master, a cut round or a
+// branch-and-price node is called converged.
 //
 // Result.BoundKind and Result.BoundSeconds say which bound was returned
 // and when it was reached; Result.Trace holds the bound and the
