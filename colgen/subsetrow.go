@@ -413,9 +413,12 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 		res.Iterations++
 		r.round(mr.X, mr.ReducedCosts)
 		lambda, sigma := r.cutDuals(mr.Duals)
-		r.pr.penalty = r.src.penalty(sigma)
+		// Complete enumeration alone: the greedy ranks its groups under λ
+		// alone, and the cut terms take most of them back above 0 (on EIA
+		// k = 5 the rounds converged 2-3 times faster without it).
+		r.pr.penalty, r.pr.noGreedy = r.src.penalty(sigma), true
 		out, err := r.pr.price(lambda)
-		r.pr.penalty = nil
+		r.pr.penalty, r.pr.noGreedy = nil, false
 		if err != nil {
 			return false, err
 		}
