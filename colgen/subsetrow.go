@@ -194,37 +194,57 @@ func (p *srcPool) reducedCost(d *model.SqDist, lambda, sigma []float64, g []int)
 // a group hits, as an enumerate.Penalty: it never decreases as records
 // join a group (every σ ≤ 0), so the enumeration prunes partial groups on
 // their cut terms and ranks groups by their reduced cost with the cuts.
+// byRec lists per record the cuts with σ < 0 that hold it, as the other
+// two records and the dual (most duals are 0 and most records in none).
 type cutTerms struct {
-	p     *srcPool
-	sigma []float64
+	byRec [][]cutEnd
+}
+
+// cutEnd is a cut seen from one of its records: the other two and σ.
+type cutEnd struct {
+	a, b  int
+	sigma float64
 }
 
 // Extra is the cut terms of the cuts that v's joining makes g hit: those
-// holding v and one record u of g whose third record is not in g (g
-// holding two records of a cut already hits it).
-func (c cutTerms) Extra(g []int, v int) float64 {
+// holding v and exactly one record of g (g holding two records of a cut
+// already hits it).
+func (c *cutTerms) Extra(g []int, v int) float64 {
+	if v >= len(c.byRec) {
+		return 0
+	}
 	s := 0.0
-	for _, u := range g {
-		for _, ci := range c.p.byPair[[2]int{min(u, v), max(u, v)}] {
-			if ci >= len(c.sigma) || c.sigma[ci] == 0 { // cuts added after sigma was taken count as 0
-				continue
-			}
-			cut := c.p.cuts[ci]
-			if third := cut[0] + cut[1] + cut[2] - u - v; !slices.Contains(g, third) {
-				s -= c.sigma[ci]
-			}
+	for _, e := range c.byRec[v] {
+		if slices.Contains(g, e.a) != slices.Contains(g, e.b) {
+			s -= e.sigma
 		}
 	}
 	return s
 }
 
-// penalty returns the cut terms under sigma as an enumerate.Penalty (nil
-// without cuts).
+// penalty returns the cut terms under sigma (cuts added after sigma was
+// taken count as 0) as an enumerate.Penalty, nil without cuts of σ < 0.
 func (p *srcPool) penalty(sigma []float64) enumerate.Penalty {
-	if p == nil || len(p.cuts) == 0 {
+	if p == nil {
 		return nil
 	}
-	return cutTerms{p: p, sigma: sigma}
+	var byRec [][]cutEnd
+	for i, sg := range sigma {
+		if sg >= 0 || i >= len(p.cuts) {
+			continue
+		}
+		s := p.cuts[i]
+		if len(byRec) <= s[2] {
+			byRec = append(byRec, make([][]cutEnd, s[2]+1-len(byRec))...)
+		}
+		byRec[s[0]] = append(byRec[s[0]], cutEnd{s[1], s[2], sg})
+		byRec[s[1]] = append(byRec[s[1]], cutEnd{s[0], s[2], sg})
+		byRec[s[2]] = append(byRec[s[2]], cutEnd{s[0], s[1], sg})
+	}
+	if byRec == nil {
+		return nil
+	}
+	return &cutTerms{byRec: byRec}
 }
 
 // cutPenalty is closeGap's penalty: the cut terms under the cut duals of
