@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sdcopt/sdcopt/lp"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/solvers"
 )
@@ -202,7 +201,10 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 	}
 	b.pr.accept = nd.accept
 	defer func() { b.pr.accept, b.pr.penalty = nil, nil }()
-	cuts := b.src != nil && len(b.src.cuts) > 0
+	ncuts := 0
+	if b.src != nil {
+		ncuts = len(b.src.cuts)
+	}
 	bound := nd.bound
 	var x, rc []float64
 	for {
@@ -228,15 +230,8 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 			return nil, false, fmt.Errorf("colgen: branch-and-price master LP ended %v without optimal duals", mr.Status)
 		}
 		x, rc = mr.X, mr.ReducedCosts
-		lambda := mr.Duals
-		var sigma []float64
-		if cuts {
-			lambda, sigma = mr.Duals[:b.n], make([]float64, len(b.src.cuts))
-			for i := range sigma {
-				sigma[i] = min(0, mr.Duals[b.n+i]) // any σ ≤ 0 gives a valid bound
-			}
-			b.pr.penalty = b.src.penalty(sigma)
-		}
+		lambda, sigma := splitCutDuals(mr.Duals, b.n, ncuts)
+		b.pr.penalty = b.src.penalty(sigma)
 		out, err := b.pr.price(lambda)
 		if err != nil {
 			return nil, false, err
@@ -255,15 +250,9 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 		}
 		if len(newCols) == 0 && !out.timedOut {
 			// Only pool columns found: new groups by complete enumeration.
-			extra, timedOut, err := b.pr.priceNew(lambda, b.cs.contains)
-			if err != nil {
+			if newCols, out.timedOut, err = b.pr.newGroups(lambda, b.cs, newCols); err != nil {
 				return nil, false, err
 			}
-			for _, c := range extra {
-				newCols = b.cs.addNew(newCols, [][]int{c.Members})
-			}
-			b.pr.stats.NewGroupPricings++
-			out.timedOut = timedOut
 		}
 		if len(newCols) == 0 {
 			if out.timedOut {
@@ -281,13 +270,7 @@ func (b *brancher) solveNode(nd *bpNode) ([]*bpNode, bool, error) {
 			}
 			break
 		}
-		var obj, lo, up, vals []float64
-		var st, rows []int
-		if cuts {
-			obj, lo, up, st, rows, vals, err = b.src.columns(b.d, newCols)
-		} else {
-			obj, lo, up, st, rows, vals, err = lp.MasterColumns(b.d, newCols)
-		}
+		obj, lo, up, st, rows, vals, err := b.src.columns(b.d, newCols)
 		if err != nil {
 			return nil, false, err
 		}

@@ -50,7 +50,8 @@ import (
 // exceeds rc_C as every −σ_S h_SC ≥ 0; the others are re-proven by
 // complete enumeration of the reduced cost with the cut terms, which
 // prunes partial groups on their reduced cost under λ plus the cut terms
-// they already hit (cutMinReducedCost, the run's own pricing bound).
+// they already hit (cutMinReducedCost, the enumeration of the run's own
+// pricing bound).
 //
 // Bounds of the gap-closing integer program and of branch-and-price are
 // not certified: Result.Certificate then holds the best certified bound,

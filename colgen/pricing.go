@@ -326,6 +326,21 @@ func (p *pricer) priceNew(lambda []float64, known func([]int) bool) (cols []mode
 	return out.cols, out.timedOut, nil
 }
 
+// newGroups is priceNew against the columns of cs: it appends to dst the
+// groups found (registering them in cs) and counts the pricing in
+// Stats.NewGroupPricings.
+func (p *pricer) newGroups(lambda []float64, cs *columnSet, dst [][]int) ([][]int, bool, error) {
+	extra, timedOut, err := p.priceNew(lambda, cs.contains)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, c := range extra {
+		dst = cs.addNew(dst, [][]int{c.Members})
+	}
+	p.stats.NewGroupPricings++
+	return dst, timedOut, nil
+}
+
 func (p *pricer) price(lambda []float64) (*priceOutcome, error) {
 	n, k := p.d.N, p.k
 	rcTol := rcTolerance(lambda)

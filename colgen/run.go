@@ -491,14 +491,10 @@ func (r *run) iterate() (done bool, err error) {
 	if priced == 0 {
 		// Pricing found only master columns: look for new groups by
 		// complete enumeration before calling it converged.
-		extra, timedOut, err := r.pr.priceNew(mr.Duals, r.cs.contains)
-		if err != nil {
+		var timedOut bool
+		if newCols, timedOut, err = r.pr.newGroups(mr.Duals, r.cs, newCols); err != nil {
 			return true, err
 		}
-		for _, c := range extra {
-			newCols = r.cs.addNew(newCols, [][]int{c.Members})
-		}
-		r.res.Stats.NewGroupPricings++
 		if len(newCols) == 0 {
 			if timedOut {
 				r.stop(StopTimeLimit, PhasePricing)
@@ -586,7 +582,7 @@ func (r *run) recordBound(lambda, lb []float64, proofs []string) float64 {
 // under the master's duals (a mis-pricing), or without smoothing, it is
 // priceAndBound at the master's duals.
 func (r *run) stabilizedPricing(duals []float64, newCols *[][]int) (*priceOutcome, float64, error) {
-	if r.stab == nil || r.pr.accept != nil || r.pr.penalty != nil {
+	if r.stab == nil || r.pr.accept != nil {
 		return r.priceAndBound(duals)
 	}
 	sep := r.stab.separation(duals)

@@ -260,6 +260,9 @@ func (r *run) cutPenalty() enumerate.Penalty {
 // solvers.Session.AddCols: the record rows of lp.MasterColumns plus a 1
 // in the row n+c of every cut c the group hits.
 func (p *srcPool) columns(d *model.SqDist, groups [][]int) (obj, lo, up []float64, start, rows []int, vals []float64, err error) {
+	if p == nil || len(p.cuts) == 0 {
+		return lp.MasterColumns(d, groups)
+	}
 	obj, lo, up, start0, rows0, _, err := lp.MasterColumns(d, groups)
 	if err != nil {
 		return nil, nil, nil, nil, nil, nil, err
@@ -410,12 +413,20 @@ func (r *run) solveCutMaster() (*solvers.Result, bool, error) {
 // duals σ, clipped at 0 (any σ ≤ 0 gives a valid bound; the engine may
 // return tiny positive values within its tolerances).
 func (r *run) cutDuals(duals []float64) (lambda, sigma []float64) {
-	lambda = duals[:r.n]
-	sigma = make([]float64, len(r.src.cuts))
-	for i := range sigma {
-		sigma[i] = min(0, duals[r.n+i])
+	return splitCutDuals(duals, r.n, len(r.src.cuts))
+}
+
+// splitCutDuals splits the duals of a master with n record rows and
+// cuts cut rows after them into λ and σ clipped at 0 (nil without cuts).
+func splitCutDuals(duals []float64, n, cuts int) (lambda, sigma []float64) {
+	if cuts == 0 {
+		return duals, nil
 	}
-	return lambda, sigma
+	sigma = make([]float64, cuts)
+	for i := range sigma {
+		sigma[i] = min(0, duals[n+i])
+	}
+	return duals[:n], sigma
 }
 
 // repriceWithCuts is the column generation under the cuts: master solve,
@@ -435,10 +446,11 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 		lambda, sigma := r.cutDuals(mr.Duals)
 		// Complete enumeration alone: the greedy ranks its groups under λ
 		// alone, and the cut terms take most of them back above 0 (on EIA
-		// k = 5 the rounds converged 2-3 times faster without it).
+		// k = 5 the rounds converged 2-3 times faster without it). The
+		// penalty stays for the pricings below, until the next solve.
 		r.pr.penalty, r.pr.noGreedy = r.src.penalty(sigma), true
 		out, err := r.pr.price(lambda)
-		r.pr.penalty, r.pr.noGreedy = nil, false
+		r.pr.noGreedy = false
 		if err != nil {
 			return false, err
 		}
@@ -458,17 +470,9 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 		if !out.complete && len(newCols) == 0 && !out.timedOut {
 			// Only master columns found: new groups by complete
 			// enumeration before calling the round converged.
-			r.pr.penalty = r.src.penalty(sigma)
-			extra, timedOut, err := r.pr.priceNew(lambda, r.cs.contains)
-			r.pr.penalty = nil
-			if err != nil {
+			if newCols, out.timedOut, err = r.pr.newGroups(lambda, r.cs, newCols); err != nil {
 				return false, err
 			}
-			for _, c := range extra {
-				newCols = r.cs.addNew(newCols, [][]int{c.Members})
-			}
-			res.Stats.NewGroupPricings++
-			out.timedOut = timedOut
 		}
 		if !out.complete && len(newCols) == 0 {
 			if out.timedOut {
@@ -480,7 +484,7 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 			// smallest reduced costs with the cut terms, by complete
 			// enumeration, bound the LP instead (as numericalStop does
 			// without cuts).
-			lb, proofs, complete, err := r.cutExactBounds(lambda, sigma)
+			lb, proofs, complete, err := r.pr.exactBounds(lambda)
 			if err != nil {
 				return false, err
 			}
@@ -513,34 +517,6 @@ func (r *run) repriceWithCuts() (done bool, err error) {
 	}
 }
 
-// cutExactBounds returns, per size k..2k-1, the smallest reduced cost
-// with the cut terms (clipped at 0) by complete enumeration
-// (cutMinReducedCost), with how each was proven: ProofEnumeration, or
-// ProofRoot for the sizes after one the deadline cut short (the root
-// bound under lambda alone, never above the reduced cost with the cut
-// terms). complete is false when the deadline cut a size short; its
-// bound is then the enumeration's (valid, weaker).
-func (r *run) cutExactBounds(lambda, sigma []float64) (lb []float64, proofs []string, complete bool, err error) {
-	k := r.k
-	lb, proofs = make([]float64, k), make([]string, k)
-	for eta := k; eta <= 2*k-1; eta++ {
-		lb[eta-k], proofs[eta-k] = min(0, r.prep.RootBound(lambda, eta)), ProofRoot
-	}
-	for eta := k; eta <= 2*k-1 && eta <= r.n; eta++ {
-		b, done, err := cutMinReducedCost(r.prep, r.src, lambda, sigma, eta, r.opt.Workers, r.pr.deadline)
-		if err != nil {
-			return nil, nil, false, err
-		}
-		if b > lb[eta-k] {
-			lb[eta-k], proofs[eta-k] = b, ProofEnumeration
-		}
-		if !done {
-			return lb, proofs, false, nil
-		}
-	}
-	return lb, proofs, true, nil
-}
-
 // cutMinReducedCost returns min(0, the smallest reduced cost with the
 // cut terms (srcPool.reducedCost) over all groups of eta records) by
 // complete enumeration with the cut terms as the search's penalty
@@ -548,7 +524,8 @@ func (r *run) cutExactBounds(lambda, sigma []float64) (lb []float64, proofs []st
 // lambda plus the cut terms they already hit, and the cutoff falls to the
 // best group found. complete is false when the deadline cut the search
 // short; b is then the enumeration's bound (valid, weaker). It serves
-// both the run (cutExactBounds) and CheckCertificate.
+// CheckCertificate; the run bounds by the same enumeration through
+// pricer.exactBounds with the cut terms as the pricer's penalty.
 func cutMinReducedCost(prep *enumerate.Prepared, src *srcPool, lambda, sigma []float64, eta, workers int,
 	deadline time.Time) (b float64, complete bool, err error) {
 	res, err := prep.Solve(lambda, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline, Penalty: src.penalty(sigma)})
