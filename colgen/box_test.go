@@ -91,16 +91,7 @@ func TestBoxSessionWithoutBox(t *testing.T) {
 		z := randomData(t, n, 3, 700+seed)
 		o := &Options{Stabilize: StabilizeBox, NoICSM: true}
 		r := newRun(z, k, o, newTimePlan(time.Now(), o, time.Now))
-		if err := r.startBound(); err != nil {
-			t.Fatal(err)
-		}
-		cols, err := r.initialColumns()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.openMaster(cols); err != nil {
-			t.Fatal(err)
-		}
+		openRunMaster(t, r)
 		if r.box == nil {
 			t.Fatalf("seed %d: no box master", seed)
 		}

@@ -26,6 +26,16 @@ func convergedRun(t *testing.T, r *run) bool {
 // its loop of r.
 func runMasterLoop(t *testing.T, r *run) {
 	t.Helper()
+	openRunMaster(t, r)
+	if err := r.masterLoop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openRunMaster runs the start bound and the initial columns of r and
+// opens its master.
+func openRunMaster(t *testing.T, r *run) {
+	t.Helper()
 	if err := r.startBound(); err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +44,6 @@ func runMasterLoop(t *testing.T, r *run) {
 		t.Fatal(err)
 	}
 	if err := r.openMaster(ic); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.masterLoop(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -55,16 +55,7 @@ func TestPhaseStart(t *testing.T) {
 // clusterings.
 func TestPhaseRound(t *testing.T) {
 	r, _ := tinyRun(t, 3, &Options{NoICSM: true})
-	if err := r.startBound(); err != nil {
-		t.Fatal(err)
-	}
-	cols, err := r.initialColumns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.openMaster(cols); err != nil {
-		t.Fatal(err)
-	}
+	openRunMaster(t, r)
 	defer r.sess.Close()
 	// The first columns are the incumbent's groups: x = 1 on them.
 	x := make([]float64, len(r.cs.cols))
