@@ -98,7 +98,9 @@
 // k = 10: 19.2 → 26.7 IL at the factor 1.4, every share still 0). Then
 // it steps along D·g, D the nearest-neighbour duals relative to their
 // mean, g the supergradient: one minus each record's coverage by the
-// groups attaining the μ_v; Polyak's step aims at the incumbent. The
+// groups attaining the μ_v; Polyak's step aims at the incumbent, its
+// factor doubling after shareAscentGrow rises in a row, each step capped
+// at shareStepCap times the incumbent's mean SSE per record. The
 // ascent takes turns with the master once its value has not moved for
 // shareStallIters solves since the first (its share of the time growing
 // with the stall, up to shareRatio), keeps that share after the master's

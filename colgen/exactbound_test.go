@@ -145,3 +145,74 @@ func TestShareAscentBound(t *testing.T) {
 	}
 	t.Logf("raised on %d instances", raised)
 }
+
+// TestShareStepRules: the step rules of the ascent on exactShares. θ
+// doubles after shareAscentGrow new best bounds in a row and never passes
+// 1; a step that did not rise starts the count again; and a Polyak step
+// longer than the cap moves every dual by shareStepCap times the
+// incumbent's mean SSE per record (here with unit weights and g = 0.1
+// everywhere: Polyak's step moves each dual by 10·ub/n).
+func TestShareStepRules(t *testing.T) {
+	z := randomData(t, 12, 2, 7)
+	d := model.NewSqDist(z)
+	k := 3
+	prep, err := enumerate.Prepare(d, 2*k-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := z.N
+	a := newAscent(make([]float64, n), 0)
+	a.ex = newExactShares(d, prep, k, 1)
+	a.theta = 0.1
+	for i := range shareAscentGrow - 1 {
+		a.newBest(float64(i + 1))
+	}
+	if a.theta != 0.1 {
+		t.Fatalf("θ %g after %d rises, want 0.1", a.theta, shareAscentGrow-1)
+	}
+	a.newBest(10)
+	if a.theta != 0.2 {
+		t.Fatalf("θ %g after %d rises, want 0.2", a.theta, shareAscentGrow)
+	}
+	for i := range 20 * shareAscentGrow {
+		a.newBest(float64(20 + i))
+	}
+	if a.theta != 1 {
+		t.Fatalf("θ %g after many rises, want 1", a.theta)
+	}
+	// A step that did not rise: the count starts again.
+	a.theta = 0.1
+	for i := range shareAscentGrow - 1 {
+		a.newBest(float64(100 + i))
+	}
+	a.bestVal = 1e9
+	a.lambda = make([]float64, n)
+	a.ex.scale = make([]float64, n)
+	for v := range n {
+		a.ex.scale[v], a.g[v] = 1, 0.1
+	}
+	ub := 50.0
+	a.ex.scaled = true                     // past the scaling phase
+	a.step(d, prep, k, 1, time.Time{}, ub) // evaluates λ = 0: below the best
+	if a.theta != 0.1 {
+		t.Fatalf("θ %g after a step that did not rise, want 0.1", a.theta)
+	}
+	for i := range shareAscentGrow - 1 {
+		a.newBest(float64(1e9 + 1 + float64(i)))
+	}
+	if a.theta != 0.1 {
+		t.Fatalf("θ %g: the rises before the step that did not rise still counted", a.theta)
+	}
+	// The cap.
+	a.theta = 1
+	for v := range n {
+		a.lambda[v], a.g[v] = 0, 0.1
+	}
+	a.move(0, ub)
+	want := shareStepCap * ub / float64(n)
+	for v, x := range a.lambda {
+		if math.Abs(x-want) > 1e-12*want {
+			t.Fatalf("dual %d moved by %g, want the cap %g", v, x, want)
+		}
+	}
+}

@@ -216,7 +216,9 @@ func recordBoundGrad(d *model.SqDist, prep *enumerate.Prepared, lambda []float64
 // Wolfe & Crowder, Math. Program. 6, 1974): θ starts at 1 and halves
 // after ascentPatience steps without a new best. Every value it computes
 // is a valid lower bound (recordBound holds for any λ), so the best one
-// is kept.
+// is kept. On exactShares (ex) θ also doubles, up to 1, after
+// shareAscentGrow steps in a row that raised the best bound, and each step
+// is capped (shareStepCap).
 type ascent struct {
 	lambda, g []float64
 	best      []float64 // the duals of the best bound
@@ -235,6 +237,9 @@ type ascent struct {
 	// lastOK is the time of the last step whose enumeration finished
 	// (ex only; it sets the next step's budget in run.ascend).
 	lastOK time.Duration
+	// rises counts the steps in a row that raised the best bound (ex
+	// only; shareAscentGrow).
+	rises int
 }
 
 // ascentPatience is the number of steps without a new best bound after
@@ -257,6 +262,23 @@ const (
 	shareAscentPatience = 3
 	shareAscentTheta    = 0.1
 	shareAscentShrink   = 4
+)
+
+// shareAscentGrow and shareStepCap shape the steps of the ascent on
+// exactShares after its scaling phase. θ doubles (up to 1) after
+// shareAscentGrow steps in a row that raised the best bound, so that a
+// first factor chosen too small for the data is not kept for the whole
+// run. No record's dual moves by more than shareStepCap times the
+// incumbent's mean SSE per record in one step. With a cap of 1 the cap,
+// not Polyak's step, set every step on EIA k = 10 (θ = 1 and θ = 0.1 gave
+// the same bounds step for step), and every step rose; in 200 s of the
+// ascent alone (EIA k = 10, target IL 1.9389; bench/README "Longer steps
+// of the ascent at k = 10") the cap factors 1, 2, 4 and 16 reached 1.7912,
+// 1.8110, 1.8163 and 1.7942 IL: longer steps make more records' shares
+// negative, each evaluation costs more, and at 16 the steps zigzag.
+const (
+	shareAscentGrow = 3
+	shareStepCap    = 4
 )
 
 func newAscent(start []float64, bound float64) *ascent {
@@ -332,18 +354,14 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		// step (such a step costs the whole step budget); val is a valid
 		// bound all the same.
 		a.theta /= shareAscentShrink
-		a.stale = 0
+		a.stale, a.rises = 0, 0
 		a.sinceBest++
 		restart = true
 	} else if val > a.bestVal+1e-9*math.Max(1, math.Abs(a.bestVal)) {
-		a.bestVal = val
-		copy(a.best, a.lambda)
-		a.stale, a.sinceBest = 0, 0
-		if a.ex != nil {
-			a.gAtBest = append(a.gAtBest[:0], a.g...)
-		}
+		a.newBest(val)
 	} else {
 		a.sinceBest++
+		a.rises = 0
 		if a.stale++; a.stale >= patience {
 			a.theta /= 2
 			a.stale = 0
@@ -362,6 +380,21 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 	}
 	a.move(target, ub)
 	return val
+}
+
+// newBest records the bound val at the current duals as the best: on
+// exactShares with its supergradient, and θ doubles (at most 1) after
+// shareAscentGrow new bests in a row.
+func (a *ascent) newBest(val float64) {
+	a.bestVal = val
+	copy(a.best, a.lambda)
+	a.stale, a.sinceBest = 0, 0
+	if a.ex != nil {
+		a.gAtBest = append(a.gAtBest[:0], a.g...)
+		if a.rises++; a.rises >= shareAscentGrow {
+			a.theta, a.rises = min(2*a.theta, 1), 0
+		}
+	}
 }
 
 // move sets the next duals: a Polyak step along the supergradient from
@@ -393,13 +426,13 @@ func (a *ascent) move(val, ub float64) {
 	}
 	t := a.theta * math.Max(ub-target, 0) / norm
 	if a.ex != nil {
-		// No record's dual moves by more than the incumbent's mean SSE
-		// per record in one step.
+		// No record's dual moves by more than shareStepCap times the
+		// incumbent's mean SSE per record in one step.
 		gmax := 0.0
 		for i, x := range g {
 			gmax = max(gmax, math.Abs(x)*wi(i))
 		}
-		t = min(t, ub/float64(len(g))/gmax)
+		t = min(t, shareStepCap*ub/float64(len(g))/gmax)
 	}
 	for i, x := range g {
 		a.lambda[i] = from[i] + t*x*wi(i)
