@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -136,7 +137,7 @@ type anchored struct {
 	slack float64
 
 	best []atomic.Uint64 // best share per record (≤ 0)
-	// low[v*ns+η−lo]: lower bound on the share of every group of η
+	// low[(η−lo)*n+v]: lower bound on the share of every group of η
 	// records containing v.
 	low []atomic.Uint64
 	// done[v]: v's search finished (best[v] is μ_v).
@@ -215,7 +216,7 @@ func newAnchored(pp *Prepared, lambda []float64, lo, hi int, o *SharesOptions) *
 			} else {
 				b = t[v] + sumRest
 			}
-			stf(&a.low[v*ns+eta-lo], b/float64(eta))
+			stf(&a.low[(eta-lo)*n+v], b/float64(eta))
 		}
 	}
 	return a
@@ -299,7 +300,7 @@ func (a *anchored) run() *Shares {
 		if !a.done[v].Load() {
 			res.Exact = false
 			for s := range a.ns {
-				b = min(b, ldf(&a.low[v*a.ns+s]))
+				b = min(b, ldf(&a.low[s*n+v]))
 			}
 		}
 		res.Share[v] = min(0, b)
@@ -327,7 +328,7 @@ func (a *anchored) searchOrder() {
 		a.order[v] = int32(v)
 		lb := 0.0
 		for s := range a.ns {
-			lb = min(lb, ldf(&a.low[v*a.ns+s]))
+			lb = min(lb, ldf(&a.low[s*n+v]))
 		}
 		gap[v] = ldf(&a.best[v]) - lb
 	}
@@ -381,7 +382,7 @@ type anchorWorker struct {
 	path               []int
 	members            []int
 	sel                []int32 // the η−1 candidates of smallest g
-	perm               []int32
+	keys               []uint64
 	selG               []float64
 	nodes              int64
 	tick               int
@@ -395,7 +396,7 @@ func newAnchorWorker(a *anchored) *anchorWorker {
 	n, me := a.n, a.pp.maxEta
 	return &anchorWorker{a: a, n: n, cand: make([]int32, n*me), inc: make([]float64, n*me), g: make([]float64, n*me),
 		sufR: make([]float64, n*me), suf1: make([]float64, n*me), small: make([]float64, 0, me),
-		path: make([]int, me), members: make([]int, me), sel: make([]int32, 0, me), selG: make([]float64, 0, me), perm: make([]int32, n)}
+		path: make([]int, me), members: make([]int, me), sel: make([]int32, 0, me), selG: make([]float64, 0, me), keys: make([]uint64, n)}
 }
 
 // cutoff is η·(best share of the anchor) + slack, in reduced-cost units.
@@ -418,17 +419,19 @@ func (w *anchorWorker) level1(v, eta int) (int, float64) {
 	bv := ldf(&a.best[v])
 	s := eta - a.lo
 	row := pp.dist.D[v*n : (v+1)*n]
+	low := a.low[s*n : (s+1)*n]
+	nn := pp.nnBySize[hq*n : (hq+1)*n]
 	cand, inc := w.cand[n:2*n], w.inc[n:2*n]
 	g := w.g[n : 2*n]
 	sel, selG := w.sel[:0], w.selG[:0]
 	worst := math.Inf(1)
 	c := 0
 	for j := range n {
-		if j == v || ldf(&a.low[j*a.ns+s]) >= bv {
+		if j == v || ldf(&low[j]) >= bv {
 			continue
 		}
 		x := row[j]*w.fe - a.lambda[j]
-		gj := x + pp.nn[j*pp.maxEta+hq]*w.f2
+		gj := x + nn[j]*w.f2
 		cand[c], inc[c], g[c] = int32(j), x, gj
 		c++
 		if gj < worst || len(sel) < r {
@@ -477,14 +480,14 @@ func (w *anchorWorker) greedy(v int) {
 func (w *anchorWorker) roots(v int) {
 	a := w.a
 	for eta := a.lo; eta <= a.hi; eta++ {
-		s := v*a.ns + eta - a.lo
-		if ldf(&a.low[s]) >= ldf(&a.best[v]) {
+		s, l := v*a.ns+eta-a.lo, &a.low[(eta-a.lo)*a.n+v]
+		if ldf(l) >= ldf(&a.best[v]) {
 			continue
 		}
 		bv := ldf(&a.best[v])
 		_, rb := w.level1(v, eta)
 		// The candidates left out are in groups of share above bv only.
-		raiseLow(&a.low[s], min(rb/float64(eta), bv))
+		raiseLow(l, min(rb/float64(eta), bv))
 		if rb <= w.cutoff() {
 			w.greedy(v)
 		} else {
@@ -504,20 +507,20 @@ func (w *anchorWorker) search(v int) {
 	var sizes [32]sz
 	ss := sizes[:0]
 	for eta := a.lo; eta <= a.hi; eta++ {
-		ss = append(ss, sz{eta, ldf(&a.low[v*a.ns+eta-a.lo])})
+		ss = append(ss, sz{eta, ldf(&a.low[(eta-a.lo)*a.n+v])})
 	}
 	slices.SortStableFunc(ss, func(x, y sz) int { return cmp.Compare(x.lb, y.lb) })
 	for _, z := range ss {
 		eta := z.eta
-		s := v*a.ns + eta - a.lo
-		if a.shut[s] || ldf(&a.low[s]) >= ldf(&a.best[v]) {
+		s, l := v*a.ns+eta-a.lo, &a.low[(eta-a.lo)*a.n+v]
+		if a.shut[s] || ldf(l) >= ldf(&a.best[v]) {
 			continue
 		}
 		if !w.searchSize(v, eta) {
-			raiseLow(&a.low[s], min(w.open/float64(eta), ldf(&a.best[v])))
+			raiseLow(l, min(w.open/float64(eta), ldf(&a.best[v])))
 			return
 		}
-		raiseLow(&a.low[s], ldf(&a.best[v]))
+		raiseLow(l, ldf(&a.best[v]))
 	}
 	a.done[v].Store(true)
 }
@@ -549,24 +552,41 @@ func (w *anchorWorker) searchSize(v, eta int) bool {
 			c2++
 		}
 	}
-	perm := w.perm[:c2]
-	for i := range perm {
-		perm[i] = int32(i)
+	// Sorted by g, then by record (the order of level1), as keys that
+	// pack g's order-preserving bits (orderBits) with the candidate's
+	// index in their low bits: slices.Sort on integers. Sorting indices
+	// with a comparison function took 38 % of the CPU time of the ascent
+	// on EIA k = 10 (profile of 150 s); these keys and the size-major
+	// layouts of low and nnBySize (level1 reads them record after
+	// record) made BenchmarkMinSharesAt (EIA, late duals of the ascent)
+	// take 0.76 of the time (farm-bench, 6 pairs, whole process).
+	ib := uint(bits.Len(uint(c2)))
+	mask := uint64(1)<<ib - 1
+	keys := w.keys[:c2]
+	for i := range keys {
+		keys[i] = orderBits(g[i])&^mask | uint64(i)
 	}
-	slices.SortFunc(perm, func(x, y int32) int {
-		if c := cmp.Compare(g[x], g[y]); c != 0 {
-			return c
-		}
-		return cmp.Compare(cand[x], cand[y])
-	})
+	slices.Sort(keys)
 	tc, ti := w.cand[:c2], w.inc[:c2] // level 0 is free
-	for i, p := range perm {
+	for i, key := range keys {
+		p := key & mask
 		tc[i], ti[i] = cand[p], inc[p]
 	}
 	copy(cand, tc)
 	copy(inc, ti)
 	w.path[0] = v
 	return w.expand(1, c2, -a.lambda[v])
+}
+
+// orderBits maps x to an integer of the same order: the IEEE bits with
+// the sign bit set for x ≥ 0 and all bits flipped for x < 0. Clearing its
+// low bits keeps the order up to ties (a relative 2^(b−52) for b bits).
+func orderBits(x float64) uint64 {
+	u := math.Float64bits(x)
+	if u>>63 != 0 {
+		return ^u
+	}
+	return u | 1<<63
 }
 
 func (w *anchorWorker) checkTime() bool {
@@ -625,11 +645,11 @@ func (w *anchorWorker) expand(m, c int, rcS float64) bool {
 	lo := m * w.n
 	g := w.g[lo : lo+c]
 	hq := r - 1
-	me := pp.maxEta
+	nn := pp.nnBySize[hq*w.n : (hq+1)*w.n]
 	small := w.small[:0]
 	worst := math.Inf(1)
 	for i, k := range cand {
-		x := inc[i] + pp.nn[int(k)*me+hq]*w.f2
+		x := inc[i] + nn[k]*w.f2
 		g[i] = x
 		if x < worst {
 			small = insertSmallest(small, r, x)

@@ -2,6 +2,7 @@ package enumerate
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -240,6 +241,28 @@ func TestMinSharesErrors(t *testing.T) {
 	} {
 		if _, err := pp.MinShares(c.lambda, c.lo, c.hi, c.o); err == nil {
 			t.Fatalf("MinShares(%v, %d, %d) accepted", c.lambda, c.lo, c.hi)
+		}
+	}
+}
+
+// TestOrderBits: the keys of searchSize's sort keep the order of the
+// floats (negative, zero, subnormal, large), and clearing their low bits
+// never reverses two of them.
+func TestOrderBits(t *testing.T) {
+	xs := []float64{math.Inf(-1), -1e300, -3.5, -1, -1e-300, -5e-324, 0, 5e-324, 1e-300, 0.25, 1, 1 + 1e-15, 3.5, 1e300, math.Inf(1)}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		xs = append(xs, r.NormFloat64()*math.Pow(10, float64(r.IntN(20)-10)))
+	}
+	for _, x := range xs {
+		for _, y := range xs {
+			kx, ky := orderBits(x), orderBits(y)
+			if x < y && !(kx < ky) {
+				t.Fatalf("orderBits(%g) = %x not below orderBits(%g) = %x", x, kx, y, ky)
+			}
+			if x < y && kx&^4095 > ky&^4095 {
+				t.Fatalf("masked keys of %g and %g reversed", x, y)
+			}
 		}
 	}
 }

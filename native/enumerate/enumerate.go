@@ -105,6 +105,10 @@ type Prepared struct {
 	maxEta int
 	// nn[v*maxEta+q] = sum of the q smallest c_vj over j != v.
 	nn []float64
+	// nnBySize[q*n+v] = nn[v*maxEta+q]: the sums of one q side by side,
+	// for the scans over all records of MinShares (anchored.go), which
+	// read one q at a time.
+	nnBySize []float64
 	// Scratch recycled across calls.
 	bufs, workers sync.Pool
 }
@@ -153,6 +157,12 @@ func Prepare(d *model.SqDist, maxEta int) (*Prepared, error) {
 		for i, x := range small {
 			s += x
 			pp.nn[v*maxEta+i+1] = s
+		}
+	}
+	pp.nnBySize = make([]float64, n*maxEta)
+	for v := range n {
+		for q := range maxEta {
+			pp.nnBySize[q*n+v] = pp.nn[v*maxEta+q]
 		}
 	}
 	return pp, nil
