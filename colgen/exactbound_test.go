@@ -215,4 +215,31 @@ func TestShareStepRules(t *testing.T) {
 			t.Fatalf("dual %d moved by %g, want the cap %g", v, x, want)
 		}
 	}
+	// A stall (shareAscentPatience steps that do not rise) halves θ and
+	// the cap: the capped step from the best point is half as long, not
+	// the same step again.
+	a.theta, a.capScale, a.stale, a.rises = 1, 1, 0, 0
+	a.bestVal = 1e9
+	for range shareAscentPatience {
+		a.step(d, prep, k, 1, time.Time{}, ub)
+	}
+	if a.theta != 0.5 || a.capScale != 0.5 {
+		t.Fatalf("after a stall θ %g and cap scale %g, want 0.5 and 0.5", a.theta, a.capScale)
+	}
+	for v := range n {
+		a.lambda[v], a.g[v] = 0, 0.1
+	}
+	a.move(0, ub)
+	for v, x := range a.lambda {
+		if math.Abs(x-want/2) > 1e-12*want {
+			t.Fatalf("after a stall dual %d moved by %g, want half the cap %g", v, x, want/2)
+		}
+	}
+	// Rises restore it, never above the cap.
+	for i := range 4 * shareAscentGrow {
+		a.newBest(2e9 + float64(i))
+	}
+	if a.theta != 1 || a.capScale != 1 {
+		t.Fatalf("after rises θ %g and cap scale %g, want 1 and 1", a.theta, a.capScale)
+	}
 }

@@ -240,6 +240,9 @@ type ascent struct {
 	// rises counts the steps in a row that raised the best bound (ex
 	// only; shareAscentGrow).
 	rises int
+	// capScale scales the cap on a step (ex only; shareStepCap): it
+	// follows θ's changes (scaleTheta), at most 1.
+	capScale float64
 }
 
 // ascentPatience is the number of steps without a new best bound after
@@ -282,7 +285,7 @@ const (
 )
 
 func newAscent(start []float64, bound float64) *ascent {
-	return &ascent{lambda: slices.Clone(start), g: make([]float64, len(start)), best: slices.Clone(start), bestVal: bound, theta: 1}
+	return &ascent{lambda: slices.Clone(start), g: make([]float64, len(start)), best: slices.Clone(start), bestVal: bound, theta: 1, capScale: 1}
 }
 
 // done: θ has shrunk below ascentMinTheta.
@@ -353,7 +356,7 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		// step went too far. Back to the best point with a much shorter
 		// step (such a step costs the whole step budget); val is a valid
 		// bound all the same.
-		a.theta /= shareAscentShrink
+		a.scaleTheta(1.0 / shareAscentShrink)
 		a.stale, a.rises = 0, 0
 		a.sinceBest++
 		restart = true
@@ -363,7 +366,7 @@ func (a *ascent) step(d *model.SqDist, prep *enumerate.Prepared, k, workers int,
 		a.sinceBest++
 		a.rises = 0
 		if a.stale++; a.stale >= patience {
-			a.theta /= 2
+			a.scaleTheta(0.5)
 			a.stale = 0
 			restart = true
 		}
@@ -392,8 +395,24 @@ func (a *ascent) newBest(val float64) {
 	if a.ex != nil {
 		a.gAtBest = append(a.gAtBest[:0], a.g...)
 		if a.rises++; a.rises >= shareAscentGrow {
-			a.theta, a.rises = min(2*a.theta, 1), 0
+			a.scaleTheta(2)
+			a.rises = 0
 		}
+	}
+}
+
+// scaleTheta multiplies θ by f, at most 1, and on exactShares the cap on
+// a step (capScale) likewise: where the cap sets the steps, a step that
+// overflowed or a stall that halves θ must shorten the next step too. On
+// EIA k = 10 (600 s) the ascent stalled at a bound of 1.8244 IL with
+// capped steps: θ went 1 → 0.5 → 0.25 → 0.125 and the steps from the
+// best point reached the same three points each time (the same bounds,
+// 4.8 s each) for 100 s, until Polyak's step at θ = 0.125 fell below the
+// cap and the bound rose again.
+func (a *ascent) scaleTheta(f float64) {
+	a.theta = min(a.theta*f, 1)
+	if a.ex != nil {
+		a.capScale = min(a.capScale*f, 1)
 	}
 }
 
@@ -432,7 +451,7 @@ func (a *ascent) move(val, ub float64) {
 		for i, x := range g {
 			gmax = max(gmax, math.Abs(x)*wi(i))
 		}
-		t = min(t, shareStepCap*ub/float64(len(g))/gmax)
+		t = min(t, a.capScale*shareStepCap*ub/float64(len(g))/gmax)
 	}
 	for i, x := range g {
 		a.lambda[i] = from[i] + t*x*wi(i)
