@@ -383,6 +383,7 @@ type anchorWorker struct {
 	members            []int
 	sel                []int32 // the η−1 candidates of smallest g
 	keys               []uint64
+	bucket             []uint8
 	selG               []float64
 	nodes              int64
 	tick               int
@@ -396,7 +397,7 @@ func newAnchorWorker(a *anchored) *anchorWorker {
 	n, me := a.n, a.pp.maxEta
 	return &anchorWorker{a: a, n: n, cand: make([]int32, n*me), inc: make([]float64, n*me), g: make([]float64, n*me),
 		sufR: make([]float64, n*me), suf1: make([]float64, n*me), small: make([]float64, 0, me),
-		path: make([]int, me), members: make([]int, me), sel: make([]int32, 0, me), selG: make([]float64, 0, me), keys: make([]uint64, n)}
+		path: make([]int, me), members: make([]int, me), sel: make([]int32, 0, me), selG: make([]float64, 0, me), keys: make([]uint64, n), bucket: make([]uint8, n)}
 }
 
 // cutoff is η·(best share of the anchor) + slack, in reduced-cost units.
@@ -552,25 +553,73 @@ func (w *anchorWorker) searchSize(v, eta int) bool {
 			c2++
 		}
 	}
-	// Sorted by g, then by record (the order of level1), as keys that
-	// pack g's order-preserving bits (orderBits) with the candidate's
-	// index in their low bits: slices.Sort on integers. Sorting indices
-	// with a comparison function took 38 % of the CPU time of the ascent
-	// on EIA k = 10 (profile of 150 s); these keys and the size-major
-	// layouts of low and nnBySize (level1 reads them record after
-	// record) made BenchmarkMinSharesAt (EIA, late duals of the ascent)
-	// take 0.76 of the time (farm-bench, 6 pairs, whole process).
+	// The order of the candidates decides only how soon the search
+	// prunes (it lists the groups as increasing index sequences, complete
+	// in any order). Head: the candidates that can open a group at level
+	// 1 (r·g ≤ cutoff − rcS: at the first candidate past them the loop of
+	// expand(1) breaks, the r smallest g after it already exceed the
+	// cutoff), sorted by g then by record as integer keys (orderBits, the
+	// index in the low bits; slices.Sort). Tail: the rest, after the
+	// head, in tailBuckets buckets of g (stable), nearly sorted for the
+	// deeper levels. Sorting all candidates' indices with a comparison
+	// function took 38 % of the CPU time of the ascent on EIA k = 10
+	// (profile of 150 s). BenchmarkMinSharesAt (EIA, duals of the
+	// ascent after 150 s; farm-bench, whole process): all candidates as
+	// integer keys, with the size-major layouts of low and nnBySize
+	// (level1 reads them record after record), took 0.76 of the time of
+	// that sort (6 pairs); the head and the buckets 0.82 of that again (5
+	// pairs; 2.17 against 2.16 million search nodes).
+	head := (w.cutoff() + a.lambda[v]) / float64(r)
+	nh := 0
+	gmin, gmax := math.Inf(1), math.Inf(-1)
+	for i := range c2 {
+		if g[i] <= head {
+			nh++
+		} else {
+			gmin, gmax = min(gmin, g[i]), max(gmax, g[i])
+		}
+	}
 	ib := uint(bits.Len(uint(c2)))
 	mask := uint64(1)<<ib - 1
-	keys := w.keys[:c2]
-	for i := range keys {
-		keys[i] = orderBits(g[i])&^mask | uint64(i)
+	keys := w.keys[:nh]
+	nh = 0
+	for i := range c2 {
+		if g[i] <= head {
+			keys[nh] = orderBits(g[i])&^mask | uint64(i)
+			nh++
+		}
 	}
 	slices.Sort(keys)
 	tc, ti := w.cand[:c2], w.inc[:c2] // level 0 is free
 	for i, key := range keys {
 		p := key & mask
 		tc[i], ti[i] = cand[p], inc[p]
+	}
+	if nh < c2 {
+		var cnt [tailBuckets + 1]int
+		scale := 0.0
+		if gmax > gmin {
+			scale = (tailBuckets - 1) / (gmax - gmin)
+		}
+		bk := w.bucket[:c2]
+		for i := range c2 {
+			if g[i] > head {
+				b := min(int((g[i]-gmin)*scale), tailBuckets-1)
+				bk[i] = uint8(b)
+				cnt[b+1]++
+			}
+		}
+		cnt[0] = nh
+		for b := 1; b <= tailBuckets; b++ {
+			cnt[b] += cnt[b-1]
+		}
+		for i := range c2 {
+			if g[i] > head {
+				b := bk[i]
+				tc[cnt[b]], ti[cnt[b]] = cand[i], inc[i]
+				cnt[b]++
+			}
+		}
 	}
 	copy(cand, tc)
 	copy(inc, ti)
@@ -588,6 +637,9 @@ func orderBits(x float64) uint64 {
 	}
 	return u | 1<<63
 }
+
+// tailBuckets is the number of buckets of the tail of searchSize's order.
+const tailBuckets = 64
 
 func (w *anchorWorker) checkTime() bool {
 	a := w.a
