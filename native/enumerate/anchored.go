@@ -68,7 +68,8 @@ type Shares struct {
 // Anchored at v with size η, a partial group S ∋ v is bounded as in Solve
 // (rc(S) plus the r smallest g_j, see the package documentation); at the
 // root S = {v} and the candidates are all other records, ordered by g_j
-// ascending. The cutoff is η·b_v with b_v the best share of v known so far
+// ascending (exactly for those that can open a group at the first level,
+// by buckets of g_j for the rest; see searchSize). The cutoff is η·b_v with b_v the best share of v known so far
 // (0 at first): only groups of smaller share matter to μ_v. Every group
 // evaluated improves the best shares of all its members, so a record's
 // cutoff is often its final share before its own search starts. A record
