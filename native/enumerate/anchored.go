@@ -69,8 +69,8 @@ type Shares struct {
 // (rc(S) plus the r smallest g_j, see the package documentation); at the
 // root S = {v} and the candidates are all other records, ordered by g_j
 // ascending (exactly for those that can open a group at the first level,
-// by buckets of g_j for the rest; see searchSize). The cutoff is η·b_v with b_v the best share of v known so far
-// (0 at first): only groups of smaller share matter to μ_v. Every group
+// by buckets of g_j for the rest; see searchSize). The cutoff is η·b_v
+// with b_v the best share of v known so far (0 at first): only groups of smaller share matter to μ_v. Every group
 // evaluated improves the best shares of all its members, so a record's
 // cutoff is often its final share before its own search starts. A record
 // w is left out of v's candidates when a lower bound L_{w,η} on the share
@@ -143,7 +143,7 @@ type anchored struct {
 	low []atomic.Uint64
 	// done[v]: v's search finished (best[v] is μ_v).
 	done []atomic.Bool
-	// shut[v*ns+η−lo]: the root bound of v at size η exceeded v's best
+	// shut[(η−lo)*n+v]: the root bound of v at size η exceeded v's best
 	// share (pass 1): no group of η records containing v can improve it.
 	// Only v's own passes read and write it.
 	shut []bool
@@ -482,7 +482,8 @@ func (w *anchorWorker) greedy(v int) {
 func (w *anchorWorker) roots(v int) {
 	a := w.a
 	for eta := a.lo; eta <= a.hi; eta++ {
-		s, l := v*a.ns+eta-a.lo, &a.low[(eta-a.lo)*a.n+v]
+		s := (eta-a.lo)*a.n + v
+		l := &a.low[s]
 		if ldf(l) >= ldf(&a.best[v]) {
 			continue
 		}
@@ -514,7 +515,8 @@ func (w *anchorWorker) search(v int) {
 	slices.SortStableFunc(ss, func(x, y sz) int { return cmp.Compare(x.lb, y.lb) })
 	for _, z := range ss {
 		eta := z.eta
-		s, l := v*a.ns+eta-a.lo, &a.low[(eta-a.lo)*a.n+v]
+		s := (eta-a.lo)*a.n + v
+		l := &a.low[s]
 		if a.shut[s] || ldf(l) >= ldf(&a.best[v]) {
 			continue
 		}
@@ -571,25 +573,17 @@ func (w *anchorWorker) searchSize(v, eta int) bool {
 	// that sort (6 pairs); the head and the buckets 0.82 of that again (5
 	// pairs; 2.17 against 2.16 million search nodes).
 	head := (w.cutoff() + a.lambda[v]) / float64(r)
-	nh := 0
+	mask := uint64(1)<<uint(bits.Len(uint(c2))) - 1
+	keys := w.keys[:0]
 	gmin, gmax := math.Inf(1), math.Inf(-1)
 	for i := range c2 {
 		if g[i] <= head {
-			nh++
+			keys = append(keys, orderBits(g[i])&^mask|uint64(i))
 		} else {
 			gmin, gmax = min(gmin, g[i]), max(gmax, g[i])
 		}
 	}
-	ib := uint(bits.Len(uint(c2)))
-	mask := uint64(1)<<ib - 1
-	keys := w.keys[:nh]
-	nh = 0
-	for i := range c2 {
-		if g[i] <= head {
-			keys[nh] = orderBits(g[i])&^mask | uint64(i)
-			nh++
-		}
-	}
+	nh := len(keys)
 	slices.Sort(keys)
 	tc, ti := w.cand[:c2], w.inc[:c2] // level 0 is free
 	for i, key := range keys {
