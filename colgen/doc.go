@@ -100,7 +100,8 @@
 // mean, g the supergradient: one minus each record's coverage by the
 // groups attaining the μ_v; Polyak's step aims at the incumbent, its
 // factor doubling after shareAscentGrow rises in a row, each step capped
-// at shareStepCap times the incumbent's mean SSE per record. The
+// at shareStepCap times the incumbent's mean SSE per record (a cap that
+// halves and doubles with the factor, at most that). The
 // ascent takes turns with the master once its value has not moved for
 // shareStallIters solves since the first (its share of the time growing
 // with the stall, up to shareRatio), keeps that share after the master's
