@@ -88,7 +88,15 @@ type MicroaggFullRow struct {
 	MasterSeconds float64 `json:"master_seconds"`
 	AscentSteps   int     `json:"ascent_steps"`
 	AscentSeconds float64 `json:"ascent_seconds"`
-	GroupsFile    string  `json:"groups_file,omitempty"`
+	// ModelSteps of the ascent's steps were the share model's (its tail;
+	// colgen/sharemodel.go), ModelSerious of them raised the bound;
+	// ModelCuts is the model's size and ModelEngineSeconds its LP
+	// engine's time (part of AscentSeconds).
+	ModelSteps         int     `json:"model_steps,omitempty"`
+	ModelSerious       int     `json:"model_serious,omitempty"`
+	ModelCuts          int     `json:"model_cuts,omitempty"`
+	ModelEngineSeconds float64 `json:"model_engine_seconds,omitempty"`
+	GroupsFile         string  `json:"groups_file,omitempty"`
 	// Trace is the run over time as IL: the bound and the incumbent
 	// whenever one improved (colgen.Result.Trace).
 	Trace []TraceIL `json:"trace"`
@@ -204,7 +212,8 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 				ICSMTimeBoxed: r.ICSMTimeBoxed, Seconds: r.Seconds, Stopped: r.Stopped, StoppedPhase: r.StoppedPhase,
 				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Cuts: r.Cuts, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, CloseSeconds: r.Stats.CloseSeconds,
 				Certificate: r.Certificate, Status: "-",
-				MasterSolves: r.Stats.MasterSolves, MasterSeconds: r.Stats.MasterSeconds, AscentSteps: r.Stats.AscentSteps, AscentSeconds: r.Stats.AscentSeconds}
+				MasterSolves: r.Stats.MasterSolves, MasterSeconds: r.Stats.MasterSeconds, AscentSteps: r.Stats.AscentSteps, AscentSeconds: r.Stats.AscentSeconds,
+				ModelSteps: r.Stats.ModelSteps, ModelSerious: r.Stats.ModelSerious, ModelCuts: r.Stats.ModelCuts, ModelEngineSeconds: r.Stats.ModelEngineSeconds}
 			for _, p := range r.Trace {
 				row.Trace = append(row.Trace, TraceIL{Seconds: p.Seconds, LowerBoundIL: il(p.LowerBound, sst), IL: il(p.SSE, sst)})
 			}

@@ -65,6 +65,9 @@ type Options struct {
 	// k = 3, 4, 5 gaps 4.22, 0.51, 0.27 % without, 0.06, 0.33, 0.03 % with,
 	// at a lower IL in each.
 	NoSubsetRowCuts bool
+	// NoShareModel keeps the subgradient steps in the ascent's tail
+	// instead of the share model's (sharemodel.go).
+	NoShareModel bool
 	// NoHeuristicPricing skips SolveHeuristicPricing (exact pricing only).
 	NoHeuristicPricing bool
 	// CEColumns is the number of columns complete enumeration returns per
@@ -208,6 +211,11 @@ type Stats struct {
 	// BoxSerious of them moved the stability centre.
 	BoxEvaluations, BoxSerious int
 	BoxSeconds                 float64
+	// ModelSteps of the ascent's steps were the share model's
+	// (sharemodel.go), ModelSerious of them moved the best duals;
+	// ModelCuts is its number of cuts, ModelEngineSeconds its engine's time.
+	ModelSteps, ModelSerious, ModelCuts int
+	ModelEngineSeconds                  float64
 }
 
 // PricingSeconds is the time spent pricing.

@@ -115,6 +115,22 @@
 // scaling phase and the branch and bound per record; with them 10.29 in
 // 60 s (Tarragona k = 10: 19.27 → 27.41, EIA k = 10: 1.27 → 1.53).
 //
+// In the ascent's tail its steps go to the share model (sharemodel.go;
+// Options.NoShareModel keeps them subgradient steps): every group an
+// evaluation found is a cut μ_v ≤ rc_C/|C| for each of its members v, and
+// the LP engine maximizes Σ_v (λ_v + s_v) under those cuts in a box of
+// half-width δ around the best duals (a bundle method with one model per
+// record, stabilized as in BoxStep). The bound is then evaluated exactly
+// at the model's duals; a rise moves the best point (and δ doubles when
+// the rise was at least half the model's promise), otherwise the new cuts
+// refine the model (δ halves after two such steps). Each stall of the
+// ascent (its factor θ shrinks) gives the model shareModelGrant steps, and
+// a model step that rises keeps its turn: the subgradient steps climb
+// faster at first, the model in the tail, where the ascent stalls more
+// often. On small instances the model alone reaches the LP bound
+// (TestShareModelReachesLPBound), which the subgradient steps only
+// approach.
+//
 // With Options.Ascent, when the master loop reaches the last 15 % of its
 // time (or its iteration limit) with no bound from the master's own duals
 // (large k), a subgradient ascent on the per-record bound, started from the

@@ -53,6 +53,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	if r.box != nil {
 		defer r.box.close()
 	}
+	defer r.smodel.close()
 	if err := r.masterLoop(); err != nil {
 		return nil, err
 	}
@@ -179,6 +180,9 @@ type run struct {
 	// hold (subsetrow.go).
 	src      *srcPool
 	cutSigma []float64
+	// smodel is the share model that takes the ascent's steps in its
+	// tail (nil until then, or off; sharemodel.go).
+	smodel *shareModel
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -841,7 +845,22 @@ func (r *run) ascend(steps int) {
 				deadline = r.tailStart()
 			}
 		}
-		b := r.asc.step(r.d, r.prep, r.k, r.opt.Workers, deadline, r.best.sse)
+		theta, useModel := r.asc.theta, r.modelTurn()
+		var b float64
+		done := false
+		if useModel {
+			b, done = r.modelStep(deadline)
+		}
+		if !done {
+			b = r.asc.step(r.d, r.prep, r.k, r.opt.Workers, deadline, r.best.sse)
+			if r.smodel != nil && r.asc.ex != nil {
+				r.smodel.collect(r.asc.ex)
+			}
+		}
+		if !done && r.smodel != nil && r.asc.ex.scaled && r.asc.theta < theta {
+			// The ascent stalled: the model gets the next steps.
+			r.smodel.grant = shareModelGrant
+		}
 		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
 		r.res.Stats.AscentSteps++
 		if r.asc.ex != nil {
@@ -856,6 +875,49 @@ func (r *run) ascend(steps int) {
 		r.stab.offer(r.asc.best, r.asc.bestVal)
 	}
 	r.boxOffer()
+}
+
+// modelTurn says whether the ascent's next step is the share model's
+// (sharemodel.go). The model exists from the ascent's first step on
+// exactShares (unless Options.NoShareModel or no LP engine) and collects
+// the groups of every evaluation; after the ascent's scaling phase it
+// takes the steps that a stall of the ascent gave it (shareModelGrant).
+func (r *run) modelTurn() bool {
+	a := r.asc
+	if r.opt.NoShareModel || a.ex == nil || r.eng == nil {
+		return false
+	}
+	if r.smodel == nil {
+		m, err := newShareModel(r.d, r.eng, r.best.sse/float64(r.n))
+		if err != nil {
+			r.opt.NoShareModel = true
+			return false
+		}
+		r.smodel = m
+		m.collect(a.ex)
+	}
+	return a.ex.scaled && a.ex.gBest == nil && r.smodel.grant > 0
+}
+
+// modelStep is a step of the share model; done is false when the ascent
+// steps instead (the model's engine gave no duals in time, or failed:
+// then the model is dropped).
+func (r *run) modelStep(deadline time.Time) (b float64, done bool) {
+	a := r.asc
+	b, done, err := r.smodel.step(a, deadline, r.best.sse)
+	st := &r.res.Stats
+	st.ModelSteps, st.ModelSerious, st.ModelCuts, st.ModelEngineSeconds = r.smodel.Steps, r.smodel.Serious, r.smodel.Cuts, r.smodel.EngineSeconds
+	if err != nil {
+		// The engine failed: the ascent goes on without the model.
+		r.smodel.close()
+		r.smodel = nil
+		r.opt.NoShareModel = true
+		return 0, false
+	}
+	if done {
+		a.Steps++
+	}
+	return b, done
 }
 
 func floatSum(x []float64) float64 {

@@ -32,6 +32,7 @@ type colgenSettings struct {
 	smoothing     float64
 	ascent        bool
 	noShareAscent bool
+	noShareModel  bool
 	stabilize     string
 	noSubsetRow   bool
 	subsetRow     bool
@@ -39,7 +40,7 @@ type colgenSettings struct {
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "stabilize", "no-subset-row-cuts", "subset-row-cuts"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "no-share-model", "stabilize", "no-subset-row-cuts", "subset-row-cuts"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -62,6 +63,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	// standard output, into the JSON.
 	f.BoolVar(&s.subsetRow, "subset-row-cuts", true, "the cuts are on by default (--no-subset-row-cuts turns them off)")
 	_ = f.MarkHidden("subset-row-cuts")
+	f.BoolVar(&s.noShareModel, "no-share-model", false, "colgen: keep the subgradient steps in the ascent's tail instead of the share model's (a cutting-plane model of the per-record bound, one piece per record, maximized by the LP engine in a box around the best duals)")
 	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
@@ -132,7 +134,7 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		LPSolver: c.solver, MIPSolver: c.pricingSolver, Exact: c.exact, TriangleCuts: c.triangles,
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
-		Smoothing: c.smoothing, Ascent: c.ascent, NoShareAscent: c.noShareAscent,
+		Smoothing: c.smoothing, Ascent: c.ascent, NoShareAscent: c.noShareAscent, NoShareModel: c.noShareModel,
 		Stabilize: c.stabilize, NoSubsetRowCuts: c.noSubsetRow || !c.subsetRow,
 	}
 }
@@ -253,6 +255,7 @@ func newColgenReport(s *microaggSettings, r *colgen.Result, sst float64) *colgen
 			"complete_enumeration": r.Stats.CESeconds, "exact_pricing_ilp": r.Stats.EPSeconds, "close": r.Stats.CloseSeconds,
 			"icsm_start": r.Stats.ICSMSeconds, "icsm_polish": r.Stats.PolishSeconds, "branch_and_price": r.Stats.BranchSeconds,
 			"record_bound": r.Stats.BoundSeconds, "subgradient_ascent": r.Stats.AscentSeconds,
+			"share_model_engine": r.Stats.ModelEngineSeconds,
 		},
 	}
 	if sst > 0 {
