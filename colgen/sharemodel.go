@@ -221,6 +221,7 @@ func (m *shareModel) step(a *ascent, deadline time.Time, ub float64) (float64, b
 	m.prm.TimeLimit = 0
 	if !deadline.IsZero() {
 		if m.prm.TimeLimit = time.Until(deadline); m.prm.TimeLimit <= 0 {
+			m.grant = 0
 			return math.Inf(-1), false, nil
 		}
 	}
@@ -231,6 +232,8 @@ func (m *shareModel) step(a *ascent, deadline time.Time, ub float64) (float64, b
 		return 0, false, err
 	}
 	if !res.HasDuals {
+		// Out of time: the ascent steps until its next stall.
+		m.grant = 0
 		return math.Inf(-1), false, nil
 	}
 	lam := slices.Clone(res.Duals[n : 2*n])

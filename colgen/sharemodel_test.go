@@ -63,8 +63,8 @@ func TestShareModelReachesLPBound(t *testing.T) {
 	}
 }
 
-// TestShareModelTakesTheTail: in a run whose master is open, the ascent's
-// steps become the share model's once θ is at or below shareModelTheta;
+// TestShareModelTakesTheTail: in a run whose master is open, a stall of
+// the ascent gives its next steps to the share model (shareModelGrant);
 // its bounds stay at most the brute-force optimum and are certified (the
 // certificate re-checks without an engine); with Options.NoShareModel the
 // ascent keeps its own steps.
