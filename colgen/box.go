@@ -175,12 +175,7 @@ func (r *run) openBox(initCols [][]int) error {
 	if err != nil {
 		return err
 	}
-	for v := range n {
-		prob.AddCol(0, 0, math.Inf(1), solvers.Continuous, []int{v}, []float64{1}, "")
-	}
-	for v := range n {
-		prob.AddCol(0, 0, boxPenalty, solvers.Continuous, []int{v}, []float64{-1}, "")
-	}
+	addBoxCols(prob, 0, n)
 	obj, lo, up, st, rows, vals, err := lp.MasterColumns(r.d, initCols)
 	if err != nil {
 		return err
@@ -196,17 +191,39 @@ func (r *run) openBox(initCols [][]int) error {
 	return b.setCosts()
 }
 
-// setCosts writes the box's costs, π̂_v + δ for y⁺_v and −(π̂_v − δ) for
-// y⁻_v, into the session.
+// setCosts writes the box's costs into the session (setBoxCosts).
 func (b *boxMaster) setCosts() error {
 	idx := make([]int, 2*b.n)
-	obj := make([]float64, 2*b.n)
-	for v := range b.n {
-		idx[v], idx[b.n+v] = v, b.n+v
-		obj[v] = b.center[v] + b.delta
-		obj[b.n+v] = -(b.center[v] - b.delta)
+	for j := range idx {
+		idx[j] = j
 	}
-	return b.sess.SetObjective(idx, obj)
+	return setBoxCosts(b.sess, idx, make([]float64, 2*b.n), b.center, b.delta)
+}
+
+// addBoxCols appends to prob the box columns of the n rows from row0 on:
+// y⁺_v (coefficient +1, unbounded) for each row, then y⁻_v (coefficient
+// −1, at most boxPenalty); their costs are set by setBoxCosts. The box
+// master's rows are the records'; the share model's (sharemodel.go) are
+// its coverage rows.
+func addBoxCols(prob *solvers.Problem, row0, n int) {
+	for v := range n {
+		prob.AddCol(0, 0, math.Inf(1), solvers.Continuous, []int{row0 + v}, []float64{1}, "")
+	}
+	for v := range n {
+		prob.AddCol(0, 0, boxPenalty, solvers.Continuous, []int{row0 + v}, []float64{-1}, "")
+	}
+}
+
+// setBoxCosts writes the costs of the box columns idx (y⁺ then y⁻, as
+// addBoxCols adds them) around centre with half-width delta, π̂_v + δ for
+// y⁺_v and −(π̂_v − δ) for y⁻_v, into sess; buf (2n long) holds them.
+func setBoxCosts(sess solvers.Session, idx []int, buf, center []float64, delta float64) error {
+	n := len(center)
+	for v := range n {
+		buf[v] = center[v] + delta
+		buf[n+v] = -(center[v] - delta)
+	}
+	return sess.SetObjective(idx, buf)
 }
 
 // close drops the box: its session is closed and the plain master takes

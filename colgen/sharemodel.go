@@ -102,12 +102,7 @@ func newShareModel(d *model.SqDist, eng solvers.Solver, scale float64) (*shareMo
 	for v := range n {
 		prob.AddCol(0, 0, math.Inf(1), solvers.Continuous, []int{v}, []float64{1}, "")
 	}
-	for v := range n {
-		prob.AddCol(0, 0, math.Inf(1), solvers.Continuous, []int{n + v}, []float64{1}, "")
-	}
-	for v := range n {
-		prob.AddCol(0, 0, boxPenalty, solvers.Continuous, []int{n + v}, []float64{-1}, "")
-	}
+	addBoxCols(prob, n, n)
 	prm := &solvers.Params{}
 	sess, err := eng.NewSession(prob, prm)
 	if err != nil {
@@ -211,11 +206,7 @@ func (m *shareModel) step(a *ascent, deadline time.Time, ub float64) (float64, b
 	if err := m.addCuts(a.best); err != nil {
 		return 0, false, err
 	}
-	for v := range n {
-		m.boxCost[v] = a.best[v] + m.delta
-		m.boxCost[n+v] = -(a.best[v] - m.delta)
-	}
-	if err := m.sess.SetObjective(m.boxCols, m.boxCost); err != nil {
+	if err := setBoxCosts(m.sess, m.boxCols, m.boxCost, a.best, m.delta); err != nil {
 		return 0, false, err
 	}
 	m.prm.TimeLimit = 0
