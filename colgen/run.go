@@ -181,8 +181,11 @@ type run struct {
 	src      *srcPool
 	cutSigma []float64
 	// smodel is the share model that takes the ascent's steps in its
-	// tail (nil until then, or off; sharemodel.go).
-	smodel *shareModel
+	// tail (nil until then, or off; sharemodel.go); modelOff: its engine
+	// failed, the ascent goes on without it (the caller's
+	// Options.NoShareModel is left as it was).
+	smodel   *shareModel
+	modelOff bool
 }
 
 func newRun(z *model.Dataset, k int, opt *Options, plan timePlan) *run {
@@ -853,13 +856,13 @@ func (r *run) ascend(steps int) {
 		}
 		if !done {
 			b = r.asc.step(r.d, r.prep, r.k, r.opt.Workers, deadline, r.best.sse)
-			if r.smodel != nil && r.asc.ex != nil {
+			if r.smodel != nil {
 				r.smodel.collect(r.asc.ex)
+				if r.asc.ex.scaled && r.asc.theta < theta {
+					// The ascent stalled: the model gets the next steps.
+					r.smodel.grant = shareModelGrant
+				}
 			}
-		}
-		if !done && r.smodel != nil && r.asc.ex.scaled && r.asc.theta < theta {
-			// The ascent stalled: the model gets the next steps.
-			r.smodel.grant = shareModelGrant
 		}
 		r.res.Stats.AscentSeconds += time.Since(t0).Seconds()
 		r.res.Stats.AscentSteps++
@@ -884,13 +887,13 @@ func (r *run) ascend(steps int) {
 // takes the steps that a stall of the ascent gave it (shareModelGrant).
 func (r *run) modelTurn() bool {
 	a := r.asc
-	if r.opt.NoShareModel || a.ex == nil || r.eng == nil {
+	if r.opt.NoShareModel || r.modelOff || a.ex == nil || r.eng == nil {
 		return false
 	}
 	if r.smodel == nil {
 		m, err := newShareModel(r.d, r.eng, r.best.sse/float64(r.n))
 		if err != nil {
-			r.opt.NoShareModel = true
+			r.modelOff = true
 			return false
 		}
 		r.smodel = m
@@ -911,7 +914,7 @@ func (r *run) modelStep(deadline time.Time) (b float64, done bool) {
 		// The engine failed: the ascent goes on without the model.
 		r.smodel.close()
 		r.smodel = nil
-		r.opt.NoShareModel = true
+		r.modelOff = true
 		return 0, false
 	}
 	if done {
