@@ -92,8 +92,9 @@ type Options struct {
 	// ICSM polishes the best clustering of the master (integral solutions,
 	// roundings, the gap-closing program). NoICSM gives the paper's scheme.
 	NoICSM bool
-	// ICSMTimeLimit boxes the ICSM start (0 = a quarter of TimeLimit, or
-	// no box without a TimeLimit).
+	// ICSMTimeLimit boxes the ICSM start (0 = by TimeLimit: a quarter of
+	// it up to 120 s, 30 s up to 360 s, a twelfth beyond; no box without
+	// a TimeLimit).
 	ICSMTimeLimit time.Duration
 	// ICSMRestarts are the perturbed restarts of the ICSM start
 	// (microagg.ICSMOptions.Restarts), seeded by Seed. 0 means: none

@@ -14,8 +14,9 @@ import (
 //   - loopEnd: the start, the master loop, the gap-closing stage and
 //     branch-and-price stop here; unless NoICSM, it is polishReserve (a
 //     tenth of the limit) before end, the share of the ICSM polish;
-//   - the ICSM start gets ICSMTimeLimit (default a quarter of the limit)
-//     but never past loopEnd;
+//   - the ICSM start gets ICSMTimeLimit (default icsmStartDefault: a
+//     quarter of the limit up to 120 s, 30 s up to 360 s, a twelfth
+//     beyond) but never past loopEnd;
 //   - the gap-closing stage gets CloseTimeLimit, by default the longer
 //     of DefaultCloseTimeLimit and a share of the loop's time left (half
 //     of it, all of it when no branch-and-price follows), but never past
@@ -60,10 +61,29 @@ func newTimePlan(start time.Time, opt *Options, clock func() time.Time) timePlan
 			p.loopEnd = p.end.Add(-p.polishReserve)
 		}
 		if p.icsmLimit == 0 {
-			p.icsmLimit = opt.TimeLimit / 4
+			p.icsmLimit = icsmStartDefault(opt.TimeLimit)
 		}
 	}
 	return p
+}
+
+// icsmStartMin is the ICSM start's default box from a limit of 120 s to
+// one of 360 s (icsmStartDefault).
+const icsmStartMin = 30 * time.Second
+
+// icsmStartDefault is the ICSM start's default time box for a limit:
+// a quarter of it up to 120 s, then icsmStartMin, and a twelfth of it
+// from 360 s on (50 s at 600 s, 150 s at 1800 s). The start's restarts
+// are independent draws (perturbed copies of the MDAV clustering, each
+// run to convergence), whose best improves more and more slowly with
+// their number, while a long limit is spent on the bound: with the
+// ICSM alone at k = 10 (seed 1, 2 cores), 45 s and 150 s of restarts
+// gave IL 1.9397 and 1.9397 on EIA, 30.4796 and 30.4664 on Tarragona,
+// 11.6051 and 11.5998 on Census; in 600 s runs the box of 45 s instead
+// of 150 s raised EIA's bound from 1.8263 to 1.8320 IL, the IL the same
+// (bench/README.md, "The ICSM start's share of a long run").
+func icsmStartDefault(limit time.Duration) time.Duration {
+	return min(limit/4, max(icsmStartMin, limit/12))
 }
 
 // passed: the deadline t is set and the clock is past it.

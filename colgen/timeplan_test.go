@@ -13,8 +13,8 @@ func (c *fakeClock) now() time.Time          { return c.t }
 func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
 // TestTimePlanShares: the shares follow from the start and the options
-// alone (deadlineMargin, a tenth for the polish, a quarter for the ICSM
-// start, CloseTimeLimit for the gap-closing stage).
+// alone (deadlineMargin, a tenth for the polish, icsmStartDefault for the
+// ICSM start, CloseTimeLimit for the gap-closing stage).
 func TestTimePlanShares(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := &fakeClock{t0}
@@ -34,6 +34,20 @@ func TestTimePlanShares(t *testing.T) {
 	}
 	if d := p.closeDeadline(closeShare); !d.Equal(p.loopEnd) {
 		t.Fatalf("close deadline %v, want loopEnd %v", d, p.loopEnd)
+	}
+	// The start's default box: a quarter up to 120 s, 30 s up to 360 s,
+	// a twelfth beyond.
+	for _, tc := range []struct{ limit, box time.Duration }{
+		{60 * time.Second, 15 * time.Second}, {120 * time.Second, 30 * time.Second},
+		{300 * time.Second, 30 * time.Second}, {600 * time.Second, 50 * time.Second},
+		{1800 * time.Second, 150 * time.Second},
+	} {
+		if b := newTimePlan(t0, &Options{TimeLimit: tc.limit}, c.now).icsmLimit; b != tc.box {
+			t.Errorf("limit %v: ICSM start box %v, want %v", tc.limit, b, tc.box)
+		}
+	}
+	if b := newTimePlan(t0, &Options{TimeLimit: 600 * time.Second, ICSMTimeLimit: 7 * time.Second}, c.now).icsmLimit; b != 7*time.Second {
+		t.Errorf("ICSMTimeLimit 7 s: box %v", b)
 	}
 	// Without ICSM the loop runs to the end.
 	q := newTimePlan(t0, &Options{TimeLimit: 100 * time.Second, NoICSM: true}, c.now)
@@ -161,7 +175,7 @@ func abs(x float64) float64 {
 // TestShareAscentKeepsTheShares: in a run whose master is stuck at its
 // start (k = 10), so that the ascent with exact shares takes turns in the
 // loop, the ICSM start and the polish still get their whole shares of the
-// time limit (a quarter and a tenth): the ascent only takes loop time, and
+// time limit (icsmStartDefault, a quarter at this limit, and a tenth): the ascent only takes loop time, and
 // no phase ends after the loop's deadline; the master having no bound of
 // its own, the loop's tail goes to the polish (its note says "extended").
 func TestShareAscentKeepsTheShares(t *testing.T) {
@@ -184,8 +198,8 @@ func TestShareAscentKeepsTheShares(t *testing.T) {
 	}
 	// Both ICSM runs have unlimited restarts and stop on their boxes only;
 	// 2 % slack for the clock checks.
-	if want := 0.98 * (limit / 4).Seconds(); st.ICSMSeconds < want {
-		t.Fatalf("ICSM start %.3f s, want its quarter (>= %.3f s)", st.ICSMSeconds, want)
+	if want := 0.98 * icsmStartDefault(limit).Seconds(); st.ICSMSeconds < want {
+		t.Fatalf("ICSM start %.3f s, want its box (>= %.3f s)", st.ICSMSeconds, want)
 	}
 	if want := 0.98 * (limit / polishShare).Seconds(); st.PolishSeconds < want {
 		t.Fatalf("polish %.3f s, want its tenth (>= %.3f s)", st.PolishSeconds, want)
