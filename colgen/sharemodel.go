@@ -46,12 +46,11 @@ type shareModel struct {
 	n    int
 	sess solvers.Session
 	prm  *solvers.Params
-	// The groups known (members, cost w_C), their index by members, and
-	// the (record, group) cuts already in the engine.
-	groups [][]int
-	cost   []float64
-	index  map[string]int32
-	pairs  map[uint64]struct{}
+	// The groups known (known.cols, members ascending; cost w_C of each)
+	// and the (record, group) cuts already in the engine.
+	known *columnSet
+	cost  []float64
+	pairs map[uint64]struct{}
 	// scale is the incumbent's mean SSE per record: δ and the window of
 	// cuts are measured in it.
 	scale float64
@@ -108,7 +107,7 @@ func newShareModel(d *model.SqDist, eng solvers.Solver, scale float64) (*shareMo
 	if err != nil {
 		return nil, err
 	}
-	m := &shareModel{d: d, n: n, sess: sess, prm: prm, index: make(map[string]int32), pairs: make(map[uint64]struct{}),
+	m := &shareModel{d: d, n: n, sess: sess, prm: prm, known: newColumnSet(n), pairs: make(map[uint64]struct{}),
 		scale: scale, delta: shareModelDelta * scale, boxCols: make([]int, 2*n), boxCost: make([]float64, 2*n)}
 	for j := range 2 * n {
 		m.boxCols[j] = n + j
@@ -126,18 +125,13 @@ func (m *shareModel) close() {
 // collect adds the groups of ex's last evaluation to the model's list
 // (they become cuts at the next step, within the window).
 func (m *shareModel) collect(ex *exactShares) {
+	found := make([][]int, 0, len(ex.groups))
 	for _, c := range ex.groups {
-		if len(c.Members) == 0 {
-			continue
+		if len(c.Members) > 0 {
+			found = append(found, c.Members)
 		}
-		mem := slices.Clone(c.Members)
-		slices.Sort(mem)
-		key := string(groupKey(nil, mem))
-		if _, ok := m.index[key]; ok {
-			continue
-		}
-		m.index[key] = int32(len(m.groups))
-		m.groups = append(m.groups, mem)
+	}
+	for _, mem := range m.known.addNew(nil, found) {
 		m.cost = append(m.cost, m.d.GroupCost(mem))
 	}
 }
@@ -147,8 +141,8 @@ func (m *shareModel) collect(ex *exactShares) {
 func (m *shareModel) addCuts(center []float64) error {
 	n := m.n
 	share := make([]float64, n)
-	rcs := make([]float64, len(m.groups))
-	for gi, mem := range m.groups {
+	rcs := make([]float64, len(m.known.cols))
+	for gi, mem := range m.known.cols {
 		rc := m.cost[gi]
 		for _, u := range mem {
 			rc -= center[u]
@@ -164,7 +158,7 @@ func (m *shareModel) addCuts(center []float64) error {
 	start := []int{0}
 	var rows []int
 	var vals []float64
-	for gi, mem := range m.groups {
+	for gi, mem := range m.known.cols {
 		s := rcs[gi]
 		sz := float64(len(mem))
 		for _, v := range mem {
