@@ -96,7 +96,15 @@ type MicroaggFullRow struct {
 	ModelSerious       int     `json:"model_serious,omitempty"`
 	ModelCuts          int     `json:"model_cuts,omitempty"`
 	ModelEngineSeconds float64 `json:"model_engine_seconds,omitempty"`
-	GroupsFile         string  `json:"groups_file,omitempty"`
+	// The region bound (colgen/region.go) after a master loop without a
+	// bound of its own: its value as IL, the region's records, the groups
+	// of its packing program, what happened and its time.
+	RegionBoundIL float64 `json:"region_bound_il,omitempty"`
+	RegionRecords int     `json:"region_records,omitempty"`
+	RegionGroups  int     `json:"region_groups,omitempty"`
+	RegionStatus  string  `json:"region_status,omitempty"`
+	RegionSeconds float64 `json:"region_seconds,omitempty"`
+	GroupsFile    string  `json:"groups_file,omitempty"`
 	// Trace is the run over time as IL: the bound and the incumbent
 	// whenever one improved (colgen.Result.Trace).
 	Trace []TraceIL `json:"trace"`
@@ -213,7 +221,8 @@ func MicroaggFull(opt *MicroaggFullOptions) (*MicroaggFullReport, error) {
 				Iterations: r.Iterations, Columns: r.Columns, Nodes: r.Nodes, Cuts: r.Cuts, CloseColumns: r.CloseColumns, CloseStatus: r.CloseStatus, CloseSeconds: r.Stats.CloseSeconds,
 				Certificate: r.Certificate, Status: "-",
 				MasterSolves: r.Stats.MasterSolves, MasterSeconds: r.Stats.MasterSeconds, AscentSteps: r.Stats.AscentSteps, AscentSeconds: r.Stats.AscentSeconds,
-				ModelSteps: r.Stats.ModelSteps, ModelSerious: r.Stats.ModelSerious, ModelCuts: r.Stats.ModelCuts, ModelEngineSeconds: r.Stats.ModelEngineSeconds}
+				ModelSteps: r.Stats.ModelSteps, ModelSerious: r.Stats.ModelSerious, ModelCuts: r.Stats.ModelCuts, ModelEngineSeconds: r.Stats.ModelEngineSeconds,
+				RegionBoundIL: il(r.RegionBound, sst), RegionRecords: r.RegionRecords, RegionGroups: r.RegionGroups, RegionStatus: r.RegionStatus, RegionSeconds: r.Stats.RegionSeconds}
 			for _, p := range r.Trace {
 				row.Trace = append(row.Trace, TraceIL{Seconds: p.Seconds, LowerBoundIL: il(p.LowerBound, sst), IL: il(p.SSE, sst)})
 			}

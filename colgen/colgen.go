@@ -68,6 +68,11 @@ type Options struct {
 	// NoShareModel keeps the subgradient steps in the ascent's tail
 	// instead of the share model's (sharemodel.go).
 	NoShareModel bool
+	// NoRegionBound skips the region bound (region.go) after a master
+	// loop without a bound of its own, computed with a TimeLimit of 300 s
+	// or more: the loop then keeps the time the bound would have had (a
+	// twelfth of the limit).
+	NoRegionBound bool
 	// NoHeuristicPricing skips SolveHeuristicPricing (exact pricing only).
 	NoHeuristicPricing bool
 	// CEColumns is the number of columns complete enumeration returns per
@@ -194,6 +199,7 @@ type Stats struct {
 	// (pricer.priceNew).
 	NewGroupPricings int
 	CloseSeconds     float64
+	RegionSeconds    float64 // the region bound (region.go)
 	BoundSeconds     float64 // the per-record Lagrangian bound (recordBound)
 	ICSMSeconds      float64 // the ICSM start
 	PolishSeconds    float64 // the ICSM polish
@@ -250,7 +256,11 @@ const (
 	BoundSubgradient = "subgradient"
 	// BoundShares is the per-record Lagrangian bound with shares proven
 	// by complete enumeration (exactShares) at duals of the ascent.
-	BoundShares   = "exact_shares"
+	BoundShares = "exact_shares"
+	// BoundRegion is the per-record bound at the ascent's best duals
+	// with the records of a region covered by whole groups, proven by a
+	// packing program (region.go).
+	BoundRegion   = "region_ip"
 	BoundMasterLP = "master_lp" // the converged master LP (pricing proved no negative reduced cost)
 	// BoundSubsetRow is the converged master LP with subset-row cuts
 	// (unless Options.NoSubsetRowCuts): pricing with the cut duals proved no
@@ -402,6 +412,14 @@ type Result struct {
 	Closed       bool
 	CloseColumns int
 	CloseStatus  string
+	// Region reports the region bound (region.go), computed after a master
+	// loop without a bound of its own at the ascent's best duals:
+	// RegionRecords and RegionGroups are the region's records and the
+	// groups of its packing program, RegionBound the bound (0 when none),
+	// RegionStatus what happened ("" when it did not run).
+	RegionRecords, RegionGroups int
+	RegionBound                 float64
+	RegionStatus                string
 	// Converged: pricing proved that no group has a negative reduced cost
 	// (below a tolerance of 1e-8 relative to the largest dual).
 	// NumericalStop: it stopped because pricing only re-found columns the

@@ -57,6 +57,7 @@ func Run(z *model.Dataset, k int, opt *Options) (*Result, error) {
 	if err := r.masterLoop(); err != nil {
 		return nil, err
 	}
+	r.regionPhase()
 	if err := r.subsetRowPhase(); err != nil {
 		return nil, err
 	}
@@ -411,6 +412,10 @@ func (r *run) iterate() (done bool, err error) {
 		r.stop(StopIterLimit, PhaseMaster)
 		return true, nil
 	}
+	if r.regionDue() {
+		r.stop(StopTimeLimit, PhaseMaster)
+		return true, nil
+	}
 	if r.stuckTail() {
 		r.plan.handOver()
 		r.stop(StopTimeLimit, PhaseMaster)
@@ -430,7 +435,7 @@ func (r *run) iterate() (done bool, err error) {
 			r.shareSeconds += r.plan.clock().Sub(t0).Seconds()
 		}
 	}
-	if r.plan.passed(r.plan.loopEnd) {
+	if r.plan.passed(r.plan.loopEnd) || r.regionDue() {
 		r.stop(StopTimeLimit, PhaseMaster)
 		if res.Iterations == 0 {
 			r.stop(StopTimeLimit, PhaseStart)
@@ -438,7 +443,10 @@ func (r *run) iterate() (done bool, err error) {
 		return true, nil
 	}
 	if !r.plan.loopEnd.IsZero() {
-		r.masterPrm.TimeLimit = time.Until(r.plan.loopEnd)
+		// The master's solve and the pricing after it end at the loop's
+		// end, or where the region bound's share begins.
+		r.pr.deadline = r.loopDeadline()
+		r.masterPrm.TimeLimit = time.Until(r.pr.deadline)
 	}
 	if r.boxActive() {
 		return r.iterateBox()
@@ -575,7 +583,7 @@ func (r *run) priceAndBound(duals []float64) (*priceOutcome, float64, error) {
 // it (−Inf when the deadline cut it short).
 func (r *run) recordBound(lambda, lb []float64, proofs []string) float64 {
 	t0 := time.Now()
-	b := recordBound(r.d, r.prep, lambda, lb, r.k, r.opt.Workers, r.plan.loopEnd)
+	b := recordBound(r.d, r.prep, lambda, lb, r.k, r.opt.Workers, r.loopDeadline())
 	r.res.Stats.BoundSeconds += time.Since(t0).Seconds()
 	r.raise(b, BoundLagrangian)
 	r.certify(b, CertRecords, lambda, lb, proofs)
@@ -833,9 +841,9 @@ func (r *run) ascend(steps int) {
 	if r.asc == nil {
 		return
 	}
-	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.plan.passed(r.plan.loopEnd); i++ {
+	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.plan.passed(r.plan.loopEnd) && !r.regionDue(); i++ {
 		t0 := time.Now()
-		deadline := r.plan.loopEnd
+		deadline := r.loopDeadline()
 		if r.asc.ex != nil && !deadline.IsZero() {
 			// One step's enumeration may not eat the loop: a step that
 			// went too far fails within its budget and the next is shorter.

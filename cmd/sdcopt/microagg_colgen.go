@@ -33,6 +33,7 @@ type colgenSettings struct {
 	ascent        bool
 	noShareAscent bool
 	noShareModel  bool
+	noRegion      bool
 	stabilize     string
 	noSubsetRow   bool
 	subsetRow     bool
@@ -40,7 +41,7 @@ type colgenSettings struct {
 
 // colgenFlags apply to --method colgen only (--time-limit and --max-iter
 // are shared with icsm).
-var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "no-share-model", "stabilize", "no-subset-row-cuts", "subset-row-cuts"}
+var colgenFlags = []string{"solver", "pricing-solver", "exact", "triangle-cuts", "ce-columns", "no-icsm", "icsm-time-limit", "no-branch", "no-close", "close-columns", "smoothing", "ascent", "no-share-ascent", "no-share-model", "no-region-bound", "stabilize", "no-subset-row-cuts", "subset-row-cuts"}
 
 func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.StringVar(&s.solver, "solver", "auto", "colgen: engine of the master LP (auto|clp|highs|lpsolve|cbc); a MIP-capable engine also solves the pricing ILP unless --pricing-solver is given")
@@ -64,6 +65,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.subsetRow, "subset-row-cuts", true, "the cuts are on by default (--no-subset-row-cuts turns them off)")
 	_ = f.MarkHidden("subset-row-cuts")
 	f.BoolVar(&s.noShareModel, "no-share-model", false, "colgen: keep the subgradient steps in the ascent's tail instead of the share model's (a cutting-plane model of the per-record bound, one piece per record, maximized by the LP engine in a box around the best duals)")
+	f.BoolVar(&s.noRegion, "no-region-bound", false, "colgen: skip the region bound after a master loop without a bound of its own (large k, limits of 300 s or more): the per-record bound at the ascent's best duals with the records of the incumbent's groups of largest deficit covered by whole groups, proven by a packing program over their groups (the MIP engine); the loop keeps its last twelfth instead")
 	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
@@ -135,7 +137,8 @@ func colgenOptions(c *colgenSettings, timeLimit float64, maxIter int) *colgen.Op
 		CEColumns: c.ceColumns, TimeLimit: secondsDuration(timeLimit), MaxIterations: maxIter,
 		NoClose: c.noClose, CloseColumns: c.closeColumns, NoICSM: c.noICSM, NoBranch: c.noBranch, ICSMTimeLimit: secondsDuration(c.icsmTimeLimit),
 		Smoothing: c.smoothing, Ascent: c.ascent, NoShareAscent: c.noShareAscent, NoShareModel: c.noShareModel,
-		Stabilize: c.stabilize, NoSubsetRowCuts: c.noSubsetRow || !c.subsetRow,
+		NoRegionBound: c.noRegion,
+		Stabilize:     c.stabilize, NoSubsetRowCuts: c.noSubsetRow || !c.subsetRow,
 	}
 }
 

@@ -34,6 +34,12 @@ type SharesOptions struct {
 	// after the hints only, so the outcome does not depend on the timing
 	// of the workers.
 	Beat *float64
+	// Accept, when not nil, restricts the shares to the groups it accepts
+	// (members ascending; the slice must not be retained): Share[v] is then
+	// min(0, min over the accepted groups C ∋ v of rc_C/|C|). The bounds of
+	// the search hold for all groups, so they hold for the accepted ones.
+	// It is called from several goroutines.
+	Accept func(members []int) bool
 }
 
 // Shares is the outcome of Prepared.MinShares.
@@ -151,6 +157,7 @@ type anchored struct {
 	mu     sync.Mutex
 	groups [][]int
 	arg    []int32 // index into groups, −1: none
+	accept func([]int) bool
 	// abandoned: the hints reached SharesOptions.Beat, with the sum
 	// estimate (Shares.Estimate; no worker runs after it).
 	abandoned bool
@@ -179,7 +186,7 @@ func newAnchored(pp *Prepared, lambda []float64, lo, hi int, o *SharesOptions) *
 	a := &anchored{pp: pp, lambda: lambda, lo: lo, hi: hi, n: n, ns: ns, workers: o.Workers,
 		deadline: o.Deadline, timed: !o.Deadline.IsZero(),
 		best: make([]atomic.Uint64, n), low: make([]atomic.Uint64, n*ns), done: make([]atomic.Bool, n), shut: make([]bool, n*ns),
-		arg: make([]int32, n)}
+		arg: make([]int32, n), accept: o.Accept}
 	maxD, maxL := 0.0, 0.0
 	for _, x := range pp.dist.D {
 		maxD = max(maxD, math.Abs(x))
@@ -239,6 +246,9 @@ func (a *anchored) expired() bool {
 // smaller group).
 func (a *anchored) offer(mem []int, sh float64) {
 	if !(sh < 0) {
+		return
+	}
+	if a.accept != nil && !a.accept(mem) {
 		return
 	}
 	better := false

@@ -266,3 +266,80 @@ func TestOrderBits(t *testing.T) {
 		}
 	}
 }
+
+// TestMinSharesAccept: with SharesOptions.Accept (the groups holding a
+// record outside a random region, as the region bound of the column
+// generation asks), MinShares on one and two workers, with hints, returns
+// every record's smallest share over the accepted groups as listing them
+// does, with an accepted group attaining it; for records outside the
+// region those are the shares without Accept, and some record of the
+// region gets a larger share than without it.
+func TestMinSharesAccept(t *testing.T) {
+	raised := 0
+	for seed := uint64(1); seed <= 30; seed++ {
+		n := 12 + int(seed%7)
+		k := 2 + int(seed%3)
+		z := randomPoints(n, 2, seed%5 == 0, seed)
+		d := model.NewSqDist(z)
+		pp, err := Prepare(d, 2*k-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 99))
+		inR := make([]bool, n)
+		for v := range n {
+			inR[v] = rng.IntN(3) > 0
+		}
+		accept := func(m []int) bool {
+			return slices.ContainsFunc(m, func(u int) bool { return !inR[u] })
+		}
+		lambda := randomDuals(n, 0, 2*float64(k), false, seed*13)
+		all, _ := refShares(d, lambda, k, 2*k-1)
+		want := make([]float64, n)
+		for eta := k; eta <= 2*k-1; eta++ {
+			for _, c := range bruteForce(d, lambda, eta) {
+				if !accept(c.Members) {
+					continue
+				}
+				for _, v := range c.Members {
+					want[v] = min(want[v], c.ReducedCost/float64(eta))
+				}
+			}
+		}
+		for workers := 1; workers <= 2; workers++ {
+			res, err := pp.MinShares(lambda, k, 2*k-1, &SharesOptions{Workers: workers, Accept: accept, Hints: [][]int{seqInts(k)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Exact {
+				t.Fatalf("seed %d: not exact without deadline", seed)
+			}
+			for v := range n {
+				if math.Abs(res.Share[v]-want[v]) > shareTol(res.Share[v], want[v]) {
+					t.Fatalf("seed %d workers %d record %d: share %.15g, listing the accepted groups %.15g", seed, workers, v, res.Share[v], want[v])
+				}
+				checkGroup(t, d, lambda, k, v, res.Share[v], res.Group[v])
+				if g := res.Group[v]; g != nil && !accept(g) {
+					t.Fatalf("seed %d record %d: group %v not accepted", seed, v, g)
+				}
+				if !inR[v] && math.Abs(res.Share[v]-all[v]) > shareTol(res.Share[v], all[v]) {
+					t.Fatalf("seed %d record %d outside the region: share %.15g, without Accept %.15g", seed, v, res.Share[v], all[v])
+				}
+				if workers == 1 && res.Share[v] > all[v]+shareTol(res.Share[v], all[v]) {
+					raised++
+				}
+			}
+		}
+	}
+	if raised == 0 {
+		t.Fatal("Accept never raised a share: the test checks nothing")
+	}
+}
+
+func seqInts(k int) []int {
+	s := make([]int, k)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}

@@ -1,0 +1,327 @@
+package colgen
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/native/enumerate"
+	"github.com/sdcopt/sdcopt/solvers"
+)
+
+// The region bound: the per-record bound with integrality inside a region.
+//
+// For any duals λ and any clustering P, Σ_{C∈P} w_C = Σ_v λ_v + Σ_{C∈P} rc_C.
+// Take a set R of records (the region). The groups of P that hold a record
+// outside R ("crossing" groups) cost at least the shares of their members,
+// rc_C ≥ Σ_{v∈C} μ'_v with
+//
+//	μ'_v = min(0, min over the groups C ∋ v with a record outside R of rc_C/|C|);
+//
+// the groups of P inside R form a packing Q of R. So
+//
+//	SSE(P) ≥ Σ_v (λ_v + μ'_v) + min over packings Q of R of Σ_{C∈Q} rc'_C,
+//	rc'_C = w_C − Σ_{v∈C} (λ_v + μ'_v),
+//
+// a bound for every clustering, hence on the optimum. The packing's minimum
+// is an integer program over the groups inside R of negative rc' (listed
+// completely by enumeration on R's records, at the shifted duals λ + μ');
+// its proven bound (the engine's BestBound, at most 0) keeps the whole
+// valid. Outside R, and for the records of R covered by crossing groups,
+// this is the per-record bound (μ' = μ for records outside R); inside, the
+// program knows that the records of R must be covered by whole groups.
+//
+// Why: at k = 10 the master never converges in ten minutes and the bound
+// is the ascent's per-record bound, whose gap on EIA sits in a few groups
+// of outlying records: at the ascent's best duals of a 600 s run (bound
+// 824.60, the incumbent 873.10), 33 of the 48.5 SSE of the gap lie in the
+// 10 incumbent groups of largest deficit (SSE − Σ (λ + μ) over their
+// members), 12 of them holding 139 records; those 139 records alone have a
+// master LP bound of 541.56 and an optimum of 564.51 (proven by this
+// package in 56 s): the gap is the integrality of the outliers, which no
+// dual of the LP closes. The region bound at the same duals, R the 312
+// records of the groups of deficit above 0.3: 838.21 (4.0 % gap), in
+// 13.7 s (bench/README.md, "The region bound").
+//
+// The region is built from the incumbent's groups in decreasing order of
+// their deficit at λ, estimated from the shares of the hint groups (the
+// groups that attained the shares of the ascent's last exact evaluation),
+// until it holds regionRecords records.
+
+// regionRecords is the first region's size target (records; regionPhase
+// doubles it while the time lasts): at the best duals of EIA k = 10 in
+// 600 s (the per-record bound 823.13), 300 records gave 836.64 in 15 s and
+// 607 records 844.20 in 48 s (CBC; HiGHS took 172 s on its 35,463
+// groups; bench/README.md).
+const regionRecords = 300
+
+// regionMaxGroups caps the groups listed inside the region (per size); a
+// region with more groups of negative rc' gives no bound.
+const regionMaxGroups = 200000
+
+// regionShare is the share of Options.TimeLimit kept at the end of the
+// master loop for the region bound when the loop has no bound of its own
+// (a twelfth: 50 s at 600 s, where the ascent's last 50 s raise its bound
+// by about 0.002 IL on EIA at k = 10, and the region of 600 records 0.017
+// IL above that of 300 records in 48 s), and regionMinLimit the shortest
+// limit for which it is kept (a shorter run's ascent is far from its best
+// duals, and the evaluation of the shares costs 13 s on EIA at k = 10).
+const (
+	regionShare    = 12
+	regionMinLimit = 300 * time.Second
+)
+
+// regionOutcome is what regionBound did: the bound (−Inf when none), the
+// region's records, the groups of the integer program and its status.
+type regionOutcome struct {
+	bound   float64
+	records int
+	groups  int
+	status  string
+}
+
+// regionBound computes the region bound at duals lambda (see above), the
+// region chosen from the incumbent's groups (incumbent) with the help of
+// hints, by the MIP engine eng, before deadline (zero: none).
+func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64, hints, incumbent [][]int,
+	size, workers int, eng string, deadline time.Time) regionOutcome {
+	n := d.N
+	out := regionOutcome{bound: math.Inf(-1)}
+	region := pickRegion(d, k, lambda, hints, incumbent, size)
+	if len(region) < k {
+		out.status = "no region: no incumbent group with a deficit"
+		return out
+	}
+	out.records = len(region)
+	inR := make([]bool, n)
+	for _, v := range region {
+		inR[v] = true
+	}
+	// The shares get half of the time: cut short, they are lower bounds
+	// on μ' (MinShares), which keep the bound valid.
+	shareDeadline := deadline
+	if !deadline.IsZero() {
+		shareDeadline = time.Now().Add(time.Until(deadline) / 2)
+	}
+	sh, err := prep.MinShares(lambda, k, min(2*k-1, n), &enumerate.SharesOptions{Workers: workers, Deadline: shareDeadline, Hints: hints,
+		Accept: func(m []int) bool {
+			for _, u := range m {
+				if !inR[u] {
+					return true
+				}
+			}
+			return false
+		}})
+	if err != nil {
+		out.status = "shares: " + err.Error()
+		return out
+	}
+	cut := ""
+	if !sh.Exact {
+		cut = " (the shares cut short by their half of the time: their lower bounds)"
+	}
+	base, mag := 0.0, 0.0
+	for v := range n {
+		base += lambda[v] + sh.Share[v]
+		mag += math.Abs(lambda[v]) + math.Abs(sh.Share[v])
+	}
+	// The groups inside R of negative rc', by enumeration on R's records
+	// at the shifted duals.
+	m := len(region)
+	sub := &model.SqDist{N: m, D: make([]float64, m*m)}
+	shifted := make([]float64, m)
+	for a, v := range region {
+		shifted[a] = lambda[v] + sh.Share[v]
+		for b, u := range region {
+			sub.D[a*m+b] = d.At(v, u)
+		}
+	}
+	sp, err := enumerate.Prepare(sub, min(2*k-1, m))
+	if err != nil {
+		out.status = "region: " + err.Error()
+		return out
+	}
+	var cols []model.Column
+	for eta := k; eta <= 2*k-1 && eta <= m; eta++ {
+		res, err := sp.Solve(shifted, eta, &enumerate.Options{Workers: workers, All: true, Threshold: 0, MaxColumns: regionMaxGroups, Deadline: deadline})
+		if err != nil {
+			out.status = "region enumeration: " + err.Error()
+			return out
+		}
+		if !res.Complete {
+			out.status = "region enumeration cut short (deadline or more groups than the cap)"
+			return out
+		}
+		cols = append(cols, res.Columns...)
+	}
+	out.groups = len(cols)
+	ip := 0.0
+	if len(cols) > 0 {
+		b, status := packingBound(m, cols, eng, deadline)
+		if math.IsNaN(b) {
+			out.status = status
+			return out
+		}
+		ip = min(b, 0)
+		mag += math.Abs(ip)
+		out.status = status
+	} else {
+		out.status = "no group inside the region beats its shares"
+	}
+	out.bound = base + ip - sharesSlack*mag
+	out.status += cut
+	return out
+}
+
+// pickRegion returns the records of the incumbent's groups of largest
+// deficit w_C − Σ_{v∈C} (λ_v + μ̂_v), μ̂_v the smallest share of v among
+// the hint groups at lambda (an upper estimate of μ_v), in decreasing
+// order of the deficit until size records; groups without a positive
+// deficit are left out. The records come ascending.
+func pickRegion(d *model.SqDist, k int, lambda []float64, hints, incumbent [][]int, size int) []int {
+	mu := make([]float64, d.N)
+	for _, h := range hints {
+		if len(h) < k || len(h) > 2*k-1 {
+			continue
+		}
+		s := d.ReducedCost(lambda, h) / float64(len(h))
+		for _, v := range h {
+			mu[v] = min(mu[v], s)
+		}
+	}
+	type scored struct {
+		g       int
+		deficit float64
+	}
+	gs := make([]scored, 0, len(incumbent))
+	for g, c := range incumbent {
+		def := d.GroupCost(c)
+		for _, v := range c {
+			def -= lambda[v] + mu[v]
+		}
+		if def > 0 {
+			gs = append(gs, scored{g, def})
+		}
+	}
+	slices.SortStableFunc(gs, func(a, b scored) int { return cmp.Compare(b.deficit, a.deficit) })
+	var region []int
+	for _, s := range gs {
+		if len(region) >= size {
+			break
+		}
+		region = append(region, incumbent[s.g]...)
+	}
+	slices.Sort(region)
+	return region
+}
+
+// packingBound is a proven lower bound on min Σ_C rc'_C x_C over packings
+// (every record of 0..m−1 in at most one chosen group) by the MIP engine
+// eng: the engine's BestBound; NaN with a status when it has none.
+func packingBound(m int, cols []model.Column, eng string, deadline time.Time) (float64, string) {
+	s, err := solvers.New(eng, true)
+	if err != nil {
+		return math.NaN(), "no MIP engine: " + err.Error()
+	}
+	p := &solvers.Problem{}
+	for range m {
+		p.AddRow(math.Inf(-1), 1, "")
+	}
+	ones := make([]float64, 2*len(cols[0].Members)+64)
+	for i := range ones {
+		ones[i] = 1
+	}
+	for _, c := range cols {
+		p.AddCol(c.ReducedCost, 0, 1, solvers.Integer, c.Members, ones[:len(c.Members)], "")
+	}
+	res, err := s.Solve(p, &solvers.Params{Deadline: deadline, HardStop: true, MIPRelGap: 1e-9})
+	if err != nil {
+		return math.NaN(), "packing program: " + err.Error()
+	}
+	if math.IsNaN(res.BestBound) || math.IsInf(res.BestBound, 0) {
+		return math.NaN(), "packing program: no bound (" + res.Status.String() + ")"
+	}
+	return res.BestBound, "packing program over the region's groups: " + res.Status.String()
+}
+
+// regionOn: the run will compute the region bound after its master loop
+// (regionPhase): the loop has no bound of its own, the ascent on
+// exactShares runs, and a time limit of at least regionMinLimit is set
+// (the bound's time comes out of the master loop's).
+func (r *run) regionOn() bool {
+	return !r.opt.NoRegionBound && r.n >= 2*r.k && r.asc != nil && r.asc.ex != nil && r.noMasterBound() &&
+		r.opt.TimeLimit >= regionMinLimit
+}
+
+// regionStart is when the master loop ends to leave the region bound its
+// share (a regionShare-th of the limit before loopEnd); zero when the
+// bound is not computed.
+func (r *run) regionStart() time.Time {
+	if r.plan.loopEnd.IsZero() || !r.regionOn() {
+		return time.Time{}
+	}
+	return r.plan.loopEnd.Add(-r.opt.TimeLimit / regionShare)
+}
+
+// loopDeadline is the master loop's deadline: regionStart when the region
+// bound gets its share, loopEnd otherwise.
+func (r *run) loopDeadline() time.Time {
+	if rs := r.regionStart(); !rs.IsZero() {
+		return rs
+	}
+	return r.plan.loopEnd
+}
+
+// regionDue: the master loop has reached regionStart.
+func (r *run) regionDue() bool {
+	rs := r.regionStart()
+	return !rs.IsZero() && !r.plan.clock().Before(rs)
+}
+
+// regionPhase computes the region bound at the ascent's best duals after
+// a master loop without a bound of its own, until loopEnd, and raises the
+// lower bound with it (BoundRegion). The certificate stays the ascent's:
+// the packing program's bound is the engine's.
+func (r *run) regionPhase() {
+	res := r.res
+	if !r.regionOn() || r.best == nil || r.best.groups == nil {
+		return
+	}
+	// Its share from now: the loop's last step may have run past
+	// regionStart (an evaluation or an engine that checks its clock
+	// late); the polish then gets less.
+	deadline := r.plan.clock().Add(r.opt.TimeLimit / regionShare)
+	if r.plan.loopEnd.After(deadline) {
+		deadline = r.plan.loopEnd
+	}
+	if r.plan.end.Before(deadline) {
+		deadline = r.plan.end
+	}
+	t0 := time.Now()
+	eng := pickEngine(r.opt.MIPSolver, "cbc", "lpsolve", "highs")
+	// Regions of regionRecords, then twice and four times as many records
+	// while the time lasts and each one gave a bound; the best counts.
+	for size := regionRecords; size <= 4*regionRecords && !r.plan.passed(deadline); size *= 2 {
+		out := regionBound(r.d, r.prep, r.k, r.asc.best, r.asc.ex.hints, r.best.groups, size, r.opt.Workers, eng, deadline)
+		if math.IsInf(out.bound, -1) {
+			if res.RegionStatus == "" {
+				res.RegionRecords, res.RegionStatus = out.records, out.status
+			} else {
+				res.RegionStatus += fmt.Sprintf("; a region of %d records: %s", out.records, out.status)
+			}
+			break
+		}
+		if out.bound > res.RegionBound {
+			res.RegionRecords, res.RegionGroups, res.RegionStatus, res.RegionBound = out.records, out.groups, out.status, out.bound
+			r.raise(out.bound, BoundRegion)
+		}
+		if out.records < size {
+			break // no larger region to take
+		}
+	}
+	res.Stats.RegionSeconds = time.Since(t0).Seconds()
+	r.plan.ended(PhaseMaster)
+}
