@@ -79,6 +79,12 @@ type Certificate struct {
 	// of Cuts[i].
 	Cuts     [][3]int  `json:"cuts,omitempty"`
 	CutDuals []float64 `json:"cut_duals,omitempty"`
+	// Region (form CertRegion only) is the region R of the region bound,
+	// its records by 0-based position in the data, ascending;
+	// RegionDuals[i] ≥ 0 is the dual y of Region[i] in the LP relaxation
+	// of the packing program.
+	Region      []int     `json:"region,omitempty"`
+	RegionDuals []float64 `json:"region_duals,omitempty"`
 }
 
 // Certificate forms and size proofs.
@@ -89,6 +95,13 @@ const (
 	CertShares  = "exact_shares"
 	// CertSubsetRow is the bound with subset-row cuts.
 	CertSubsetRow = "subset_row_lagrangian"
+	// CertRegion is the region bound (region.go) with the packing
+	// program relaxed to its LP: Σ_v (λ_v + μ'_v) − Σ_{v∈R} y_v +
+	// ⌊|R|/k⌋·min(0, the smallest reduced cost of a group inside R at
+	// λ + μ' − y), μ' the shares over the groups crossing R
+	// (regionLPBound); the check recomputes μ' by the branch and bound
+	// per record and the minimum by complete enumeration on R.
+	CertRegion = "region_lp"
 
 	ProofRoot        = "root_bound"
 	ProofEnumeration = "enumeration"
@@ -136,6 +149,9 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if c.Form != CertRegion && (len(c.Region) > 0 || len(c.RegionDuals) > 0) {
+		return 0, fmt.Errorf("%w: form %s has a region (only %s has one)", ErrInput, c.Form, CertRegion)
+	}
 	d := model.NewSqDist(z)
 	prep, err := enumerate.Prepare(d, 2*k-1)
 	if err != nil {
@@ -181,6 +197,10 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 		b = recordBound(d, prep, c.Duals, c.SizeBounds, k, 0, time.Time{})
 	case CertShares:
 		b, _ = newExactShares(d, prep, k, 0).eval(c.Duals, time.Time{}, nil)
+	case CertRegion:
+		if b, err = checkRegion(d, prep, k, c); err != nil {
+			return 0, err
+		}
 	case CertSizes, CertSubsetRow:
 		if c.SizeBounds == nil {
 			return 0, fmt.Errorf("%w: form %s needs size bounds", ErrInput, c.Form)
@@ -192,6 +212,37 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 	if b < c.Bound-certTol*math.Max(1, math.Abs(c.Bound)) {
 		return b, fmt.Errorf("%w: stated %.12g, recomputed %.12g (%s)", ErrCertificate, c.Bound, b, c.Form)
 	}
+	return b, nil
+}
+
+// checkRegion recomputes the bound of a CertRegion certificate: it checks
+// the region (records distinct, ascending, in range) and its duals (finite,
+// ≥ 0), recomputes the shares over the groups crossing the region and
+// then regionLPBound.
+func checkRegion(d *model.SqDist, prep *enumerate.Prepared, k int, c *Certificate) (float64, error) {
+	n := d.N
+	if len(c.RegionDuals) != len(c.Region) || len(c.Region) == 0 {
+		return 0, fmt.Errorf("%w: form %s: %d region records and %d region duals", ErrInput, c.Form, len(c.Region), len(c.RegionDuals))
+	}
+	inR := make([]bool, n)
+	for i, v := range c.Region {
+		if v < 0 || v >= n || (i > 0 && v <= c.Region[i-1]) {
+			return 0, fmt.Errorf("%w: region record %d (%d): not ascending, repeated or outside 0..%d", ErrInput, i, v, n-1)
+		}
+		inR[v] = true
+		if y := c.RegionDuals[i]; math.IsNaN(y) || math.IsInf(y, 0) {
+			return 0, fmt.Errorf("%w: region dual %d is %g", ErrInput, i, y)
+		} else if y < 0 {
+			return 0, fmt.Errorf("%w: region dual %d is %g < 0", ErrCertificate, i, y)
+		}
+	}
+	sh, err := prep.MinShares(c.Duals, k, 2*k-1, &enumerate.SharesOptions{Accept: func(m []int) bool {
+		return slices.ContainsFunc(m, func(u int) bool { return !inR[u] })
+	}})
+	if err != nil {
+		return 0, err
+	}
+	b, _ := regionLPBound(d, k, c.Duals, sh.Share, c.Region, c.RegionDuals, 0, time.Time{})
 	return b, nil
 }
 

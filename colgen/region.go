@@ -81,6 +81,11 @@ type regionOutcome struct {
 	records int
 	groups  int
 	status  string
+	// The certificate of the packing program's LP relaxation (CertRegion):
+	// its bound (−Inf when none), the region and the duals y ≥ 0.
+	certBound float64
+	region    []int
+	y         []float64
 }
 
 // regionBound computes the region bound at duals lambda (see above), the
@@ -89,7 +94,7 @@ type regionOutcome struct {
 func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64, hints, incumbent [][]int,
 	size, workers int, eng string, deadline time.Time) regionOutcome {
 	n := d.N
-	out := regionOutcome{bound: math.Inf(-1)}
+	out := regionOutcome{bound: math.Inf(-1), certBound: math.Inf(-1)}
 	region := pickRegion(d, k, lambda, hints, incumbent, size)
 	if len(region) < k {
 		out.status = "no region: no incumbent group with a deficit"
@@ -173,7 +178,110 @@ func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []floa
 	}
 	out.bound = base + ip - sharesSlack*mag
 	out.status += cut
+	// The certificate: the packing's LP relaxation, whose duals y prove
+	// Σ (λ + μ') − Σ y without an engine (regionLPBound).
+	y := make([]float64, m)
+	if len(cols) > 0 {
+		if y = packingDuals(m, cols, eng, deadline); y == nil {
+			return out
+		}
+	}
+	if cb, ok := regionLPBound(d, k, lambda, sh.Share, region, y, workers, deadline); ok {
+		out.certBound, out.region, out.y = cb, region, y
+	}
 	return out
+}
+
+// regionLPBound is the bound of a CertRegion certificate: for the region
+// (records ascending), the shares mu over the groups crossing it (or lower
+// bounds on them) and any y ≥ 0 (one per record of the region),
+//
+//	Σ_v (λ_v + μ_v) − Σ_{v∈R} y_v + ⌊|R|/k⌋ · min(0, min over the groups C
+//	inside R of w_C − Σ_{v∈C} (λ_v + μ_v − y_v)),
+//
+// the minimum by complete enumeration on R's records (ok is false when
+// the deadline cut it short). It never exceeds the region bound with the
+// same shares: a packing Q of R has Σ_{C∈Q} rc'_C ≥ Σ_{C∈Q} min(0, rc*_C)
+// − Σ_{v∈R} y_v with rc* the reduced cost at λ + μ − y on R, and at most
+// ⌊|R|/k⌋ groups. With y the duals of the packing's LP relaxation, no
+// group has rc* < 0 and the bound is Σ (λ + μ) plus that LP's value.
+func regionLPBound(d *model.SqDist, k int, lambda, mu []float64, region []int, y []float64, workers int, deadline time.Time) (float64, bool) {
+	n, m := d.N, len(region)
+	base, mag := 0.0, 0.0
+	for v := range n {
+		base += lambda[v] + mu[v]
+		mag += math.Abs(lambda[v]) + math.Abs(mu[v])
+	}
+	sub := &model.SqDist{N: m, D: make([]float64, m*m)}
+	shifted := make([]float64, m)
+	for a, v := range region {
+		shifted[a] = lambda[v] + mu[v] - y[a]
+		base -= y[a]
+		mag += math.Abs(y[a])
+		for b, u := range region {
+			sub.D[a*m+b] = d.At(v, u)
+		}
+	}
+	low := 0.0
+	if m >= k {
+		sp, err := enumerate.Prepare(sub, min(2*k-1, m))
+		if err != nil {
+			return 0, false
+		}
+		for eta := k; eta <= 2*k-1 && eta <= m; eta++ {
+			res, err := sp.Solve(shifted, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline})
+			if err != nil || !res.Complete {
+				return 0, false
+			}
+			low = min(low, res.LowerBound)
+		}
+	}
+	mag += math.Abs(low) * float64(m/k)
+	return base + float64(m/k)*low - sharesSlack*mag, true
+}
+
+// packingDuals solves the LP relaxation of the packing program by the
+// engine eng and returns its row duals as y ≥ 0 (nil when the engine gave
+// none).
+func packingDuals(m int, cols []model.Column, eng string, deadline time.Time) []float64 {
+	s, err := solvers.New(eng, false)
+	if err != nil {
+		return nil
+	}
+	p := packingProblem(m, cols, solvers.Continuous)
+	res, err := s.Solve(p, &solvers.Params{Deadline: deadline, HardStop: true})
+	if err != nil || res.Status != solvers.Optimal || !res.HasDuals {
+		return nil
+	}
+	y := make([]float64, m)
+	for v := range y {
+		// A ≤ row of a minimization has a dual ≤ 0 (d = c − Aᵀy).
+		y[v] = max(0, -res.Duals[v])
+	}
+	return y
+}
+
+// packingProblem is min Σ_C rc'_C x_C over the columns cols (members in
+// 0..m−1), every record in at most one chosen group, x of type t ≥ 0, at
+// most 1 for an integer x (the rows imply it; without the bound an LP's
+// duals sit on the rows alone, which packingDuals needs).
+func packingProblem(m int, cols []model.Column, t solvers.VarType) *solvers.Problem {
+	p := &solvers.Problem{}
+	for range m {
+		p.AddRow(math.Inf(-1), 1, "")
+	}
+	ones := make([]float64, 0, 64)
+	for _, c := range cols {
+		for len(ones) < len(c.Members) {
+			ones = append(ones, 1)
+		}
+		up := 1.0
+		if t == solvers.Continuous {
+			up = math.Inf(1)
+		}
+		p.AddCol(c.ReducedCost, 0, up, t, c.Members, ones[:len(c.Members)], "")
+	}
+	return p
 }
 
 // pickRegion returns the records of the incumbent's groups of largest
@@ -226,17 +334,7 @@ func packingBound(m int, cols []model.Column, eng string, deadline time.Time) (f
 	if err != nil {
 		return math.NaN(), "no MIP engine: " + err.Error()
 	}
-	p := &solvers.Problem{}
-	for range m {
-		p.AddRow(math.Inf(-1), 1, "")
-	}
-	ones := make([]float64, 2*len(cols[0].Members)+64)
-	for i := range ones {
-		ones[i] = 1
-	}
-	for _, c := range cols {
-		p.AddCol(c.ReducedCost, 0, 1, solvers.Integer, c.Members, ones[:len(c.Members)], "")
-	}
+	p := packingProblem(m, cols, solvers.Integer)
 	res, err := s.Solve(p, &solvers.Params{Deadline: deadline, HardStop: true, MIPRelGap: 1e-9})
 	if err != nil {
 		return math.NaN(), "packing program: " + err.Error()
@@ -317,6 +415,9 @@ func (r *run) regionPhase() {
 		if out.bound > res.RegionBound {
 			res.RegionRecords, res.RegionGroups, res.RegionStatus, res.RegionBound = out.records, out.groups, out.status, out.bound
 			r.raise(out.bound, BoundRegion)
+		}
+		if c := r.certify(out.certBound, CertRegion, r.asc.best, nil, nil); c != nil {
+			c.Region, c.RegionDuals = out.region, out.y
 		}
 		if out.records < size {
 			break // no larger region to take

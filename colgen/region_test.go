@@ -1,7 +1,9 @@
 package colgen
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,13 +18,16 @@ import (
 // the records chosen from the MDAV clustering, the region bound is never
 // above the optimum by brute force and never below the per-record bound
 // at the same duals; in some cases it is strictly above (the packing
-// program saw integrality that the shares do not).
+// program saw integrality that the shares do not). The certificate of
+// its LP relaxation (CertRegion) is never above it, CheckCertificate
+// recomputes it, and a raised bound, a negative dual or a region out of
+// order are refused.
 func TestRegionBound(t *testing.T) {
 	eng := pickEngine("", "cbc", "lpsolve", "highs")
 	if _, _, err := solvers.Lookup(eng); err != nil {
 		t.Skip("no MIP engine:", err)
 	}
-	above, ran := 0, 0
+	above, ran, certs, certAbove := 0, 0, 0, 0
 	for seed := uint64(1); seed <= 50; seed++ {
 		if testing.Short() && seed%5 != 0 {
 			continue
@@ -73,11 +78,51 @@ func TestRegionBound(t *testing.T) {
 				if out.bound > shares+tol {
 					above++
 				}
+				if math.IsInf(out.certBound, -1) {
+					t.Fatalf("seed %d scale %g region %d: no certificate", seed, scale, out.records)
+				}
+				if out.certBound > out.bound+tol {
+					t.Fatalf("seed %d scale %g region %d: the LP relaxation's bound %.12g above the program's %.12g", seed, scale, out.records, out.certBound, out.bound)
+				}
+				c := &Certificate{N: n, K: k, Form: CertRegion, Bound: out.certBound, Duals: lambda, Region: out.region, RegionDuals: out.y}
+				got, err := CheckCertificate(z, c)
+				if err != nil {
+					t.Fatalf("seed %d scale %g region %d: %v", seed, scale, out.records, err)
+				}
+				if got > opt+tol {
+					t.Fatalf("seed %d: the certificate recomputes %.12g, above the optimum %.12g", seed, got, opt)
+				}
+				if certs++; certs%7 == 0 {
+					// A stated bound above what the certificate proves, a
+					// negative dual and a region out of order are refused.
+					bad := *c
+					bad.Bound = got + 1e-3*math.Max(1, math.Abs(got))
+					if _, err := CheckCertificate(z, &bad); !errors.Is(err, ErrCertificate) {
+						t.Fatalf("seed %d: raised bound: %v", seed, err)
+					}
+					bad = *c
+					bad.RegionDuals = slices.Clone(c.RegionDuals)
+					bad.RegionDuals[0] = -1
+					if _, err := CheckCertificate(z, &bad); !errors.Is(err, ErrCertificate) {
+						t.Fatalf("seed %d: negative dual: %v", seed, err)
+					}
+					if len(c.Region) > 1 {
+						bad = *c
+						bad.Region = slices.Clone(c.Region)
+						bad.Region[0], bad.Region[1] = bad.Region[1], bad.Region[0]
+						if _, err := CheckCertificate(z, &bad); !errors.Is(err, ErrInput) {
+							t.Fatalf("seed %d: region out of order: %v", seed, err)
+						}
+					}
+				}
+				if out.certBound > shares+tol {
+					certAbove++
+				}
 			}
 		}
 	}
-	if ran == 0 || above == 0 {
-		t.Fatalf("%d bounds, %d above the per-record bound: the test checks nothing", ran, above)
+	if ran == 0 || above == 0 || certAbove == 0 {
+		t.Fatalf("%d bounds, %d above the per-record bound (%d certified): the test checks nothing", ran, above, certAbove)
 	}
-	t.Logf("%d region bounds, %d above the per-record bound", ran, above)
+	t.Logf("%d region bounds, %d above the per-record bound, %d of them certified above it", ran, above, certAbove)
 }
