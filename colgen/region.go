@@ -381,8 +381,9 @@ func (r *run) regionDue() bool {
 
 // regionPhase computes the region bound at the ascent's best duals after
 // a master loop without a bound of its own, until loopEnd, and raises the
-// lower bound with it (BoundRegion). The certificate stays the ascent's:
-// the packing program's bound is the engine's.
+// lower bound with it (BoundRegion). The packing program's bound is the
+// engine's; the certificate states its LP relaxation (CertRegion) when
+// that beats the ascent's.
 func (r *run) regionPhase() {
 	res := r.res
 	if !r.regionOn() || r.best == nil || r.best.groups == nil {

@@ -47,6 +47,20 @@ func checkGroup(t *testing.T, d *model.SqDist, lambda []float64, k, v int, share
 	}
 }
 
+// minSharesExact is MinShares of sizes k..2k−1 without a deadline, which
+// must finish (Exact).
+func minSharesExact(t *testing.T, pp *Prepared, lambda []float64, k int, o *SharesOptions, seed uint64) *Shares {
+	t.Helper()
+	res, err := pp.MinShares(lambda, k, 2*k-1, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Exact {
+		t.Fatalf("seed %d: not exact without deadline", seed)
+	}
+	return res
+}
+
 func shareTol(a, b float64) float64 { return 1e-9 * math.Max(1, math.Max(math.Abs(a), math.Abs(b))) }
 
 // TestMinShares: on seeded instances (n = 12..19, sizes k..2k−1 for
@@ -82,13 +96,7 @@ func TestMinShares(t *testing.T) {
 				if workers == 3 {
 					o.Hints = hints
 				}
-				res, err := pp.MinShares(lambda, k, 2*k-1, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !res.Exact {
-					t.Fatalf("seed %d: not exact without deadline", seed)
-				}
+				res := minSharesExact(t, pp, lambda, k, o, seed)
 				for v := range n {
 					if math.Abs(res.Share[v]-want[v]) > shareTol(res.Share[v], want[v]) {
 						t.Fatalf("seed %d scale %g workers %d record %d: share %.15g, listing %.15g", seed, scale, workers, v, res.Share[v], want[v])
@@ -307,13 +315,7 @@ func TestMinSharesAccept(t *testing.T) {
 			}
 		}
 		for workers := 1; workers <= 2; workers++ {
-			res, err := pp.MinShares(lambda, k, 2*k-1, &SharesOptions{Workers: workers, Accept: accept, Hints: [][]int{seqInts(k)}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Exact {
-				t.Fatalf("seed %d: not exact without deadline", seed)
-			}
+			res := minSharesExact(t, pp, lambda, k, &SharesOptions{Workers: workers, Accept: accept, Hints: [][]int{seqInts(k)}}, seed)
 			for v := range n {
 				if math.Abs(res.Share[v]-want[v]) > shareTol(res.Share[v], want[v]) {
 					t.Fatalf("seed %d workers %d record %d: share %.15g, listing the accepted groups %.15g", seed, workers, v, res.Share[v], want[v])
