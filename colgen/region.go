@@ -351,8 +351,17 @@ func packingBound(m int, cols []model.Column, eng string, deadline time.Time) (f
 // (the bound's time comes out of the master loop's).
 func (r *run) regionOn() bool {
 	return !r.opt.NoRegionBound && r.n >= 2*r.k && r.asc != nil && r.asc.ex != nil && r.noMasterBound() &&
-		r.opt.TimeLimit >= regionMinLimit
+		r.opt.TimeLimit >= regionMinLimit && r.asc.lastOK <= r.opt.TimeLimit/regionShare/regionEvals
 }
+
+// regionEvals: the region bound runs only when the ascent's last exact
+// evaluation took at most a regionEvals-th of its share. Its shares (over
+// the crossing groups, half of the share) cost more than an evaluation of
+// the ascent: on Tarragona k = 10 in 600 s, whose evaluations took 18-25
+// s, the shares of a region of 300 records did not finish in 25 s, and
+// the 50 s were lost to the ascent (bound 29.18 against 29.39 IL); EIA's
+// took 4.4 s and the region's 5-15 s.
+const regionEvals = 4
 
 // regionStart is when the master loop ends to leave the region bound its
 // share (a regionShare-th of the limit before loopEnd); zero when the
@@ -405,18 +414,21 @@ func (r *run) regionPhase() {
 	// while the time lasts and each one gave a bound; the best counts.
 	for size := regionRecords; size <= 4*regionRecords && !r.plan.passed(deadline); size *= 2 {
 		out := regionBound(r.d, r.prep, r.k, r.asc.best, r.asc.ex.hints, r.best.groups, size, r.opt.Workers, eng, deadline)
-		if math.IsInf(out.bound, -1) {
+		if math.IsInf(out.bound, -1) || out.bound <= res.RegionBound {
+			// No bound, or none better than a smaller region's.
+			what := out.status
+			if !math.IsInf(out.bound, -1) {
+				what = fmt.Sprintf("%s, bound %.6g", out.status, out.bound)
+			}
 			if res.RegionStatus == "" {
-				res.RegionRecords, res.RegionStatus = out.records, out.status
+				res.RegionRecords, res.RegionGroups, res.RegionStatus = out.records, out.groups, what
 			} else {
-				res.RegionStatus += fmt.Sprintf("; a region of %d records: %s", out.records, out.status)
+				res.RegionStatus += fmt.Sprintf("; a region of %d records: %s", out.records, what)
 			}
 			break
 		}
-		if out.bound > res.RegionBound {
-			res.RegionRecords, res.RegionGroups, res.RegionStatus, res.RegionBound = out.records, out.groups, out.status, out.bound
-			r.raise(out.bound, BoundRegion)
-		}
+		res.RegionRecords, res.RegionGroups, res.RegionStatus, res.RegionBound = out.records, out.groups, out.status, out.bound
+		r.raise(out.bound, BoundRegion)
 		if c := r.certify(out.certBound, CertRegion, r.asc.best, nil, nil); c != nil {
 			c.Region, c.RegionDuals = out.region, out.y
 		}
