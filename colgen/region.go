@@ -351,17 +351,8 @@ func packingBound(m int, cols []model.Column, eng string, deadline time.Time) (f
 // (the bound's time comes out of the master loop's).
 func (r *run) regionOn() bool {
 	return !r.opt.NoRegionBound && r.n >= 2*r.k && r.asc != nil && r.asc.ex != nil && r.noMasterBound() &&
-		r.opt.TimeLimit >= regionMinLimit && r.asc.lastOK <= r.opt.TimeLimit/regionShare/regionEvals
+		r.opt.TimeLimit >= regionMinLimit
 }
-
-// regionEvals: the region bound runs only when the ascent's last exact
-// evaluation took at most a regionEvals-th of its share. Its shares (over
-// the crossing groups, half of the share) cost more than an evaluation of
-// the ascent: on Tarragona k = 10 in 600 s, whose evaluations took 18-25
-// s, the shares of a region of 300 records did not finish in 25 s, and
-// the 50 s were lost to the ascent (bound 29.18 against 29.39 IL); EIA's
-// took 4.4 s and the region's 5-15 s.
-const regionEvals = 4
 
 // regionStart is when the master loop ends to leave the region bound its
 // share (a regionShare-th of the limit before loopEnd); zero when the
