@@ -224,25 +224,25 @@ func checkRegion(d *model.SqDist, prep *enumerate.Prepared, k int, c *Certificat
 	if len(c.RegionDuals) != len(c.Region) || len(c.Region) == 0 {
 		return 0, fmt.Errorf("%w: form %s: %d region records and %d region duals", ErrInput, c.Form, len(c.Region), len(c.RegionDuals))
 	}
-	inR := make([]bool, n)
 	for i, v := range c.Region {
 		if v < 0 || v >= n || (i > 0 && v <= c.Region[i-1]) {
 			return 0, fmt.Errorf("%w: region record %d (%d): not ascending, repeated or outside 0..%d", ErrInput, i, v, n-1)
 		}
-		inR[v] = true
 		if y := c.RegionDuals[i]; math.IsNaN(y) || math.IsInf(y, 0) {
 			return 0, fmt.Errorf("%w: region dual %d is %g", ErrInput, i, y)
 		} else if y < 0 {
 			return 0, fmt.Errorf("%w: region dual %d is %g < 0", ErrCertificate, i, y)
 		}
 	}
-	sh, err := prep.MinShares(c.Duals, k, 2*k-1, &enumerate.SharesOptions{Accept: func(m []int) bool {
-		return slices.ContainsFunc(m, func(u int) bool { return !inR[u] })
-	}})
+	sh, err := crossingShares(prep, k, c.Duals, c.Region, &enumerate.SharesOptions{})
 	if err != nil {
 		return 0, err
 	}
-	b, _ := regionLPBound(d, k, c.Duals, sh.Share, c.Region, c.RegionDuals, 0, time.Time{})
+	sp, err := regionPrepared(d, k, c.Region)
+	if err != nil {
+		return 0, err
+	}
+	b, _ := regionLPBound(sp, k, c.Duals, sh.Share, c.Region, c.RegionDuals, 0, time.Time{})
 	return b, nil
 }
 

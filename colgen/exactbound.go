@@ -84,6 +84,17 @@ type exactShares struct {
 // for the rounding of its sums (see eval).
 const sharesSlack = 1e-11
 
+// sharesSum returns Σ_v (λ_v + μ_v), the per-record bound at lambda with
+// the shares mu, and Σ_v (|λ_v| + |μ_v|), the magnitude sharesSlack is
+// taken of.
+func sharesSum(lambda, mu []float64) (sum, mag float64) {
+	for v, l := range lambda {
+		sum += l + mu[v]
+		mag += math.Abs(l) + math.Abs(mu[v])
+	}
+	return sum, mag
+}
+
 // exactSharesMax is the default maxGroups: beyond it the duals are far
 // from optimal and the bound weak anyway.
 const exactSharesMax = 20000
@@ -133,11 +144,7 @@ func (e *exactShares) eval(lambda []float64, deadline time.Time, g []float64) (f
 			}
 		}
 	}
-	b, mag := 0.0, 0.0
-	for v := range n {
-		b += lambda[v] + e.share[v]
-		mag += math.Abs(lambda[v]) + math.Abs(e.share[v])
-	}
+	b, mag := sharesSum(lambda, e.share)
 	// Rounding: the reduced costs and the sum carry errors of about
 	// η·ε·|λ| per record; sharesSlack covers them a thousandfold.
 	b -= sharesSlack * mag

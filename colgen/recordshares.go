@@ -68,11 +68,7 @@ func (e *exactShares) evalAnchored(lambda []float64, deadline time.Time, g []flo
 		}
 		e.argmin[v] = i
 	}
-	b, mag := 0.0, 0.0
-	for v := range n {
-		b += lambda[v] + e.share[v]
-		mag += math.Abs(lambda[v]) + math.Abs(e.share[v])
-	}
+	b, mag := sharesSum(lambda, e.share)
 	b -= sharesSlack * mag
 	// Cut short, g is only an estimate (from the best groups found): the
 	// ascent may still step with it (ascent.step, partialStep).

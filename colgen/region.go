@@ -93,7 +93,6 @@ type regionOutcome struct {
 // hints, by the MIP engine eng, before deadline (zero: none).
 func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64, hints, incumbent [][]int,
 	size, workers int, eng string, deadline time.Time) regionOutcome {
-	n := d.N
 	out := regionOutcome{bound: math.Inf(-1), certBound: math.Inf(-1)}
 	region := pickRegion(d, k, lambda, hints, incumbent, size)
 	if len(region) < k {
@@ -101,25 +100,13 @@ func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []floa
 		return out
 	}
 	out.records = len(region)
-	inR := make([]bool, n)
-	for _, v := range region {
-		inR[v] = true
-	}
 	// The shares get half of the time: cut short, they are lower bounds
 	// on μ' (MinShares), which keep the bound valid.
 	shareDeadline := deadline
 	if !deadline.IsZero() {
 		shareDeadline = time.Now().Add(time.Until(deadline) / 2)
 	}
-	sh, err := prep.MinShares(lambda, k, min(2*k-1, n), &enumerate.SharesOptions{Workers: workers, Deadline: shareDeadline, Hints: hints,
-		Accept: func(m []int) bool {
-			for _, u := range m {
-				if !inR[u] {
-					return true
-				}
-			}
-			return false
-		}})
+	sh, err := crossingShares(prep, k, lambda, region, &enumerate.SharesOptions{Workers: workers, Deadline: shareDeadline, Hints: hints})
 	if err != nil {
 		out.status = "shares: " + err.Error()
 		return out
@@ -128,23 +115,15 @@ func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []floa
 	if !sh.Exact {
 		cut = " (the shares cut short by their half of the time: their lower bounds)"
 	}
-	base, mag := 0.0, 0.0
-	for v := range n {
-		base += lambda[v] + sh.Share[v]
-		mag += math.Abs(lambda[v]) + math.Abs(sh.Share[v])
-	}
+	base, mag := sharesSum(lambda, sh.Share)
 	// The groups inside R of negative rc', by enumeration on R's records
 	// at the shifted duals.
 	m := len(region)
-	sub := &model.SqDist{N: m, D: make([]float64, m*m)}
 	shifted := make([]float64, m)
 	for a, v := range region {
 		shifted[a] = lambda[v] + sh.Share[v]
-		for b, u := range region {
-			sub.D[a*m+b] = d.At(v, u)
-		}
 	}
-	sp, err := enumerate.Prepare(sub, min(2*k-1, m))
+	sp, err := regionPrepared(d, k, region)
 	if err != nil {
 		out.status = "region: " + err.Error()
 		return out
@@ -186,14 +165,15 @@ func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []floa
 			return out
 		}
 	}
-	if cb, ok := regionLPBound(d, k, lambda, sh.Share, region, y, workers, deadline); ok {
+	if cb, ok := regionLPBound(sp, k, lambda, sh.Share, region, y, workers, deadline); ok {
 		out.certBound, out.region, out.y = cb, region, y
 	}
 	return out
 }
 
 // regionLPBound is the bound of a CertRegion certificate: for the region
-// (records ascending), the shares mu over the groups crossing it (or lower
+// (records ascending; sp the enumeration prepared on its records,
+// regionPrepared), the shares mu over the groups crossing it (or lower
 // bounds on them) and any y ≥ 0 (one per record of the region),
 //
 //	Σ_v (λ_v + μ_v) − Σ_{v∈R} y_v + ⌊|R|/k⌋ · min(0, min over the groups C
@@ -205,39 +185,53 @@ func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []floa
 // − Σ_{v∈R} y_v with rc* the reduced cost at λ + μ − y on R, and at most
 // ⌊|R|/k⌋ groups. With y the duals of the packing's LP relaxation, no
 // group has rc* < 0 and the bound is Σ (λ + μ) plus that LP's value.
-func regionLPBound(d *model.SqDist, k int, lambda, mu []float64, region []int, y []float64, workers int, deadline time.Time) (float64, bool) {
-	n, m := d.N, len(region)
-	base, mag := 0.0, 0.0
-	for v := range n {
-		base += lambda[v] + mu[v]
-		mag += math.Abs(lambda[v]) + math.Abs(mu[v])
-	}
-	sub := &model.SqDist{N: m, D: make([]float64, m*m)}
+func regionLPBound(sp *enumerate.Prepared, k int, lambda, mu []float64, region []int, y []float64, workers int, deadline time.Time) (float64, bool) {
+	m := len(region)
+	base, mag := sharesSum(lambda, mu)
 	shifted := make([]float64, m)
 	for a, v := range region {
 		shifted[a] = lambda[v] + mu[v] - y[a]
 		base -= y[a]
 		mag += math.Abs(y[a])
+	}
+	low := 0.0
+	for eta := k; eta <= 2*k-1 && eta <= m; eta++ {
+		res, err := sp.Solve(shifted, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline})
+		if err != nil || !res.Complete {
+			return 0, false
+		}
+		low = min(low, res.LowerBound)
+	}
+	mag += math.Abs(low) * float64(m/k)
+	return base + float64(m/k)*low - sharesSlack*mag, true
+}
+
+// regionPrepared is the enumeration prepared on the region's records (the
+// distances among them, record a of the region numbered a), for group
+// sizes up to 2k−1.
+func regionPrepared(d *model.SqDist, k int, region []int) (*enumerate.Prepared, error) {
+	m := len(region)
+	sub := &model.SqDist{N: m, D: make([]float64, m*m)}
+	for a, v := range region {
 		for b, u := range region {
 			sub.D[a*m+b] = d.At(v, u)
 		}
 	}
-	low := 0.0
-	if m >= k {
-		sp, err := enumerate.Prepare(sub, min(2*k-1, m))
-		if err != nil {
-			return 0, false
-		}
-		for eta := k; eta <= 2*k-1 && eta <= m; eta++ {
-			res, err := sp.Solve(shifted, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline})
-			if err != nil || !res.Complete {
-				return 0, false
-			}
-			low = min(low, res.LowerBound)
-		}
+	return enumerate.Prepare(sub, min(2*k-1, m))
+}
+
+// crossingShares is MinShares of the group sizes k..2k−1 over the groups
+// with a record outside the region (records ascending): the shares μ'
+// of the region bound. opts (not nil) sets the workers, deadline and
+// hints; its Accept is replaced.
+func crossingShares(prep *enumerate.Prepared, k int, lambda []float64, region []int, opts *enumerate.SharesOptions) (*enumerate.Shares, error) {
+	inR := make([]bool, len(lambda))
+	for _, v := range region {
+		inR[v] = true
 	}
-	mag += math.Abs(low) * float64(m/k)
-	return base + float64(m/k)*low - sharesSlack*mag, true
+	o := *opts
+	o.Accept = func(m []int) bool { return slices.ContainsFunc(m, func(u int) bool { return !inR[u] }) }
+	return prep.MinShares(lambda, k, min(2*k-1, len(lambda)), &o)
 }
 
 // packingDuals solves the LP relaxation of the packing program by the
@@ -270,14 +264,14 @@ func packingProblem(m int, cols []model.Column, t solvers.VarType) *solvers.Prob
 	for range m {
 		p.AddRow(math.Inf(-1), 1, "")
 	}
+	up := 1.0
+	if t == solvers.Continuous {
+		up = math.Inf(1)
+	}
 	ones := make([]float64, 0, 64)
 	for _, c := range cols {
 		for len(ones) < len(c.Members) {
 			ones = append(ones, 1)
-		}
-		up := 1.0
-		if t == solvers.Continuous {
-			up = math.Inf(1)
 		}
 		p.AddCol(c.ReducedCost, 0, up, t, c.Members, ones[:len(c.Members)], "")
 	}
