@@ -72,11 +72,12 @@ type Certificate struct {
 	// enumeration).
 	SizeBounds []float64 `json:"size_bounds,omitempty"`
 	SizeProofs []string  `json:"size_proofs,omitempty"`
-	// Cuts (form CertSubsetRow only) are the subset-row cuts S, each three
-	// distinct records given by their 0-based position in the data (row
-	// order of the data file, first record 0), in any order within the
-	// triple; no two cuts are the same set. CutDuals[i] ≤ 0 is the dual σ
-	// of Cuts[i].
+	// Cuts (forms CertSubsetRow and CertRegion only) are the subset-row
+	// cuts S, each three distinct records given by their 0-based position
+	// in the data (row order of the data file, first record 0), in any
+	// order within the triple; no two cuts are the same set; in form
+	// CertRegion all three records lie in the region. CutDuals[i] ≤ 0 is
+	// the dual σ of Cuts[i].
 	Cuts     [][3]int  `json:"cuts,omitempty"`
 	CutDuals []float64 `json:"cut_duals,omitempty"`
 	// Region (form CertRegion only) is the region R of the region bound,
@@ -96,11 +97,12 @@ const (
 	// CertSubsetRow is the bound with subset-row cuts.
 	CertSubsetRow = "subset_row_lagrangian"
 	// CertRegion is the region bound (region.go) with the packing
-	// program relaxed to its LP: Σ_v (λ_v + μ'_v) − Σ_{v∈R} y_v +
-	// ⌊|R|/k⌋·min(0, the smallest reduced cost of a group inside R at
-	// λ + μ' − y), μ' the shares over the groups crossing R
-	// (regionLPBound); the check recomputes μ' by the branch and bound
-	// per record and the minimum by complete enumeration on R.
+	// program relaxed to its LP with subset-row cuts: Σ_v (λ_v + μ'_v) −
+	// Σ_{v∈R} y_v + Σ_S σ_S + ⌊|R|/k⌋·min(0, the smallest reduced cost
+	// of a group inside R at λ + μ' − y with the cut terms), μ' the
+	// shares over the groups crossing R (regionLPBound); the check
+	// recomputes μ' by the branch and bound per record and the minimum by
+	// complete enumeration on R with the cut terms.
 	CertRegion = "region_lp"
 
 	ProofRoot        = "root_bound"
@@ -198,7 +200,7 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 	case CertShares:
 		b, _ = newExactShares(d, prep, k, 0).eval(c.Duals, time.Time{}, nil)
 	case CertRegion:
-		if b, err = checkRegion(d, prep, k, c); err != nil {
+		if b, err = checkRegion(d, prep, k, c, src); err != nil {
 			return 0, err
 		}
 	case CertSizes, CertSubsetRow:
@@ -216,10 +218,11 @@ func CheckCertificate(z *model.Dataset, c *Certificate) (float64, error) {
 }
 
 // checkRegion recomputes the bound of a CertRegion certificate: it checks
-// the region (records distinct, ascending, in range) and its duals (finite,
-// ≥ 0), recomputes the shares over the groups crossing the region and
-// then regionLPBound.
-func checkRegion(d *model.SqDist, prep *enumerate.Prepared, k int, c *Certificate) (float64, error) {
+// the region (records distinct, ascending, in range), its duals (finite,
+// ≥ 0) and that its cuts (src, checked by certCuts) lie in the region,
+// recomputes the shares over the groups crossing the region and then
+// regionLPBound.
+func checkRegion(d *model.SqDist, prep *enumerate.Prepared, k int, c *Certificate, src *srcPool) (float64, error) {
 	n := d.N
 	if len(c.RegionDuals) != len(c.Region) || len(c.Region) == 0 {
 		return 0, fmt.Errorf("%w: form %s: %d region records and %d region duals", ErrInput, c.Form, len(c.Region), len(c.RegionDuals))
@@ -234,6 +237,27 @@ func checkRegion(d *model.SqDist, prep *enumerate.Prepared, k int, c *Certificat
 			return 0, fmt.Errorf("%w: region dual %d is %g < 0", ErrCertificate, i, y)
 		}
 	}
+	// The cuts (checked by certCuts) renumbered within the region.
+	at := make(map[int]int, len(c.Region))
+	for a, v := range c.Region {
+		at[v] = a
+	}
+	pool := newSRCPool()
+	var cuts [][3]int
+	if src != nil {
+		cuts = src.cuts
+	}
+	for i, s := range cuts {
+		var t [3]int
+		for j, v := range s {
+			a, ok := at[v]
+			if !ok {
+				return 0, fmt.Errorf("%w: cut %d: record %d not in the region", ErrInput, i, v)
+			}
+			t[j] = a
+		}
+		pool.add(t) // ascending: the region is
+	}
 	sh, err := crossingShares(prep, k, c.Duals, c.Region, &enumerate.SharesOptions{})
 	if err != nil {
 		return 0, err
@@ -242,17 +266,17 @@ func checkRegion(d *model.SqDist, prep *enumerate.Prepared, k int, c *Certificat
 	if err != nil {
 		return 0, err
 	}
-	b, _ := regionLPBound(sp, k, c.Duals, sh.Share, c.Region, c.RegionDuals, 0, time.Time{})
+	b, _ := regionLPBound(sp, k, c.Duals, sh.Share, c.Region, c.RegionDuals, pool, c.CutDuals, 0, time.Time{})
 	return b, nil
 }
 
 // certCuts checks the cuts of c and returns them as a pool, index i the
-// cut Cuts[i] (its records sorted), for form CertSubsetRow; nil for the
-// other forms, which must have no cuts.
+// cut Cuts[i] (its records sorted), for forms CertSubsetRow and
+// CertRegion; nil for the other forms, which must have no cuts.
 func certCuts(c *Certificate, n int) (*srcPool, error) {
-	if c.Form != CertSubsetRow {
+	if c.Form != CertSubsetRow && c.Form != CertRegion {
 		if len(c.Cuts) > 0 || len(c.CutDuals) > 0 {
-			return nil, fmt.Errorf("%w: form %s has %d cuts and %d cut duals (only %s has cuts)", ErrInput, c.Form, len(c.Cuts), len(c.CutDuals), CertSubsetRow)
+			return nil, fmt.Errorf("%w: form %s has %d cuts and %d cut duals (only %s and %s have cuts)", ErrInput, c.Form, len(c.Cuts), len(c.CutDuals), CertSubsetRow, CertRegion)
 		}
 		return nil, nil
 	}

@@ -257,9 +257,12 @@ const (
 	// BoundShares is the per-record Lagrangian bound with shares proven
 	// by complete enumeration (exactShares) at duals of the ascent.
 	BoundShares = "exact_shares"
-	// BoundRegion is the per-record bound at the ascent's best duals
-	// with the records of a region covered by whole groups, proven by a
-	// packing program (region.go).
+	// BoundRegionLP is the per-record bound at the ascent's best duals
+	// with the records of a region covered by whole groups, proven by the
+	// LP relaxation of a packing program with subset-row cuts (region.go;
+	// certified, CertRegion); BoundRegion the same with the packing
+	// program's bound by a MIP engine.
+	BoundRegionLP = "region_lp"
 	BoundRegion   = "region_ip"
 	BoundMasterLP = "master_lp" // the converged master LP (pricing proved no negative reduced cost)
 	// BoundSubsetRow is the converged master LP with subset-row cuts

@@ -28,11 +28,14 @@ import (
 //
 // a bound for every clustering, hence on the optimum. The packing's minimum
 // is an integer program over the groups inside R of negative rc' (listed
-// completely by enumeration on R's records, at the shifted duals λ + μ');
-// its proven bound (the engine's BestBound, at most 0) keeps the whole
-// valid. Outside R, and for the records of R covered by crossing groups,
-// this is the per-record bound (μ' = μ for records outside R); inside, the
-// program knows that the records of R must be covered by whole groups.
+// completely by enumeration on R's records, at the shifted duals λ + μ').
+// Any lower bound on it keeps the whole valid: its LP relaxation with
+// subset-row cuts (packingCuts), whose duals prove the bound without an
+// engine (regionLPBound, the certificate), or the MIP engine's BestBound on
+// the program (packingBound). Outside R, and for the records of R covered
+// by crossing groups, this is the per-record bound (μ' = μ for records
+// outside R); inside, the program knows that the records of R must be
+// covered by whole groups.
 //
 // Why: at k = 10 the master never converges in ten minutes and the bound
 // is the ascent's per-record bound, whose gap on EIA sits in a few groups
@@ -44,7 +47,7 @@ import (
 // package in 56 s): the gap is the integrality of the outliers, which no
 // dual of the LP closes. The region bound at the same duals, R the 312
 // records of the groups of deficit above 0.3: 838.21 (4.0 % gap), in
-// 13.7 s (bench/README.md, "The region bound").
+// 13.7 s by CBC on the program (bench/README.md, "The region bound").
 //
 // The region is built from the incumbent's groups in decreasing order of
 // their deficit at λ, estimated from the shares of the hint groups (the
@@ -57,6 +60,12 @@ import (
 // 607 records 844.20 in 48 s (CBC; HiGHS took 172 s on its 35,463
 // groups; bench/README.md).
 const regionRecords = 300
+
+// regionMaxRecords is the largest region regionPhase tries (eight times
+// regionRecords): on EIA at k = 10 in 600 s the regions of 300, 600 and
+// 1,213 records gave 1.8587, 1.8745 and 1.8797 IL, the last 31 s after
+// the first began, with 20 s of the share left (bench/README.md).
+const regionMaxRecords = 8 * regionRecords
 
 // regionMaxGroups caps the groups listed inside the region (per size); a
 // region with more groups of negative rc' gives no bound.
@@ -74,26 +83,40 @@ const (
 	regionMinLimit = 300 * time.Second
 )
 
+// regionIPMin is the least time left after the regions for which the
+// packing program runs on the best one (packingBound).
+const regionIPMin = 5 * time.Second
+
 // regionOutcome is what regionBound did: the bound (−Inf when none), the
-// region's records, the groups of the integer program and its status.
+// region's records, the groups inside it of negative rc' and a status.
 type regionOutcome struct {
 	bound   float64
 	records int
 	groups  int
 	status  string
-	// The certificate of the packing program's LP relaxation (CertRegion):
-	// its bound (−Inf when none), the region and the duals y ≥ 0.
-	certBound float64
-	region    []int
-	y         []float64
+	// The certificate (CertRegion): the region, the duals y ≥ 0 of its
+	// records and the cuts (records by position in the data) with their
+	// duals σ ≤ 0, from the packing's LP relaxation with subset-row cuts.
+	region []int
+	y      []float64
+	cuts   [][3]int
+	sigma  []float64
+	// The packing program for packingBound: its groups (members in
+	// 0..len(region)−1), its cuts, and Σ (λ + μ') with the magnitude of
+	// its terms.
+	cols      []model.Column
+	pool      *srcPool
+	base, mag float64
 }
 
 // regionBound computes the region bound at duals lambda (see above), the
 // region chosen from the incumbent's groups (incumbent) with the help of
-// hints, by the MIP engine eng, before deadline (zero: none).
+// hints, its packing's LP relaxation with subset-row cuts solved by the LP
+// engine lpEng, before deadline (zero: none). The bound is the
+// certificate's (regionLPBound); packingBound can raise it afterwards.
 func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []float64, hints, incumbent [][]int,
-	size, workers int, eng string, deadline time.Time) regionOutcome {
-	out := regionOutcome{bound: math.Inf(-1), certBound: math.Inf(-1)}
+	size, workers int, lpEng string, deadline time.Time) regionOutcome {
+	out := regionOutcome{bound: math.Inf(-1)}
 	region := pickRegion(d, k, lambda, hints, incumbent, size)
 	if len(region) < k {
 		out.status = "no region: no incumbent group with a deficit"
@@ -139,53 +162,127 @@ func regionBound(d *model.SqDist, prep *enumerate.Prepared, k int, lambda []floa
 			out.status = "region enumeration cut short (deadline or more groups than the cap)"
 			return out
 		}
+		for _, c := range res.Columns {
+			slices.Sort(c.Members) // srcPool.each reads groups ascending
+		}
 		cols = append(cols, res.Columns...)
 	}
 	out.groups = len(cols)
-	ip := 0.0
+	// The packing's LP relaxation with subset-row cuts: its duals prove
+	// the bound (regionLPBound, the certificate's own computation).
+	y, pool, sigma, rounds := make([]float64, m), newSRCPool(), []float64(nil), 0
 	if len(cols) > 0 {
-		b, status := packingBound(m, cols, eng, deadline)
-		if math.IsNaN(b) {
-			out.status = status
-			return out
-		}
-		ip = min(b, 0)
-		mag += math.Abs(ip)
-		out.status = status
-	} else {
-		out.status = "no group inside the region beats its shares"
-	}
-	out.bound = base + ip - sharesSlack*mag
-	out.status += cut
-	// The certificate: the packing's LP relaxation, whose duals y prove
-	// Σ (λ + μ') − Σ y without an engine (regionLPBound).
-	y := make([]float64, m)
-	if len(cols) > 0 {
-		if y = packingDuals(m, cols, eng, deadline); y == nil {
+		if y, pool, sigma, rounds = packingCuts(m, cols, lpEng, deadline); y == nil {
+			out.status = "packing LP: no optimal solve" + cut
 			return out
 		}
 	}
-	if cb, ok := regionLPBound(sp, k, lambda, sh.Share, region, y, workers, deadline); ok {
-		out.certBound, out.region, out.y = cb, region, y
+	b, ok := regionLPBound(sp, k, lambda, sh.Share, region, y, pool, sigma, workers, deadline)
+	if !ok {
+		out.status = "the bound's enumeration cut short by the deadline" + cut
+		return out
+	}
+	out.bound, out.region, out.y, out.sigma = b, region, y, sigma
+	for _, c := range pool.cuts[:len(sigma)] {
+		out.cuts = append(out.cuts, [3]int{region[c[0]], region[c[1]], region[c[2]]})
+	}
+	out.cols, out.pool, out.base, out.mag = cols, pool, base, mag
+	out.status = fmt.Sprintf("packing LP with %d subset-row cuts (%d rounds)%s", len(sigma), rounds, cut)
+	if len(cols) == 0 {
+		out.status = "no group inside the region beats its shares" + cut
 	}
 	return out
+}
+
+// packingCuts solves the LP relaxation of the packing program over cols
+// (members in 0..m−1, ascending) by the LP engine eng in rounds: after
+// each solve, the subset-row cuts of three records that its solution
+// violates (separateSRC; at most srcMaxPerRound a round) are added as
+// rows Σ_{C holds two of S} x_C ≤ 1, valid for every packing, until none
+// is violated, srcMaxRounds rounds or the deadline. It returns the duals
+// of the last optimal solve: y ≥ 0 per record, the pool of cuts and σ ≤ 0
+// for its first len(sigma) cuts (those of that solve), and the rounds;
+// y is nil when no solve was optimal.
+//
+// On EIA at k = 10 (the region of 602 records and 66,569 groups of a 600 s
+// run) the LP alone gives 1.84050 IL; three rounds of 2,839 cuts raise it
+// to 1.87666 IL in 5.6 s (CLP), above CBC's bound on the packing
+// program after its whole share (1.87128; bench/README.md).
+func packingCuts(m int, cols []model.Column, eng string, deadline time.Time) (y []float64, pool *srcPool, sigma []float64, rounds int) {
+	pool = newSRCPool()
+	s, err := solvers.New(eng, false)
+	if err != nil {
+		return nil, pool, nil, 0
+	}
+	prm := &solvers.Params{Deadline: deadline, HardStop: true}
+	p := packingProblem(m, cols, nil, solvers.Continuous)
+	var sess solvers.Session
+	if s.Capabilities().Incremental {
+		sess, err = s.NewSession(p, prm)
+	} else {
+		sess, err = solvers.NewReloadSession(s, p, prm)
+	}
+	if err != nil {
+		return nil, pool, nil, 0
+	}
+	defer sess.Close()
+	members := make([][]int, len(cols))
+	for j, c := range cols {
+		members[j] = c.Members
+	}
+	for rounds = 0; ; rounds++ {
+		res, err := sess.Solve()
+		if err != nil || res.Status != solvers.Optimal || !res.HasDuals {
+			return y, pool, sigma, rounds
+		}
+		// A ≤ row of a minimization has a dual ≤ 0 (d = c − Aᵀy).
+		y = make([]float64, m)
+		for v := range y {
+			y[v] = max(0, -res.Duals[v])
+		}
+		sigma = make([]float64, len(pool.cuts))
+		for i := range sigma {
+			sigma[i] = min(0, res.Duals[m+i])
+		}
+		if rounds == srcMaxRounds || (!deadline.IsZero() && !time.Now().Before(deadline)) {
+			return y, pool, sigma, rounds
+		}
+		from := len(pool.cuts)
+		for _, c := range separateSRC(members, res.X, srcViolation, srcMaxPerRound) {
+			pool.add(c.S)
+		}
+		if len(pool.cuts) == from {
+			return y, pool, sigma, rounds
+		}
+		lo, up, start, idx, vals := pool.rowsFor(from, members)
+		if err := sess.AddRows(lo, up, start, idx, vals); err != nil {
+			return y, pool, sigma, rounds
+		}
+	}
 }
 
 // regionLPBound is the bound of a CertRegion certificate: for the region
 // (records ascending; sp the enumeration prepared on its records,
 // regionPrepared), the shares mu over the groups crossing it (or lower
-// bounds on them) and any y ≥ 0 (one per record of the region),
+// bounds on them), any y ≥ 0 (one per record of the region) and any
+// subset-row cuts of region records (pool, records numbered within the
+// region; nil: none) with duals σ ≤ 0 (sigma, one per cut of the pool
+// from the first),
 //
-//	Σ_v (λ_v + μ_v) − Σ_{v∈R} y_v + ⌊|R|/k⌋ · min(0, min over the groups C
-//	inside R of w_C − Σ_{v∈C} (λ_v + μ_v − y_v)),
+//	Σ_v (λ_v + μ_v) − Σ_{v∈R} y_v + Σ_S σ_S + ⌊|R|/k⌋ · min(0, min over
+//	the groups C inside R of w_C − Σ_{v∈C} (λ_v + μ_v − y_v) − Σ_S σ_S h_SC),
 //
-// the minimum by complete enumeration on R's records (ok is false when
-// the deadline cut it short). It never exceeds the region bound with the
-// same shares: a packing Q of R has Σ_{C∈Q} rc'_C ≥ Σ_{C∈Q} min(0, rc*_C)
-// − Σ_{v∈R} y_v with rc* the reduced cost at λ + μ − y on R, and at most
-// ⌊|R|/k⌋ groups. With y the duals of the packing's LP relaxation, no
-// group has rc* < 0 and the bound is Σ (λ + μ) plus that LP's value.
-func regionLPBound(sp *enumerate.Prepared, k int, lambda, mu []float64, region []int, y []float64, workers int, deadline time.Time) (float64, bool) {
+// h_SC = 1 when C holds two or more records of S; the minimum by complete
+// enumeration on R's records with the cut terms as its penalty (ok is
+// false when the deadline cut it short). It never exceeds the region bound
+// with the same shares: a packing Q of R covers each record of R at most
+// once and, its groups being disjoint, holds at most one group with two
+// records of any S, so Σ_{C∈Q} rc'_C ≥ Σ_{C∈Q} rc*_C − Σ_{v∈R} y_v +
+// Σ_S σ_S with rc* the reduced cost above, and Q has at most ⌊|R|/k⌋
+// groups. With the duals of the packing's LP relaxation with these cuts,
+// no group has rc* < 0 and the bound is Σ (λ + μ) plus that LP's value.
+func regionLPBound(sp *enumerate.Prepared, k int, lambda, mu []float64, region []int, y []float64, pool *srcPool, sigma []float64,
+	workers int, deadline time.Time) (float64, bool) {
 	m := len(region)
 	base, mag := sharesSum(lambda, mu)
 	shifted := make([]float64, m)
@@ -194,9 +291,13 @@ func regionLPBound(sp *enumerate.Prepared, k int, lambda, mu []float64, region [
 		base -= y[a]
 		mag += math.Abs(y[a])
 	}
+	for _, sg := range sigma {
+		base += sg
+		mag += math.Abs(sg)
+	}
 	low := 0.0
 	for eta := k; eta <= 2*k-1 && eta <= m; eta++ {
-		res, err := sp.Solve(shifted, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline})
+		res, err := sp.Solve(shifted, eta, &enumerate.Options{Workers: workers, Threshold: 0, Deadline: deadline, Penalty: pool.penalty(sigma)})
 		if err != nil || !res.Complete {
 			return 0, false
 		}
@@ -234,46 +335,36 @@ func crossingShares(prep *enumerate.Prepared, k int, lambda []float64, region []
 	return prep.MinShares(lambda, k, min(2*k-1, len(lambda)), &o)
 }
 
-// packingDuals solves the LP relaxation of the packing program by the
-// engine eng and returns its row duals as y ≥ 0 (nil when the engine gave
-// none).
-func packingDuals(m int, cols []model.Column, eng string, deadline time.Time) []float64 {
-	s, err := solvers.New(eng, false)
-	if err != nil {
-		return nil
-	}
-	p := packingProblem(m, cols, solvers.Continuous)
-	res, err := s.Solve(p, &solvers.Params{Deadline: deadline, HardStop: true})
-	if err != nil || res.Status != solvers.Optimal || !res.HasDuals {
-		return nil
-	}
-	y := make([]float64, m)
-	for v := range y {
-		// A ≤ row of a minimization has a dual ≤ 0 (d = c − Aᵀy).
-		y[v] = max(0, -res.Duals[v])
-	}
-	return y
-}
-
 // packingProblem is min Σ_C rc'_C x_C over the columns cols (members in
-// 0..m−1), every record in at most one chosen group, x of type t ≥ 0, at
-// most 1 for an integer x (the rows imply it; without the bound an LP's
-// duals sit on the rows alone, which packingDuals needs).
-func packingProblem(m int, cols []model.Column, t solvers.VarType) *solvers.Problem {
+// 0..m−1, ascending), every record in at most one chosen group, and the
+// cuts of pool (nil: none) as rows Σ_{C holds two of S} x_C ≤ 1 after the
+// m record rows; x of type t ≥ 0, at most 1 for an integer x (the rows
+// imply it; without the bound an LP's duals sit on the rows alone, which
+// packingCuts needs).
+func packingProblem(m int, cols []model.Column, pool *srcPool, t solvers.VarType) *solvers.Problem {
 	p := &solvers.Problem{}
-	for range m {
+	rows := m
+	if pool != nil {
+		rows += len(pool.cuts)
+	}
+	for range rows {
 		p.AddRow(math.Inf(-1), 1, "")
 	}
 	up := 1.0
 	if t == solvers.Continuous {
 		up = math.Inf(1)
 	}
-	ones := make([]float64, 0, 64)
+	var idx []int
+	var ones []float64
 	for _, c := range cols {
-		for len(ones) < len(c.Members) {
+		idx = append(idx[:0], c.Members...)
+		if pool != nil {
+			pool.each(c.Members, func(i int) { idx = append(idx, m+i) })
+		}
+		for len(ones) < len(idx) {
 			ones = append(ones, 1)
 		}
-		p.AddCol(c.ReducedCost, 0, up, t, c.Members, ones[:len(c.Members)], "")
+		p.AddCol(c.ReducedCost, 0, up, t, idx, ones[:len(idx)], "")
 	}
 	return p
 }
@@ -322,13 +413,14 @@ func pickRegion(d *model.SqDist, k int, lambda []float64, hints, incumbent [][]i
 
 // packingBound is a proven lower bound on min Σ_C rc'_C x_C over packings
 // (every record of 0..m−1 in at most one chosen group) by the MIP engine
-// eng: the engine's BestBound; NaN with a status when it has none.
-func packingBound(m int, cols []model.Column, eng string, deadline time.Time) (float64, string) {
+// eng, with the cuts of pool as rows (valid for every packing): the
+// engine's BestBound; NaN with a status when it has none.
+func packingBound(m int, cols []model.Column, pool *srcPool, eng string, deadline time.Time) (float64, string) {
 	s, err := solvers.New(eng, true)
 	if err != nil {
 		return math.NaN(), "no MIP engine: " + err.Error()
 	}
-	p := packingProblem(m, cols, solvers.Integer)
+	p := packingProblem(m, cols, pool, solvers.Integer)
 	res, err := s.Solve(p, &solvers.Params{Deadline: deadline, HardStop: true, MIPRelGap: 1e-9})
 	if err != nil {
 		return math.NaN(), "packing program: " + err.Error()
@@ -394,11 +486,16 @@ func (r *run) regionPhase() {
 		deadline = r.plan.end
 	}
 	t0 := time.Now()
-	eng := pickEngine(r.opt.MIPSolver, "cbc", "lpsolve", "highs")
-	// Regions of regionRecords, then twice and four times as many records
-	// while the time lasts and each one gave a bound; the best counts.
-	for size := regionRecords; size <= 4*regionRecords && !r.plan.passed(deadline); size *= 2 {
-		out := regionBound(r.d, r.prep, r.k, r.asc.best, r.asc.ex.hints, r.best.groups, size, r.opt.Workers, eng, deadline)
+	lpEng := r.res.LPSolver
+	if lpEng == "" {
+		lpEng = pickEngine(r.opt.LPSolver, "clp", "highs", "lpsolve")
+	}
+	// Regions of regionRecords, then twice as many records up to
+	// regionMaxRecords, while the time lasts and each one gave a bound;
+	// the best counts.
+	var best regionOutcome
+	for size := regionRecords; size <= regionMaxRecords && !r.plan.passed(deadline); size *= 2 {
+		out := regionBound(r.d, r.prep, r.k, r.asc.best, r.asc.ex.hints, r.best.groups, size, r.opt.Workers, lpEng, deadline)
 		if math.IsInf(out.bound, -1) || out.bound <= res.RegionBound {
 			// No bound, or none better than a smaller region's.
 			what := out.status
@@ -412,14 +509,32 @@ func (r *run) regionPhase() {
 			}
 			break
 		}
+		best = out
 		res.RegionRecords, res.RegionGroups, res.RegionStatus, res.RegionBound = out.records, out.groups, out.status, out.bound
-		r.raise(out.bound, BoundRegion)
-		if c := r.certify(out.certBound, CertRegion, r.asc.best, nil, nil); c != nil {
-			c.Region, c.RegionDuals = out.region, out.y
+		r.raise(out.bound, BoundRegionLP)
+		if c := r.certify(out.bound, CertRegion, r.asc.best, nil, nil); c != nil {
+			c.Region, c.RegionDuals, c.Cuts, c.CutDuals = out.region, out.y, out.cuts, out.sigma
 		}
 		if out.records < size {
 			break // no larger region to take
 		}
+	}
+	// The time left goes to the packing program itself on the best
+	// region, its cuts as rows; its bound is the MIP engine's and not
+	// certified.
+	if len(best.cols) > 0 && time.Until(deadline) >= regionIPMin {
+		eng := pickEngine(r.opt.MIPSolver, "cbc", "lpsolve", "highs")
+		ip, status := packingBound(len(best.region), best.cols, best.pool, eng, deadline)
+		if !math.IsNaN(ip) {
+			ip = min(ip, 0)
+			b := best.base + ip - sharesSlack*(best.mag+math.Abs(ip))
+			status = fmt.Sprintf("%s, bound %.6g", status, b)
+			if b > res.RegionBound {
+				res.RegionBound = b
+				r.raise(b, BoundRegion)
+			}
+		}
+		res.RegionStatus += "; " + status
 	}
 	res.Stats.RegionSeconds = time.Since(t0).Seconds()
 	r.plan.ended(PhaseMaster)

@@ -65,7 +65,7 @@ func addColgenFlags(f *pflag.FlagSet, s *colgenSettings) {
 	f.BoolVar(&s.subsetRow, "subset-row-cuts", true, "the cuts are on by default (--no-subset-row-cuts turns them off)")
 	_ = f.MarkHidden("subset-row-cuts")
 	f.BoolVar(&s.noShareModel, "no-share-model", false, "colgen: keep the subgradient steps in the ascent's tail instead of the share model's (a cutting-plane model of the per-record bound, one piece per record, maximized by the LP engine in a box around the best duals)")
-	f.BoolVar(&s.noRegion, "no-region-bound", false, "colgen: skip the region bound after a master loop without a bound of its own (large k, limits of 300 s or more): the per-record bound at the ascent's best duals with the records of the incumbent's groups of largest deficit covered by whole groups, proven by a packing program over their groups (the MIP engine); the loop keeps its last twelfth instead")
+	f.BoolVar(&s.noRegion, "no-region-bound", false, "colgen: skip the region bound after a master loop without a bound of its own (large k, limits of 300 s or more): the per-record bound at the ascent's best duals with the records of the incumbent's groups of largest deficit covered by whole groups, proven by the LP relaxation of a packing program over their groups with subset-row cuts (certified; the MIP engine on the program itself with the time left); the loop keeps its last twelfth instead")
 	f.BoolVar(&s.noShareAscent, "no-share-ascent", false, "colgen: turn off the ascent on the per-record lower bound with shares proven by complete enumeration, which takes over the master loop when the master's value has not moved for 8 solves without a bound of its own (large k)")
 }
 
