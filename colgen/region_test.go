@@ -20,9 +20,8 @@ import (
 // packing's LP relaxation with subset-row cuts) is never above the
 // optimum by brute force and never below the per-record bound at the same
 // duals; in some cases it is strictly above (the packing saw integrality
-// that the shares do not). The
-// packing program's own bound (packingBound, the cuts as rows) lies
-// between it and the optimum. Its certificate (CertRegion, with the cuts)
+// that the shares do not). The packing program's own bound (packingBound,
+// the cuts as rows) lies between it and the optimum. Its certificate (CertRegion, with the cuts)
 // is recomputed by CheckCertificate, and a raised bound, a negative
 // record dual and a region out of order are refused.
 func TestRegionBound(t *testing.T) {
