@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -214,5 +215,75 @@ func TestRegionCuts(t *testing.T) {
 				t.Fatalf("a cut with a record outside the region: %v", err)
 			}
 		}
+	}
+}
+
+// TestRegionPhase: the region bound in a run's state after a master loop
+// without a bound of its own (the bound the ascent's 1.5 on the two
+// triangles of TestRegionCuts, a 600 s limit, the clock at the region's
+// share): the run's bound becomes the region's 1.6 (kind region_lp), its
+// certificate is the region's with the cut and re-proves 1.6, and the
+// packing program runs on the region with the time left (its bound, the
+// same 1.6, does not replace the certified one). With a limit under
+// regionMinLimit, NoRegionBound or a converged master it does nothing.
+func TestRegionPhase(t *testing.T) {
+	lpEng := pickEngine("", "clp", "highs", "lpsolve")
+	if _, _, err := solvers.Lookup(lpEng); err != nil {
+		t.Skip("no LP engine:", err)
+	}
+	h := math.Sqrt(3) / 2
+	z, err := model.NewDataset([]string{"x", "y"}, 6, 2, []float64{0, 0, 1, 0, 0.5, h, 100, 0, 101, 0, 100.5, h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func(opt *Options) *run {
+		t0 := time.Now() // the engines' deadlines are on the real clock
+		clk := &fakeClock{t0}
+		r := newRun(z, 2, opt, newTimePlan(t0, opt, clk.now))
+		if r.prep, err = enumerate.Prepare(r.d, 3); err != nil {
+			t.Fatal(err)
+		}
+		r.res.LowerBound, r.res.BoundKind = 1.5, BoundShares
+		r.asc = newAscent(make([]float64, 6), 1)
+		r.asc.best = []float64{0.3, 0.3, 0.3, 0.3, 0.3, 0.3}
+		r.asc.ex = newExactShares(r.d, r.prep, 2, 1)
+		r.best = &incumbent{sse: 2, groups: [][]int{{0, 1, 2}, {3, 4, 5}}}
+		clk.advance(r.plan.loopEnd.Sub(t0) - opt.TimeLimit/regionShare)
+		return r
+	}
+	r := state(&Options{TimeLimit: 600 * time.Second})
+	if !r.regionDue() {
+		t.Fatal("the clock is not at the region's share")
+	}
+	r.regionPhase()
+	res := r.res
+	if math.Abs(res.LowerBound-1.6) > 1e-6 || res.BoundKind != BoundRegionLP || math.Abs(res.RegionBound-1.6) > 1e-6 || res.RegionRecords != 6 {
+		t.Fatalf("bound %.12g (%s), region bound %.12g over %d records; want 1.6 (region_lp) over 6", res.LowerBound, res.BoundKind, res.RegionBound, res.RegionRecords)
+	}
+	if !strings.Contains(res.RegionStatus, "packing program") {
+		t.Fatalf("status %q: the packing program did not run with the time left", res.RegionStatus)
+	}
+	c := res.Certificate
+	if c == nil || c.Form != CertRegion || len(c.Cuts) == 0 || len(c.Region) != 6 {
+		t.Fatalf("certificate %+v, want form %s with the region and its cuts", c, CertRegion)
+	}
+	if got, err := CheckCertificate(z, c); err != nil || math.Abs(got-1.6) > 1e-6 {
+		t.Fatalf("certificate: %.12g, %v", got, err)
+	}
+	for name, opt := range map[string]*Options{
+		"limit 120 s":   {TimeLimit: 120 * time.Second},
+		"NoRegionBound": {TimeLimit: 600 * time.Second, NoRegionBound: true},
+	} {
+		r := state(opt)
+		r.regionPhase()
+		if r.res.LowerBound != 1.5 || r.res.RegionStatus != "" || r.res.Certificate != nil {
+			t.Errorf("%s: bound %g, region %q", name, r.res.LowerBound, r.res.RegionStatus)
+		}
+	}
+	r = state(&Options{TimeLimit: 600 * time.Second})
+	r.res.Converged = true
+	r.regionPhase()
+	if r.res.LowerBound != 1.5 || r.res.RegionStatus != "" {
+		t.Errorf("converged master: bound %g, region %q", r.res.LowerBound, r.res.RegionStatus)
 	}
 }
