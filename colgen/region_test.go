@@ -157,15 +157,7 @@ func TestRegionBound(t *testing.T) {
 // it too); a positive cut dual and a cut with a record outside the
 // region are refused.
 func TestRegionCuts(t *testing.T) {
-	lpEng := pickEngine("", "clp", "highs", "lpsolve")
-	if _, _, err := solvers.Lookup(lpEng); err != nil {
-		t.Skip("no LP engine:", err)
-	}
-	h := math.Sqrt(3) / 2
-	z, err := model.NewDataset([]string{"x", "y"}, 6, 2, []float64{0, 0, 1, 0, 0.5, h, 100, 0, 101, 0, 100.5, h})
-	if err != nil {
-		t.Fatal(err)
-	}
+	z, lpEng := twoTriangles(t)
 	d := model.NewSqDist(z)
 	k := 2
 	prep, err := enumerate.Prepare(d, 2*k-1)
@@ -227,22 +219,16 @@ func TestRegionCuts(t *testing.T) {
 // same 1.6, does not replace the certified one). With a limit under
 // regionMinLimit, NoRegionBound or a converged master it does nothing.
 func TestRegionPhase(t *testing.T) {
-	lpEng := pickEngine("", "clp", "highs", "lpsolve")
-	if _, _, err := solvers.Lookup(lpEng); err != nil {
-		t.Skip("no LP engine:", err)
-	}
-	h := math.Sqrt(3) / 2
-	z, err := model.NewDataset([]string{"x", "y"}, 6, 2, []float64{0, 0, 1, 0, 0.5, h, 100, 0, 101, 0, 100.5, h})
-	if err != nil {
-		t.Fatal(err)
-	}
+	z, _ := twoTriangles(t)
 	state := func(opt *Options) *run {
 		t0 := time.Now() // the engines' deadlines are on the real clock
 		clk := &fakeClock{t0}
 		r := newRun(z, 2, opt, newTimePlan(t0, opt, clk.now))
-		if r.prep, err = enumerate.Prepare(r.d, 3); err != nil {
+		prep, err := enumerate.Prepare(r.d, 3)
+		if err != nil {
 			t.Fatal(err)
 		}
+		r.prep = prep
 		r.res.LowerBound, r.res.BoundKind = 1.5, BoundShares
 		r.asc = newAscent(make([]float64, 6), 1)
 		r.asc.best = []float64{0.3, 0.3, 0.3, 0.3, 0.3, 0.3}
@@ -286,4 +272,21 @@ func TestRegionPhase(t *testing.T) {
 	if r.res.LowerBound != 1.5 || r.res.RegionStatus != "" {
 		t.Errorf("converged master: bound %g, region %q", r.res.LowerBound, r.res.RegionStatus)
 	}
+}
+
+// twoTriangles returns the records of TestRegionCuts (two equilateral
+// triangles of side 1, 100 apart) and the LP engine of the region bound,
+// skipping the test without one.
+func twoTriangles(t *testing.T) (*model.Dataset, string) {
+	t.Helper()
+	lpEng := pickEngine("", "clp", "highs", "lpsolve")
+	if _, _, err := solvers.Lookup(lpEng); err != nil {
+		t.Skip("no LP engine:", err)
+	}
+	h := math.Sqrt(3) / 2
+	z, err := model.NewDataset([]string{"x", "y"}, 6, 2, []float64{0, 0, 1, 0, 0.5, h, 100, 0, 101, 0, 100.5, h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return z, lpEng
 }

@@ -400,6 +400,21 @@ func (r *run) masterLoop() error {
 	return nil
 }
 
+// loopOver: the master loop's time is up (loopEnd passed, or the region
+// bound's share has begun).
+func (r *run) loopOver() bool { return r.plan.passed(r.plan.loopEnd) || r.regionDue() }
+
+// moreTurns: the ascent takes turn number turn (from 0) before this
+// master solve: the first, and more while the master is stuck again
+// after it moved and the ascent pays, or has moved and the ascent climbs
+// (shareClimbs), as its share of the time allows (shareTurn), until the
+// loop's time is up. (Before the region's share was part of that, a turn
+// loop that reached it span on turns of no step until loopEnd: 50 s of
+// a 600 s EIA run at k = 10.)
+func (r *run) moreTurns(turn int) bool {
+	return (turn == 0 || r.shareStuckAgain && r.sharePays() || r.shareClimbs()) && r.shareTurn() && !r.loopOver()
+}
+
 // iterate is one iteration of the master loop; done says the loop ends
 // (Result.Stopped says why).
 func (r *run) iterate() (done bool, err error) {
@@ -429,13 +444,13 @@ func (r *run) iterate() (done bool, err error) {
 		// moved and the ascent climbs (shareClimbs), as many turns as its
 		// share of the time allows (shareTurn): such a master's solves add
 		// nothing to the bound.
-		for turn := 0; (turn == 0 || r.shareStuckAgain && r.sharePays() || r.shareClimbs()) && r.shareTurn() && !r.plan.passed(r.plan.loopEnd); turn++ {
+		for turn := 0; r.moreTurns(turn); turn++ {
 			t0 := r.plan.clock()
 			r.ascend(1)
 			r.shareSeconds += r.plan.clock().Sub(t0).Seconds()
 		}
 	}
-	if r.plan.passed(r.plan.loopEnd) || r.regionDue() {
+	if r.loopOver() {
 		r.stop(StopTimeLimit, PhaseMaster)
 		if res.Iterations == 0 {
 			r.stop(StopTimeLimit, PhaseStart)
@@ -841,7 +856,7 @@ func (r *run) ascend(steps int) {
 	if r.asc == nil {
 		return
 	}
-	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.plan.passed(r.plan.loopEnd) && !r.regionDue(); i++ {
+	for i := 0; (steps <= 0 || i < steps) && !r.asc.done() && !r.loopOver(); i++ {
 		t0 := time.Now()
 		deadline := r.loopDeadline()
 		if r.asc.ex != nil && !deadline.IsZero() {

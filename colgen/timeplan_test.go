@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sdcopt/sdcopt/native/enumerate"
 )
 
 // fakeClock is a clock the test moves by hand.
@@ -378,5 +380,49 @@ func TestShareTurnWhileTheAscentPays(t *testing.T) {
 	r.shareFrom, r.shareSeconds = r.plan.clock().Add(-30*time.Second), 3
 	if r.shareTurn() {
 		t.Fatalf("late, not paying: 3 s of ascent in 30 s just past shareLateFrom (fraction %.3f), want the ramp's ratio near 0", r.loopFraction())
+	}
+}
+
+// TestNoTurnsInTheRegionShare: the ascent's turns before a master solve
+// stop where the region bound's share begins, as the loop does (the turn
+// loop used to check loopEnd alone: a turn that reached the share was
+// followed by turns of no step, a spin until loopEnd, 50 s of a 600 s EIA
+// run at k = 10). The case: a master that moved, an ascent on exactShares
+// that pays, its turns under their ratio; more turns early in the loop,
+// none at the region's share, where shareTurn alone would still allow one.
+func TestNoTurnsInTheRegionShare(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	z := randomData(t, 40, 2, 1)
+	limit := 600 * time.Second
+	clk := &fakeClock{t0}
+	opt := &Options{TimeLimit: limit}
+	r := newRun(z, 3, opt, newTimePlan(t0, opt, clk.now))
+	prep, err := enumerate.Prepare(r.d, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.loopStart = t0.Add(150 * time.Second)
+	r.res.LowerBound, r.res.BoundKind = 1, BoundShares
+	r.masterMoved, r.stallIters = true, 0
+	r.shareAscent, r.shareStartStuck = true, true
+	r.asc = newAscent(make([]float64, z.N), 1)
+	r.asc.ex = newExactShares(r.d, prep, 3, 1)
+	// under: ascent seconds in the last 30 s under sharePaysRatio.
+	under := 0.95 * 30 * sharePaysRatio / (1 + sharePaysRatio)
+	clk.advance(200 * time.Second)
+	r.shareFrom, r.shareSeconds = clk.now().Add(-30*time.Second), under
+	if !r.moreTurns(1) {
+		t.Fatal("early in the loop, paying, under its ratio: no more turns (the case tests nothing)")
+	}
+	clk.advance(r.regionStart().Sub(clk.now()))
+	r.shareFrom, r.shareSeconds = clk.now().Add(-30*time.Second), under
+	if !r.regionDue() || r.plan.passed(r.plan.loopEnd) {
+		t.Fatalf("at %v: region due %v, loopEnd passed %v", clk.now().Sub(t0), r.regionDue(), r.plan.passed(r.plan.loopEnd))
+	}
+	if !r.shareTurn() || !r.shareClimbs() {
+		t.Fatal("at the region's share shareTurn or shareClimbs fail anyway (the case tests nothing)")
+	}
+	if r.moreTurns(0) || r.moreTurns(1) {
+		t.Fatal("turns of the ascent at the region's share")
 	}
 }
