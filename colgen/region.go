@@ -240,10 +240,7 @@ func packingCuts(m int, cols []model.Column, eng string, deadline time.Time) (y 
 		for v := range y {
 			y[v] = max(0, -res.Duals[v])
 		}
-		sigma = make([]float64, len(pool.cuts))
-		for i := range sigma {
-			sigma[i] = min(0, res.Duals[m+i])
-		}
+		_, sigma = splitCutDuals(res.Duals, m, len(pool.cuts))
 		if rounds == srcMaxRounds || (!deadline.IsZero() && !time.Now().Before(deadline)) {
 			return y, pool, sigma, rounds
 		}
