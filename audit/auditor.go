@@ -315,9 +315,12 @@ func (a *Auditor) decideBy(h *History, req Request, deadline time.Time) (*Decisi
 	why := a.reason(op)
 	if mode == ModeSimulate && a.policy.AllowSimulate {
 		if len(view.Margins) == 0 {
-			// Nothing released yet: a table with the grand total only is
-			// not determined by the view; simulate from the total.
-			view = &model.MarginSet{Vars: a.table.Vars, Margins: []*model.Marginal{{Vars: nil, Counts: []int64{a.table.Total()}}}}
+			// Nothing released yet: not even the total is public, and a
+			// simulated table may depend only on the releases (a table
+			// drawn with the confidential total would publish it).
+			d.Outcome = Denied
+			op.Explanation = why + "; not simulated: nothing has been released yet, so not even the total is public, and a simulated table may depend only on the releases"
+			return d, nil
 		}
 		left := time.Until(deadline)
 		if left <= 0 {

@@ -10,7 +10,13 @@
 //     why (a reason would leak which cells are at risk);
 //   - simulate: a table consistent with every margin released so far is
 //     drawn at random (seeded) and the requested margin of that table is
-//     published, recorded as simulated.
+//     published, recorded as simulated. The simulated answer depends only
+//     on the released margins (their values as published, true or
+//     simulated), the request and the seed: two confidential tables with
+//     the same releases give the same simulated answer. With nothing
+//     released not even the total is public, so a denied first request is
+//     denied in simulate mode too (Simulate refuses an empty view,
+//     ErrNothingReleased).
 //
 // The decision rests on the sharp integer bounds of every cell given the
 // public view (every released margin with the values released, true or

@@ -23,8 +23,10 @@ import (
 // answered from a simulated table. A simulated answer is not data: it is
 // the margin of a table drawn to fit the public releases, and it becomes
 // part of the public view, so every later answer that it implies is
-// simulated too (for a simulated whole table, every later answer). It is
-// off unless the operator turns it on.
+// simulated too (for a simulated whole table, every later answer). It
+// depends only on the releases, the request and the seed; with nothing
+// released (not even the total public) nothing is simulated and the
+// request is denied. It is off unless the operator turns it on.
 type Policy struct {
 	Small         int64   `json:"small"`
 	MinWidth      int64   `json:"min_width"`

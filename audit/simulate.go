@@ -20,6 +20,11 @@ const SimulationMethod = "random-objective-mip"
 // can happen once simulated and true margins mix).
 var ErrNoTable = errors.New("audit: no integer table has every released margin")
 
+// ErrNothingReleased reports a public view with no margin: nothing has
+// been released, so not even the total is public, and a simulated table
+// would have to take it (or anything else) from the confidential table.
+var ErrNothingReleased = errors.New("audit: nothing has been released: a simulated table may depend only on the releases, and not even the total is public")
+
 // ErrSimulationLimit reports a simulation stopped by its time limit before
 // the engine found a table.
 var ErrSimulationLimit = errors.New("audit: simulation stopped by its time limit before a table was found")
@@ -36,8 +41,14 @@ var ErrSimulationLimit = errors.New("audit: simulation stopped by its time limit
 // faces are likelier). It depends only on the public view and the seed, so
 // a simulated release discloses nothing about the confidential table
 // beyond what is already public. The same seed gives the same table
-// (the engines run single-threaded and deterministic).
+// (the engines run single-threaded and deterministic). Two confidential
+// tables with the same released margins therefore give the same simulated
+// table for the same seed. A view with no margin is refused
+// (ErrNothingReleased): its total would be the confidential one.
 func Simulate(view *model.MarginSet, seed uint64, solver string, timeLimit time.Duration) (*model.Table, error) {
+	if len(view.Margins) == 0 {
+		return nil, ErrNothingReleased
+	}
 	if err := view.Check(); err != nil {
 		var inc *model.InconsistencyError
 		if errors.As(err, &inc) {

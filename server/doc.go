@@ -35,7 +35,10 @@
 // field left out keeps its value. Simulate mode is refused (403) unless
 // the table's policy allows simulation, which only the operator sets;
 // every answer from a simulated table carries a notice that it is not
-// data. Log lines escape every value taken from a request; the cause of
+// data. A simulated answer depends only on the table's public releases,
+// the request and its seed (from the table's name and the idempotency
+// key); with nothing released yet a denied request is not simulated (see
+// audit.Simulate). Log lines escape every value taken from a request; the cause of
 // every 500 goes to Config.ErrorLog.
 //
 // Who asks: an analyst sends a token the operator issued

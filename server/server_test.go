@@ -252,27 +252,36 @@ func TestSimulationNeedsOperatorAndSaysSo(t *testing.T) {
 	if p, err := c.UpdatePolicy(ctx, "conf", audit.PolicyUpdate{AllowSimulate: &allow}); err != nil || !p.AllowSimulate || p.Small != 3 {
 		t.Fatalf("operator allows simulation: %+v %v", p, err)
 	}
-	// The same key now refers to a decided request: a new key.
-	d, _, err := c.Request(ctx, "conf", whole, audit.ModeSimulate, "s2", "")
+	// Nothing released yet: not even the total is public, so nothing is
+	// simulated (issue 44, item 5; this test used to expect a table
+	// simulated with the confidential total). The same key now refers to
+	// a decided request: a new key.
+	if d, _, err := c.Request(ctx, "conf", whole, audit.ModeSimulate, "s2", ""); err != nil || d.Outcome != audit.Denied || d.Counts != nil {
+		t.Fatalf("simulate with nothing released: %+v %v", d, err)
+	}
+	if d, _, err := c.Request(ctx, "conf", []string{"A"}, audit.ModeRelease, "r0", ""); err != nil || d.Outcome != audit.Released {
+		t.Fatalf("[A]: %+v %v", d, err)
+	}
+	d, _, err := c.Request(ctx, "conf", whole, audit.ModeSimulate, "s3", "")
 	if err != nil || d.Outcome != audit.Simulated || !d.Simulated || !strings.Contains(d.Notice, "NOT DATA") {
 		t.Fatalf("simulate after the operator allowed it: %+v %v", d, err)
 	}
 	// A release-mode request implied by the simulated table: simulated,
 	// and it says so (also on a retry).
 	for i := 0; i < 2; i++ {
-		d, replay, err := c.Request(ctx, "conf", []string{"A"}, audit.ModeRelease, "r2", "")
+		d, replay, err := c.Request(ctx, "conf", []string{"B"}, audit.ModeRelease, "r2", "")
 		if err != nil || d.Outcome != audit.Simulated || !strings.Contains(d.Notice, "NOT DATA") || replay != (i == 1) {
 			t.Errorf("implied request (try %d): %+v replay %t %v", i, d, replay, err)
 		}
 	}
 	tabs, _ := c.Tables(ctx)
-	if len(tabs) != 1 || tabs[0].SimulatedReleases != 2 || !strings.Contains(tabs[0].Notice, "SIMULATED, NOT DATA") {
+	if len(tabs) != 1 || tabs[0].Releases != 3 || tabs[0].SimulatedReleases != 2 || !strings.Contains(tabs[0].Notice, "SIMULATED, NOT DATA") {
 		t.Errorf("table description: %+v", tabs)
 	}
 	code, body := f.do(t, "GET", "/v1/tables/conf/releases", "", false)
 	var rl ReleaseList
 	json.Unmarshal([]byte(body), &rl)
-	if code != http.StatusOK || len(rl.Releases) != 2 || !strings.Contains(rl.Notice, "NOT DATA") {
+	if code != http.StatusOK || len(rl.Releases) != 3 || !strings.Contains(rl.Notice, "NOT DATA") {
 		t.Errorf("releases: %d %s", code, body)
 	}
 }

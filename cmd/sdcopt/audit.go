@@ -55,7 +55,9 @@ func newAuditCmd() *cobra.Command {
 			"count 1..small-1 keep at least min_width; the others, when min_rel_width > 0,\n" +
 			"at least ceil(min_rel_width * count). The answer is released, denied, or in\n" +
 			"--mode simulate (when the policy allows it) a margin of a table simulated\n" +
-			"from the public releases (seeded by --seed). The output is the operator's:\n" +
+			"from the public releases (seeded by --seed): it depends on the releases,\n" +
+			"the request and the seed only, so with nothing released (not even the\n" +
+			"total public) a denied request stays denied. The output is the operator's:\n" +
 			"it names the cells a denied release would disclose; --public prints only\n" +
 			"what a requester may see. --update appends the release to HISTORY.json\n" +
 			"(atomically; --create starts a new history file) under an exclusive lock on\n" +

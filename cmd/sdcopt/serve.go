@@ -52,7 +52,8 @@ func newServeCmd() *cobra.Command {
 			"Anonymous users see each table's variables, policy and public releases, never\n" +
 			"the confidential file's name or hash (the operator's GET /v1/admin/tables).\n" +
 			"Simulate mode is refused unless the operator allows it in the table's policy\n" +
-			"(simulate=true); simulated answers say that they are not data. One server per\n" +
+			"(simulate=true); simulated answers say that they are not data and depend on\n" +
+			"the public releases only (none while nothing is released). One server per\n" +
 			"database: it holds an exclusive lock on --db, and a second one exits 2 naming\n" +
 			"the holder. A database that is not sdcopt's, or fails SQLite's integrity\n" +
 			"check, is refused (exit 2). A token file writable by every user is refused.\n\n" +
