@@ -51,8 +51,9 @@ import (
 // determined by the margins (L(y) = U(y) = 1, a unique respondent on
 // the variables W) leaves every full cell inside it free in [0, 1]. With
 // MicrodataOptions.ProtectCollapsed the policy is applied to the cells of
-// T_W too (with their own counts and [L(y), U(y)]), which is more
-// conservative than the full table's rule.
+// T_W too (with their own counts and [L(y), U(y)]) unless T_W is itself
+// published by a true release or the request (collapsed.go), which is
+// more conservative than the full table's rule.
 //
 // Where the bounds of T_W are not proven sharp, the proven interval
 // decides a disclosure and only the attained one a release (as for a full
@@ -70,8 +71,11 @@ type MicrodataOptions struct {
 	// is not built and the request is denied as undecided
 	// (0 = DefaultMaxCells).
 	MaxCells int
-	// ProtectCollapsed also applies the policy to every cell of the
-	// collapsed table of a decision (see the derivation above).
+	// ProtectCollapsed also applies the policy to every non-empty cell of
+	// the collapsed table of a decision (the table over the variables of
+	// the history and the request) unless that table is itself published
+	// by a true release or the request: it protects the collapsed cells
+	// that a combination of releases pins (collapsed.go).
 	ProtectCollapsed bool
 }
 
@@ -211,7 +215,9 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 	}
 	var inner *Auditor
 	if err == nil {
-		inner, err = a.micro.auditor(w, a, false)
+		// A published table over W: its cells are public, only the full
+		// cells' rule applies (collapsed.go).
+		inner, err = a.micro.auditor(w, a, a.overWPublished(h, sub, w))
 	}
 	if errors.Is(err, datasets.ErrTooLarge) {
 		return a.tooLarge(req, sub, err, start), nil
@@ -237,7 +243,8 @@ func (a *Auditor) decideMicro(h *History, req Request, deadline time.Time) (*Dec
 // collapsing the records when it is not kept. A piece's auditor (a piece
 // of a split decision, separators.go) never applies the policy to its own
 // cells: with ProtectCollapsed the cells of the table over W are checked
-// on the pieces' combined intervals instead.
+// on the pieces' combined intervals instead. Nor does the auditor of a
+// table over W that is published (collapsed.go): piece is true for both.
 func (s *microState) auditor(w []int, outer *Auditor, piece bool) (*Auditor, error) {
 	names := make([]string, len(w))
 	for i, j := range w {

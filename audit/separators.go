@@ -83,7 +83,8 @@ import (
 //     intervals, a disclosure where the proven width is below q, safe where
 //     the attained width reaches it, undecided otherwise.
 //   - ProtectCollapsed also protects the non-empty cells y of the table
-//     over W with their own counts n_W(y) and the interval [L(y), U(y)]:
+//     over W (unless a true release or the request is that table,
+//     collapsed.go) with their own counts n_W(y) and the interval [L(y), U(y)]:
 //     they are the projections of the non-empty full cells, and they are
 //     checked jointly as in the previous case (the pieces' own cells are
 //     not protected: the policy names the table over W). When V \ W has
@@ -129,7 +130,7 @@ func (a *Auditor) decideSeparated(h *History, req Request, sub, w []int, start, 
 	var ok bool
 	if s.pad {
 		ok, err = a.checkPieces(s, op, deadline)
-		if ok && err == nil && a.micro.mopt.ProtectCollapsed && len(op.Disclosed) == 0 {
+		if ok && err == nil && a.micro.mopt.ProtectCollapsed && len(op.Disclosed) == 0 && !a.overWPublished(h, sub, w) {
 			ok, err = a.checkCollapsedCells(s, op, deadline)
 		}
 	} else {

@@ -29,7 +29,7 @@ func (m *auditMicroFlags) register(c *cobra.Command) {
 	f.StringVar(&m.vars, "vars", "", "with --microdata: the categorical variables (header names, comma-separated)")
 	f.StringVar(&m.levels, "levels", "", "with --microdata: a levels file (CSV variable,level, one row per level in order); default: the labels in the data, in order of first appearance")
 	f.IntVar(&m.maxCells, "max-cells", 0, "with --microdata: most cells of the table over the variables of one decision (0 = 4194304); a larger one is denied as undecided")
-	f.BoolVar(&m.protect, "protect-collapsed", false, "with --microdata: apply the policy also to the cells of the table over the decision's variables, not only to the full cells")
+	f.BoolVar(&m.protect, "protect-collapsed", false, "with --microdata: apply the policy also to the cells of the table over the variables of the history and the request (collapsed cells), unless a true release or the request is that table (its cells are then published, not pinned): denies a combination of margins that determines a collapsed cell none of them publishes; a first request is decided as without the flag")
 }
 
 // check accepts exactly one of --table and --microdata.
