@@ -1,0 +1,103 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/sdcopt/sdcopt/audit"
+	"github.com/sdcopt/sdcopt/datasets"
+)
+
+// upload is a parsed PUT /v1/admin/tables/{name}: a long CSV table, or
+// microdata (vars given) with the options of their levels and auditor.
+type upload struct {
+	policy audit.Policy
+	data   []byte // the table's or the microdata's CSV
+	micro  bool
+	vars   []string
+	lopt   datasets.LevelOptions
+	mopt   audit.MicrodataOptions
+}
+
+// badUpload is a 400 answer.
+func badUpload(format string, args ...any) error {
+	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+// readUpload reads the query and the body of an upload. The body is the
+// CSV, or for microdata a multipart/form-data body with the part "data"
+// (the CSV) and optionally "levels" (a levels file, CSV variable,level).
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
+	q := r.URL.Query()
+	u := &upload{micro: q.Has("vars")}
+	var err error
+	if u.policy, err = audit.ParsePolicy(q.Get("policy")); err != nil {
+		return nil, badUpload("%v", err)
+	}
+	if u.micro {
+		u.vars = strings.Split(q.Get("vars"), ",")
+		if v := q.Get("min_level_count"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, badUpload("query parameter min_level_count=%q: want a count of records, 0 or more", v)
+			}
+			u.lopt.MinCount = n
+		}
+	}
+	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxTableBody)
+	tooLarge := func(err error) error {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return &requestError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("upload larger than %d bytes", s.cfg.MaxTableBody)}
+		}
+		return badUpload("reading the upload: %v", err)
+	}
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "multipart/form-data" {
+		if u.data, err = io.ReadAll(body); err != nil {
+			return nil, tooLarge(err)
+		}
+		return u, nil
+	}
+	if !u.micro {
+		return nil, badUpload("a multipart upload is for microdata (with vars=...); send a table as the CSV body")
+	}
+	parts := map[string][]byte{}
+	mr := multipart.NewReader(body, params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, tooLarge(err)
+		}
+		name := p.FormName()
+		if name != "data" && name != "levels" {
+			return nil, badUpload("multipart part %q: want \"data\" (the microdata CSV) and optionally \"levels\" (CSV variable,level)", name)
+		}
+		if _, dup := parts[name]; dup {
+			return nil, badUpload("multipart part %q given twice", name)
+		}
+		if parts[name], err = io.ReadAll(p); err != nil {
+			return nil, tooLarge(err)
+		}
+	}
+	var ok bool
+	if u.data, ok = parts["data"]; !ok {
+		return nil, badUpload("multipart upload without the part \"data\" (the microdata CSV)")
+	}
+	if lv, ok := parts["levels"]; ok {
+		if u.lopt.Levels, err = datasets.ReadLevelsOf(bytes.NewReader(lv), "levels", u.vars); err != nil {
+			return nil, badUpload("%v", err)
+		}
+	}
+	return u, nil
+}
