@@ -263,3 +263,64 @@ func TestMicrodataLevelsCanonical(t *testing.T) {
 		t.Errorf("margin C of the merged table: %v, want [3 3 1]", got.Counts)
 	}
 }
+
+// The query parameters of an upload are checked, never ignored (issue 44,
+// item 13): max_cells and protect_collapsed are options of a microdata
+// table's auditor, so they are accepted with vars=..., stored, applied
+// and shown in the operator's view; an unknown parameter, a repeated one,
+// a bad value, or a microdata parameter on a table is a 400 naming the
+// parameter.
+func TestMicrodataUploadOptions(t *testing.T) {
+	f := microFixture(t)
+	data := microCSV(30, 7)
+	for i, tc := range []struct {
+		query, body string
+		status      int
+		want        string // in the error, or in the operator's view
+		mopt        audit.MicrodataOptions
+	}{
+		{"?vars=A,B,C&protect_collapsed=true&max_cells=1000", data, 201, `"max_cells": 1000,
+    "protect_collapsed": true`, audit.MicrodataOptions{MaxCells: 1000, ProtectCollapsed: true}},
+		{"?vars=A,B,C", data, 201, `"max_cells": 4194304,
+    "protect_collapsed": false`, audit.MicrodataOptions{}},
+		{"?vars=A,B,C&max_cell=1000", data, 400, `unknown query parameter "max_cell"`, audit.MicrodataOptions{}},
+		{"?vars=A,B,C&protect_collapsed=yes", data, 400, `query parameter protect_collapsed="yes"`, audit.MicrodataOptions{}},
+		{"?vars=A,B,C&max_cells=-5", data, 400, `query parameter max_cells="-5"`, audit.MicrodataOptions{}},
+		{"?vars=A,B,C&max_cells=10&max_cells=20", data, 400, `query parameter "max_cells" given 2 times`, audit.MicrodataOptions{}},
+		{"?vars=A,B,C&min_level_count=x", data, 400, `query parameter min_level_count="x"`, audit.MicrodataOptions{}},
+		{"?protect_collapsed=true", confidentialCSV, 400, `query parameter "protect_collapsed" applies to microdata only`, audit.MicrodataOptions{}},
+		{"?max_cells=10", confidentialCSV, 400, `query parameter "max_cells" applies to microdata only`, audit.MicrodataOptions{}},
+		{"?policy=small=2&polcy=small=9", confidentialCSV, 400, `unknown query parameter "polcy"`, audit.MicrodataOptions{}},
+	} {
+		name := fmt.Sprintf("t%d", i)
+		code, body := f.doType(t, "PUT", "/v1/admin/tables/"+name+tc.query, tc.body, "text/csv")
+		if code != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.query, code, body, tc.status)
+			continue
+		}
+		if code != 201 {
+			var e apiError
+			if err := json.Unmarshal([]byte(body), &e); err != nil || !strings.Contains(e.Error, tc.want) {
+				t.Errorf("%s: %s, want an error with %s", tc.query, body, tc.want)
+			}
+			if _, err := f.store.Table(context.Background(), name); err == nil {
+				t.Errorf("%s: refused but stored", tc.query)
+			}
+			continue
+		}
+		if _, view := f.do(t, "GET", "/v1/admin/tables/"+name, "", true); !strings.Contains(view, tc.want) {
+			t.Errorf("%s: the operator's view lacks %s: %s", tc.query, tc.want, view)
+		}
+		info, err := f.store.Table(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conf, err := f.store.loadTable(context.Background(), info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if conf.mopt != tc.mopt {
+			t.Errorf("%s: the auditor's options %+v, want %+v", tc.query, conf.mopt, tc.mopt)
+		}
+	}
+}

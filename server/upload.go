@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,24 +33,62 @@ func badUpload(format string, args ...any) error {
 	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
+// The query parameters of an upload: policy for every table, the others
+// for microdata only (vars=... makes the upload microdata).
+var (
+	tableParams = []string{"policy"}
+	microParams = []string{"vars", "min_level_count", "max_cells", "protect_collapsed"}
+)
+
 // readUpload reads the query and the body of an upload. The body is the
 // CSV, or for microdata a multipart/form-data body with the part "data"
 // (the CSV) and optionally "levels" (a levels file, CSV variable,level).
+// Every query parameter is checked, none ignored: an unknown or repeated
+// one, or a microdata one on a table, is an error naming it.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 	q := r.URL.Query()
 	u := &upload{micro: q.Has("vars")}
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		switch {
+		case slices.Contains(tableParams, k):
+		case slices.Contains(microParams, k):
+			if !u.micro {
+				return nil, badUpload("query parameter %q applies to microdata only (with vars=V1,V2,...)", k)
+			}
+		default:
+			return nil, badUpload("unknown query parameter %q (an upload takes %s)", k, strings.Join(append(slices.Clone(tableParams), microParams...), ", "))
+		}
+		if n := len(q[k]); n > 1 {
+			return nil, badUpload("query parameter %q given %d times", k, n)
+		}
+	}
 	var err error
 	if u.policy, err = audit.ParsePolicy(q.Get("policy")); err != nil {
 		return nil, badUpload("%v", err)
 	}
 	if u.micro {
 		u.vars = strings.Split(q.Get("vars"), ",")
-		if v := q.Get("min_level_count"); v != "" {
+		count := func(k string) (int, error) {
+			v := q.Get(k)
+			if !q.Has(k) {
+				return 0, nil
+			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return nil, badUpload("query parameter min_level_count=%q: want a count of records, 0 or more", v)
+				return 0, badUpload("query parameter %s=%q: want a whole number, 0 or more", k, v)
 			}
-			u.lopt.MinCount = n
+			return n, nil
+		}
+		if u.lopt.MinCount, err = count("min_level_count"); err != nil {
+			return nil, err
+		}
+		if u.mopt.MaxCells, err = count("max_cells"); err != nil {
+			return nil, err
+		}
+		if v := q.Get("protect_collapsed"); q.Has("protect_collapsed") {
+			if u.mopt.ProtectCollapsed, err = strconv.ParseBool(v); err != nil {
+				return nil, badUpload("query parameter protect_collapsed=%q: want true or false", v)
+			}
 		}
 	}
 	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxTableBody)

@@ -35,9 +35,18 @@ func (m *auditMicroFlags) register(c *cobra.Command) {
 	f.BoolVar(&m.protect, "protect-collapsed", false, "with --microdata: apply the policy also to the cells of the table over the decision's variables, not only to the full cells")
 }
 
-// check accepts exactly one of --table and --microdata.
-func (m *auditMicroFlags) check(table string) error {
+// check accepts exactly one of --table and --microdata, and refuses the
+// flags of the other: the long table's reading flags tf (--sep,
+// --decimal, --count) do not apply to microdata, which are read
+// comma-separated, and are refused rather than ignored.
+func (m *auditMicroFlags) check(table string, tf *tableFlags) error {
 	switch {
+	case m.file != "" && tf.sep != ",":
+		return cli.BadInput("--sep %q applies to --table; --microdata is read comma-separated", tf.sep)
+	case m.file != "" && tf.decimal != ".":
+		return cli.BadInput("--decimal %q applies to --table; --microdata has no numbers", tf.decimal)
+	case m.file != "" && tf.count != "":
+		return cli.BadInput("--count %q applies to --table; --microdata has one row per respondent, no count column", tf.count)
 	case table == "" && m.file == "":
 		return cli.BadInput("--table FILE or --microdata FILE --vars V1,V2,... is required")
 	case table != "" && m.file != "":

@@ -218,7 +218,8 @@ func newServeLoadCmd() *cobra.Command {
 			"sdcopt audit. The levels are public (the analysts' page lists them): without\n" +
 			"--levels they are the data's labels sorted, and a level held by one\n" +
 			"respondent is itself a disclosure; --min-level-count M merges the levels\n" +
-			"fewer than M records hold into \"(other)\".\n\n" +
+			"fewer than M records hold into \"(other)\". The microdata are read\n" +
+			"comma-separated: --sep, --decimal and --count are for --table only.\n\n" +
 			"--labels FILE says what the variables and their levels mean, shown on the\n" +
 			"analysts' page: JSON {\"A\": {\"label\": \"Smoker\", \"levels\": {\"1\": \"yes\"}}}\n" +
 			"or CSV with the header variable,level,label (an empty level labels the\n" +
@@ -243,7 +244,7 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 	if s.db == "" || s.name == "" {
 		return cli.BadInput("--db and --name are required")
 	}
-	if err := s.micro.check(s.table); err != nil {
+	if err := s.micro.check(s.table, &s.tableFlags); err != nil {
 		return err
 	}
 	if err := server.CheckName(s.name); err != nil {
