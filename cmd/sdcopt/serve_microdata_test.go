@@ -54,7 +54,7 @@ func TestServeMicrodata(t *testing.T) {
 			t.Errorf("%v: exit %d %q, want 2 with a message", bad, code, msg)
 		}
 	}
-	out, msg, code := run(t, "serve", "load", "--db", db, "--name", "micro", "--microdata", micro, "--vars", "A,B,C,D")
+	out, msg, code := run(t, "serve", "load", "--db", db, "--name", "micro", "--microdata", micro, "--vars", "A,B,C,D", "--max-cells", "100000")
 	if code != 0 || !strings.Contains(out, "microdata, 80 records over 4 variables (48 cells, never built)") {
 		t.Fatalf("serve load --microdata: exit %d %q %s", code, out, msg)
 	}
@@ -62,7 +62,7 @@ func TestServeMicrodata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := audit.NewMicrodata(md, audit.DefaultPolicy(), audit.Options{}, audit.MicrodataOptions{})
+	ref, err := audit.NewMicrodata(md, audit.DefaultPolicy(), audit.Options{}, audit.MicrodataOptions{MaxCells: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,6 +124,21 @@ func TestServeMicrodata(t *testing.T) {
 	summary, err := chromedp.Run(ctx, chromedp.Text(css(`#table-summary`)))
 	if err != nil || !strings.Contains(summary, "4 variables") {
 		t.Errorf("table summary %q %v", summary, err)
+	}
+	// The operator's page shows the options of the load (issue 44,
+	// item 13).
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(s.client.Base+"/operator.html"),
+		chromedp.SetValue(css(`#op-token`), testToken),
+		chromedp.Click(css(`#op-signin`)),
+		chromedp.WaitVisible(css(`body[data-ready="true"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := chromedp.Run(ctx, chromedp.Text(css(`#op-info`)))
+	if err != nil || !strings.Contains(info, "80 records; levels sorted; no level merged; max cells 100,000; protect collapsed: no") {
+		t.Errorf("operator's table view %q %v", info, err)
 	}
 }
 
