@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -173,5 +174,39 @@ func TestMicrodataMinLevelCount(t *testing.T) {
 	_, err := ReadLevelsOf(strings.NewReader("variable,level\nsex,M\nsexx,F\n"), "l.csv", []string{"sex", "age"})
 	if err == nil || !strings.Contains(err.Error(), `l.csv:3: column "variable": "sexx" is not among the declared variables sex,age`) {
 		t.Errorf("levels of an undeclared variable: %v", err)
+	}
+}
+
+// CompareLabels is a total order (antisymmetric, transitive, 0 only for
+// equal labels) on seeded random labels of digits, letters, signs and
+// points, so that the sort of the levels is well defined (issue 44,
+// item 3).
+func TestCompareLabelsTotalOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 3))
+	const alphabet = "00129aZz-. "
+	label := func() string {
+		b := make([]byte, r.IntN(7))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	labels := make([]string, 400)
+	for i := range labels {
+		labels[i] = label()
+	}
+	for _, a := range labels {
+		for _, b := range labels {
+			ab, ba := CompareLabels(a, b), CompareLabels(b, a)
+			if ab != -ba || (ab == 0) != (a == b) {
+				t.Fatalf("CompareLabels(%q, %q) = %d, reversed %d", a, b, ab, ba)
+			}
+		}
+	}
+	for range 200000 {
+		a, b, c := labels[r.IntN(len(labels))], labels[r.IntN(len(labels))], labels[r.IntN(len(labels))]
+		if CompareLabels(a, b) <= 0 && CompareLabels(b, c) <= 0 && CompareLabels(a, c) > 0 {
+			t.Fatalf("not transitive: %q <= %q <= %q but %q > %q", a, b, c, a, c)
+		}
 	}
 }
