@@ -84,6 +84,15 @@
 // model.MarginSet.Check. Counts, and a table's grand total, above 2^50
 // are refused so that every sum stays exact in float64.
 //
+// ReadMicrodata and LoadMicrodata read categorical microdata, one record
+// per respondent, whose cross-classification the release auditor audits
+// (Microdata). The levels are public, so they never follow the records'
+// order: a levels file gives them (ReadLevelsOf refuses a row of an
+// undeclared variable), or they are the data's labels in canonical order
+// (CompareLabels: runs of digits as numbers). LevelOptions.MinCount
+// merges the levels that fewer records hold into OtherLevel, since a
+// category held by one respondent is itself a disclosure.
+//
 // # Sizes
 //
 // Generators and loaders check the memory a request implies before they

@@ -2,9 +2,11 @@ package datasets
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -25,7 +27,12 @@ type Microdata struct {
 	Source string           // the file the records came from
 	Vars   []model.Variable // the declared variables, in declaration order, with their levels
 	N      int              // number of records
-	codes  []int32          // N x len(Vars), row-major: level index of every record and variable
+	// LevelsGiven names the variables whose levels a levels file gave
+	// (ReadMicrodataWith); the others' levels are the data's labels in
+	// canonical order. MinLevelCount is LevelOptions.MinCount as read.
+	LevelsGiven   []string
+	MinLevelCount int
+	codes         []int32 // N x len(Vars), row-major: level index of every record and variable
 }
 
 // ErrMicrodata reports a microdata request that does not fit the records
@@ -35,10 +42,25 @@ var ErrMicrodata = errors.New("datasets: bad microdata request")
 // LoadMicrodata reads the CSV file at path (see ReadMicrodata); levelsPath,
 // when not empty, is a levels file (see ReadLevels).
 func LoadMicrodata(path string, vars []string, levelsPath string) (*Microdata, error) {
-	var levels map[string][]string
+	return LoadMicrodataWith(path, vars, levelsPath, LevelOptions{})
+}
+
+// LoadMicrodataWith is LoadMicrodata with the options of the levels
+// (ReadMicrodataWith); levelsPath, when not empty, is read into
+// opt.Levels, and a row of it naming a variable not in vars is an error
+// naming the levels file, the line and the column "variable".
+func LoadMicrodataWith(path string, vars []string, levelsPath string, opt LevelOptions) (*Microdata, error) {
 	if levelsPath != "" {
-		var err error
-		if levels, err = LoadLevels(levelsPath); err != nil {
+		if opt.Levels != nil {
+			return nil, fmt.Errorf("%w: levels given both as a file and as a map", ErrMicrodata)
+		}
+		f, err := os.Open(levelsPath)
+		if err != nil {
+			return nil, err
+		}
+		opt.Levels, err = ReadLevelsOf(bufio.NewReader(f), levelsPath, vars)
+		f.Close()
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -47,7 +69,27 @@ func LoadMicrodata(path string, vars []string, levelsPath string) (*Microdata, e
 		return nil, err
 	}
 	defer f.Close()
-	return ReadMicrodata(bufio.NewReaderSize(f, 1<<16), path, vars, levels)
+	return ReadMicrodataWith(bufio.NewReaderSize(f, 1<<16), path, vars, opt)
+}
+
+// OtherLevel is the level into which LevelOptions.MinCount merges the
+// rare levels of a variable.
+const OtherLevel = "(other)"
+
+// LevelOptions say how ReadMicrodataWith forms the levels of the
+// declared variables.
+type LevelOptions struct {
+	// Levels gives, for the variables it names, their levels in order (a
+	// levels file, ReadLevels); naming a variable that is not declared
+	// is an error.
+	Levels map[string][]string
+	// MinCount, when above 1, merges the levels taken from the data that
+	// fewer than MinCount records hold into one level, OtherLevel, placed
+	// last (the levels of a levels file are the operator's list, not the
+	// data's, and are kept). It is an error when every declared variable
+	// has its levels from Levels (the option would do nothing), and when
+	// the data hold the label OtherLevel themselves.
+	MinCount int
 }
 
 // ReadMicrodata reads categorical microdata from a CSV file with one header
@@ -58,12 +100,25 @@ func LoadMicrodata(path string, vars []string, levelsPath string) (*Microdata, e
 // UCI Adult file writes its missing values as "?"), an empty field is an
 // error. The levels of a variable are those of levels[name] in that order
 // when given (a label outside them is an error naming the file, line and
-// column), otherwise the labels in order of first appearance.
+// column), otherwise the labels of the data in canonical order
+// (CompareLabels), never in the order of the records: the order of first
+// appearance would publish the first records' combinations with the
+// levels.
 //
 // Errors (*DataError except I/O failures): empty file, header only,
 // unknown or repeated variables, ragged rows, empty fields, labels outside
-// a levels file, a variable without levels.
+// a levels file, levels given for an undeclared variable, a variable
+// without levels.
 func ReadMicrodata(r io.Reader, name string, vars []string, levels map[string][]string) (*Microdata, error) {
+	return ReadMicrodataWith(r, name, vars, LevelOptions{Levels: levels})
+}
+
+// ReadMicrodataWith is ReadMicrodata with the options of the levels.
+func ReadMicrodataWith(r io.Reader, name string, vars []string, opt LevelOptions) (*Microdata, error) {
+	levels := opt.Levels
+	if opt.MinCount < 0 {
+		return nil, &DataError{File: name, Msg: fmt.Sprintf("minimum count per level %d is negative", opt.MinCount)}
+	}
 	cr, header, err := readHeader(r, name)
 	if err != nil {
 		return nil, err
@@ -78,6 +133,11 @@ func ReadMicrodata(r io.Reader, name string, vars []string, levels map[string][]
 	colOf := make([]int, len(vars))
 	for i, v := range vars {
 		colOf[i] = slices.Index(header, strings.TrimSpace(v))
+	}
+	for _, v := range slices.Sorted(maps.Keys(levels)) {
+		if !slices.ContainsFunc(colOf, func(c int) bool { return header[c] == v }) {
+			return nil, &DataError{File: name, Msg: fmt.Sprintf("levels are given for %q, which is not among the declared variables %s", v, strings.Join(vars, ","))}
+		}
 	}
 	k := len(vars)
 	md := &Microdata{Source: name, Vars: make([]model.Variable, k)}
@@ -126,7 +186,101 @@ func ReadMicrodata(r io.Reader, name string, vars []string, levels map[string][]
 			return nil, &DataError{File: name, Column: md.Vars[i].Name, Msg: "the levels file lists no level"}
 		}
 	}
+	if opt.MinCount > 1 && !slices.Contains(fixed, false) {
+		return nil, &DataError{File: name, Msg: fmt.Sprintf("a minimum count per level (%d) applies to no variable: the levels file gives the levels of every declared one", opt.MinCount)}
+	}
+	md.MinLevelCount = opt.MinCount
+	for i := range md.Vars {
+		if fixed[i] {
+			md.LevelsGiven = append(md.LevelsGiven, md.Vars[i].Name)
+		} else if err := md.canonicalLevels(i, opt.MinCount); err != nil {
+			return nil, &DataError{File: name, Column: md.Vars[i].Name, Msg: err.Error()}
+		}
+	}
 	return md, nil
+}
+
+// canonicalLevels puts the levels of variable i in canonical order
+// (CompareLabels), after merging those held by fewer than minCount
+// records into OtherLevel (last), and recodes the records.
+func (m *Microdata) canonicalLevels(i, minCount int) error {
+	k := len(m.Vars)
+	old := m.Vars[i].Levels
+	count := make([]int, len(old))
+	for r := range m.N {
+		count[m.codes[r*k+i]]++
+	}
+	var keep, rare []int
+	for x, l := range old {
+		if minCount > 1 && l == OtherLevel {
+			return fmt.Errorf("the data hold the label %q, the level rare levels are merged into", OtherLevel)
+		}
+		if count[x] < minCount {
+			rare = append(rare, x)
+		} else {
+			keep = append(keep, x)
+		}
+	}
+	slices.SortFunc(keep, func(a, b int) int { return CompareLabels(old[a], old[b]) })
+	recode := make([]int32, len(old))
+	levels := make([]string, 0, len(keep)+1)
+	for _, x := range keep {
+		recode[x] = int32(len(levels))
+		levels = append(levels, old[x])
+	}
+	if len(rare) > 0 {
+		for _, x := range rare {
+			recode[x] = int32(len(levels))
+		}
+		levels = append(levels, OtherLevel)
+	}
+	for r := range m.N {
+		m.codes[r*k+i] = recode[m.codes[r*k+i]]
+	}
+	m.Vars[i].Levels = levels
+	return nil
+}
+
+// CompareLabels is the canonical order of the levels read from
+// microdata (-1, 0 or +1 as a sorts before, equal to or after b): labels
+// compare piece by piece, a run of decimal digits as the whole number it
+// writes (so "2" < "10" and "age 9" < "age 10"), any other byte by its
+// value (so "A" < "B" < "a", and a digit before a letter); a sign or a
+// decimal point is an ordinary byte, so "-2" > "-1" and "1.10" > "1.9".
+// Labels equal under these rules ("01" and "1") are ordered by their
+// bytes. The order is total and depends on the labels only.
+func CompareLabels(a, b string) int {
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := i, j
+			for ei < len(a) && isDigit(a[ei]) {
+				ei++
+			}
+			for ej < len(b) && isDigit(b[ej]) {
+				ej++
+			}
+			na, nb := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			i, j = ei, ej
+			continue
+		}
+		if c := cmp.Compare(a[i], b[j]); c != 0 {
+			return c
+		}
+		i++
+		j++
+	}
+	if c := cmp.Compare(len(a)-i, len(b)-j); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
 
 // LoadLevels reads a levels file: a CSV file with the header
@@ -143,6 +297,13 @@ func LoadLevels(path string) (map[string][]string, error) {
 
 // ReadLevels reads a levels file from r; see LoadLevels.
 func ReadLevels(r io.Reader, name string) (map[string][]string, error) {
+	return ReadLevelsOf(r, name, nil)
+}
+
+// ReadLevelsOf is ReadLevels for the declared variables vars: a row
+// naming another variable (a typo) is an error naming the line and the
+// column "variable" (nil vars: any variable).
+func ReadLevelsOf(r io.Reader, name string, vars []string) (map[string][]string, error) {
 	cr, header, err := readHeader(r, name)
 	if err != nil {
 		return nil, err
@@ -156,6 +317,10 @@ func ReadLevels(r io.Reader, name string) (map[string][]string, error) {
 		v, l := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
 		if v == "" {
 			return nil, &DataError{File: name, Line: line, Column: header[0], Msg: "empty variable name"}
+		}
+		if vars != nil && !slices.ContainsFunc(vars, func(d string) bool { return strings.TrimSpace(d) == v }) {
+			return nil, &DataError{File: name, Line: line, Column: header[0],
+				Msg: fmt.Sprintf("%q is not among the declared variables %s", v, strings.Join(vars, ","))}
 		}
 		if l == "" {
 			return nil, &DataError{File: name, Line: line, Column: header[1], Msg: "empty level"}

@@ -41,6 +41,18 @@
 // audit.Simulate). Log lines escape every value taken from a request; the cause of
 // every 500 goes to Config.ErrorLog.
 //
+// Microdata tables (Store.LoadMicrodata, or PUT /v1/admin/tables/NAME
+// with vars=V1,V2,...) store the non-empty cells of the records. Their
+// levels are public (every page lists them): they are the data's labels
+// in canonical order (datasets.CompareLabels), never in the records'
+// order, or a levels file's (the multipart part "levels" of an upload);
+// min_level_count merges the levels that fewer records hold into
+// datasets.OtherLevel; max_cells and protect_collapsed set the auditor's
+// audit.MicrodataOptions. Every query parameter of an upload is checked:
+// an unknown or repeated one, a bad value, or a microdata one on a
+// table is a 400 naming it, never ignored. TableInfo.MicrodataOptions
+// shows the operator the options of the load.
+//
 // Who asks: an analyst sends a token the operator issued
 // (Store.AddAnalyst; only its sha256 is stored), or a fronting proxy sets
 // the header Config.TrustHeader; the decision records that name as its

@@ -627,7 +627,8 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// loadTable stores an uploaded long CSV table; the query "policy" sets its
+// loadTable stores an uploaded long CSV table, or microdata when the
+// query names their variables (readUpload); the query "policy" sets its
 // policy over audit.DefaultPolicy().
 func (s *Server) loadTable(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
@@ -635,34 +636,29 @@ func (s *Server) loadTable(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	pol, err := audit.ParsePolicy(r.URL.Query().Get("policy"))
+	u, err := s.readUpload(w, r)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
+		s.fail(w, r, err)
 		return
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxTableBody))
-	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "table larger than %d bytes", s.cfg.MaxTableBody)
-		return
-	}
-	if vars := r.URL.Query().Get("vars"); vars != "" {
+	if u.micro {
 		// Microdata: one row per respondent over the variables named.
-		md, err := datasets.ReadMicrodata(bytes.NewReader(data), "upload", strings.Split(vars, ","), nil)
+		md, err := datasets.ReadMicrodataWith(bytes.NewReader(u.data), "upload", u.vars, u.lopt)
 		if err != nil {
 			writeError(w, http.StatusBadRequest, "%v", err)
 			return
 		}
-		if err := s.store.LoadMicrodata(r.Context(), name, md, audit.MicrodataOptions{}, pol, nil, "upload", data); err != nil {
+		if err := s.store.LoadMicrodata(r.Context(), name, md, u.mopt, u.policy, nil, "upload", u.data); err != nil {
 			s.fail(w, r, err)
 			return
 		}
 	} else {
-		t, err := datasets.ReadTableCSV(bytes.NewReader(data), "upload")
+		t, err := datasets.ReadTableCSV(bytes.NewReader(u.data), "upload")
 		if err != nil {
 			writeError(w, http.StatusBadRequest, "%v", err)
 			return
 		}
-		if err := s.store.LoadTable(r.Context(), name, t, pol, "upload", data); err != nil {
+		if err := s.store.LoadTable(r.Context(), name, t, u.policy, "upload", u.data); err != nil {
 			s.fail(w, r, err)
 			return
 		}

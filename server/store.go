@@ -94,6 +94,10 @@ type microJSON struct {
 	Records          int       `json:"records"`
 	MaxCells         int       `json:"max_cells,omitempty"`
 	ProtectCollapsed bool      `json:"protect_collapsed,omitempty"`
+	// How the levels were formed (datasets.Microdata): shown to the
+	// operator only.
+	MinLevelCount int      `json:"min_level_count,omitempty"`
+	LevelsGiven   []string `json:"levels_given,omitempty"`
 }
 
 // confData is what a stored table decides on: a full table, or microdata
@@ -337,6 +341,26 @@ type TableInfo struct {
 	Releases          int          `json:"releases"`
 	SimulatedReleases int          `json:"simulated_releases"`
 	Notice            string       `json:"notice,omitempty"`
+
+	// MicrodataOptions are the options a microdata table was loaded
+	// with (nil for a table).
+	MicrodataOptions *MicrodataOptions `json:"microdata_options,omitempty"`
+}
+
+// MicrodataOptions are the options of a microdata table as the operator
+// sees them: those of its auditor in force (audit.MicrodataOptions; the
+// default cell limit when none was given) and how its levels were formed
+// (datasets.LevelOptions).
+type MicrodataOptions struct {
+	MaxCells         int  `json:"max_cells"`
+	ProtectCollapsed bool `json:"protect_collapsed"`
+	// MinLevelCount: the levels taken from the data that fewer records
+	// hold were merged into datasets.OtherLevel (0: none was merged).
+	MinLevelCount int `json:"min_level_count"`
+	// LevelsGiven names the variables whose levels a levels file gave;
+	// the others' are the data's labels in canonical order
+	// (datasets.CompareLabels).
+	LevelsGiven []string `json:"levels_given"`
 }
 
 // PublicTable describes a table as anyone may see it: its layout, its
@@ -472,7 +496,8 @@ func (s *Store) LoadMicrodata(ctx context.Context, name string, md *datasets.Mic
 		return fmt.Errorf("%w: max cells %d is negative", audit.ErrRequest, mopt.MaxCells)
 	}
 	levels, counts := md.Cells()
-	mj := microJSON{Records: md.N, MaxCells: mopt.MaxCells, ProtectCollapsed: mopt.ProtectCollapsed, Cells: make([][]int64, len(levels))}
+	mj := microJSON{Records: md.N, MaxCells: mopt.MaxCells, ProtectCollapsed: mopt.ProtectCollapsed, Cells: make([][]int64, len(levels)),
+		MinLevelCount: md.MinLevelCount, LevelsGiven: md.LevelsGiven}
 	for i, lv := range levels {
 		row := make([]int64, len(lv)+1)
 		for j, x := range lv {
@@ -619,12 +644,24 @@ func (s *Store) Table(ctx context.Context, name string) (*TableInfo, error) {
 	}
 	if micro != "" {
 		var mj struct {
-			Records int `json:"records"`
+			Records          int      `json:"records"`
+			MaxCells         int      `json:"max_cells"`
+			ProtectCollapsed bool     `json:"protect_collapsed"`
+			MinLevelCount    int      `json:"min_level_count"`
+			LevelsGiven      []string `json:"levels_given"`
 		}
 		if err := json.Unmarshal([]byte(micro), &mj); err != nil {
 			return nil, err
 		}
 		info.Microdata, info.Records = true, mj.Records
+		info.MicrodataOptions = &MicrodataOptions{MaxCells: mj.MaxCells, ProtectCollapsed: mj.ProtectCollapsed,
+			MinLevelCount: mj.MinLevelCount, LevelsGiven: mj.LevelsGiven}
+		if info.MicrodataOptions.MaxCells == 0 {
+			info.MicrodataOptions.MaxCells = audit.DefaultMaxCells
+		}
+		if info.MicrodataOptions.LevelsGiven == nil {
+			info.MicrodataOptions.LevelsGiven = []string{}
+		}
 	}
 	return &info, nil
 }

@@ -126,7 +126,7 @@ func newAuditReplayCmd() *cobra.Command {
 
 // newAuditor loads the table and the policy.
 func newAuditor(s *auditSettings) (*audit.Auditor, error) {
-	if err := s.micro.check(s.table); err != nil {
+	if err := s.micro.check(s.table, &s.tableFlags); err != nil {
 		return nil, err
 	}
 	if err := cli.CheckFormat(s.format, "text", "json"); err != nil {

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sdcopt/sdcopt/server"
 )
 
 // sdcopt audit replay on microdata decides as on the long table of the
@@ -106,5 +110,53 @@ func TestAuditMicrodataCLI(t *testing.T) {
 		if code != 2 || !strings.Contains(msg, tc.want) {
 			t.Errorf("%v: exit %d %q, want 2 and %q", tc.args, code, msg, tc.want)
 		}
+	}
+}
+
+// No option is silently ignored with --microdata (issue 44, item 13): a
+// levels row for a variable not in --vars (a typo) is exit 2 naming the
+// levels file, the line and the column; the long table's reading flags
+// (--sep, --decimal, --count) are refused rather than ignored; in
+// sdcopt audit and in sdcopt serve load alike. The options accepted are
+// repeated on serve load's line and in the operator's view.
+func TestAuditMicrodataIgnoredOptions(t *testing.T) {
+	micro := writeTemp(t, "m.csv", "id,A,B\n1,a0,b0\n2,a1,b1\n3,a0,b1\n4,a1,b0\n")
+	typo := writeTemp(t, "typo.csv", "variable,level\nA,a0\nA,a1\nAA,a2\n")
+	db := filepath.Join(t.TempDir(), "sdc.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--levels", typo}, `typo.csv:4: column "variable": "AA" is not among the declared variables A,B`},
+		{[]string{"--sep", ";"}, "--sep"},
+		{[]string{"--decimal", ","}, "--decimal"},
+		{[]string{"--count", "n"}, "--count"},
+	} {
+		for _, cmd := range [][]string{
+			{"audit", "replay", "--requests", "A"},
+			{"serve", "load", "--db", db, "--name", "t"},
+		} {
+			args := append(append(slices.Clone(cmd), "--microdata", micro, "--vars", "A,B"), tc.args...)
+			out, msg, code := run(t, args...)
+			if code != 2 || !strings.Contains(msg, tc.want) || strings.Count(strings.TrimSpace(msg), "\n") > 0 {
+				t.Errorf("%s %v: exit %d %q %q, want 2 and one line with %q", cmd[0], tc.args, code, out, msg, tc.want)
+			}
+		}
+	}
+	out, msg, code := run(t, "serve", "load", "--db", db, "--name", "opts", "--microdata", micro, "--vars", "A,B", "--max-cells", "1000", "--protect-collapsed")
+	if code != 0 || !strings.Contains(out, "max cells 1000, protect collapsed true") {
+		t.Errorf("serve load with options: exit %d %q %s", code, out, msg)
+	}
+	store, err := server.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	info, err := store.Table(context.Background(), "opts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := info.MicrodataOptions; o == nil || o.MaxCells != 1000 || !o.ProtectCollapsed {
+		t.Errorf("operator's view of the options: %+v", o)
 	}
 }

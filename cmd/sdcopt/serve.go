@@ -215,7 +215,12 @@ func newServeLoadCmd() *cobra.Command {
 			"--microdata FILE --vars V1,V2,... stores microdata instead (one row per\n" +
 			"respondent; the table is the cross-classification of the variables, never\n" +
 			"built: each decision works on the table over the variables it involves).\n" +
-			"--levels, --max-cells and --protect-collapsed as for sdcopt audit.\n\n" +
+			"--levels, --min-level-count, --max-cells and --protect-collapsed as for\n" +
+			"sdcopt audit. The levels are public (the analysts' page lists them): without\n" +
+			"--levels they are the data's labels sorted, and a level held by one\n" +
+			"respondent is itself a disclosure; --min-level-count M merges the levels\n" +
+			"fewer than M records hold into \"(other)\". The microdata are read\n" +
+			"comma-separated: --sep, --decimal and --count are for --table only.\n\n" +
 			"--labels FILE says what the variables and their levels mean, shown on the\n" +
 			"analysts' page: JSON {\"A\": {\"label\": \"Smoker\", \"levels\": {\"1\": \"yes\"}}}\n" +
 			"or CSV with the header variable,level,label (an empty level labels the\n" +
@@ -240,7 +245,7 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 	if s.db == "" || s.name == "" {
 		return cli.BadInput("--db and --name are required")
 	}
-	if err := s.micro.check(s.table); err != nil {
+	if err := s.micro.check(s.table, &s.tableFlags); err != nil {
 		return err
 	}
 	if err := server.CheckName(s.name); err != nil {
@@ -305,8 +310,8 @@ func runServeLoad(w io.Writer, s *serveLoadSettings) error {
 		return libraryError("serve load", err)
 	}
 	if md != nil {
-		fmt.Fprintf(w, "loaded %s: microdata, %d records over %d variables (%s cells, never built), policy %s\n",
-			s.name, md.N, len(md.Vars), cellCount(md.Vars), pol.Version())
+		fmt.Fprintf(w, "loaded %s: microdata, %d records over %d variables (%s cells, never built), policy %s; %s\n",
+			s.name, md.N, len(md.Vars), cellCount(md.Vars), pol.Version(), s.micro.summary(md))
 		return nil
 	}
 	fmt.Fprintf(w, "loaded %s: %d variables, %d cells, total %d, policy %s\n", s.name, len(t.Vars), len(t.Counts), t.Total(), pol.Version())

@@ -37,6 +37,19 @@ function evidence(d) {
   return parts;
 }
 
+// microdataInfo: the options a microdata table was loaded with.
+function microdataInfo(t) {
+  const o = t.microdata_options;
+  if (!o) return [];
+  const given = o.levels_given || [];
+  const parts = [num(t.records) + " records",
+    given.length ? "levels of " + given.join(", ") + " from a levels file, the others sorted" : "levels sorted",
+    o.min_level_count > 1 ? "levels held by fewer than " + o.min_level_count + " records merged into (other)" : "no level merged",
+    "max cells " + num(o.max_cells),
+    "protect collapsed: " + (o.protect_collapsed ? "yes" : "no")];
+  return [el("dt", {}, "Microdata"), el("dd", {}, parts.join("; "))];
+}
+
 async function showTable() {
   const name = $("op-table").value;
   const t = opTables.find((x) => x.name === name);
@@ -46,7 +59,8 @@ async function showTable() {
     el("dt", {}, "sha256"), el("dd", { class: "mono" }, t.sha256 || "—"),
     el("dt", {}, "Loaded"), el("dd", {}, when(t.loaded_at)),
     el("dt", {}, "Layout"), el("dd", {}, t.variables.map(varTitle).join(", ") + " — " + num(t.cells) + " cells"),
-    el("dt", {}, "Releases"), el("dd", {}, num(t.releases) + (t.simulated_releases ? " (" + t.simulated_releases + " simulated)" : "")));
+    el("dt", {}, "Releases"), el("dd", {}, num(t.releases) + (t.simulated_releases ? " (" + t.simulated_releases + " simulated)" : "")),
+    ...microdataInfo(t));
   $("op-policy").replaceChildren(el("strong", {}, "Policy. "), t.policy_text,
     el("span", { class: "version" }, "Version " + t.policy_version + ". Change it with PUT /v1/admin/tables/" + t.name + "/policy."));
   const log = await api("/v1/admin/tables/" + encodeURIComponent(name) + "/audit", opToken());
