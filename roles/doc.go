@@ -83,7 +83,7 @@
 //
 // The thresholds were chosen by measuring UCI Adult (30,162 records
 // without missing quasi-identifiers; the measurements are in
-// roles_test.go, TestAdultLeaks): education determines education-num with
+// adult_test.go, TestAdultLeaks): education determines education-num with
 // gain 1.00 and relationship marital-status with 0.64 (Husband and Wife
 // pin Married-civ-spouse), both flagged; every other pair of a column and
 // one of the 8 quasi-identifiers of datasets.AdultQI stays at or below
