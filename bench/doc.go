@@ -29,7 +29,7 @@
 //   - MicroaggTradeoff: information loss against disclosure risk of every
 //     microaggregation method at every k on the CASC sets (package risk:
 //     distance-based record linkage after Domingo-Ferrer & Torra, interval
-//     disclosure as sdcMicro's dRisk), with a lower bound on the optimal
+//     disclosure as sdcMicro's dRisk since 5.6.0), with a lower bound on the optimal
 //     IL from the column generation.
 //   - Kanon: freeform k-anonymity after Doka et al., Sections 8-9, on UCI
 //     Adult: GCP, time and the publication's re-identification and

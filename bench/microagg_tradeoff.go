@@ -224,7 +224,7 @@ func (r *MicroaggTradeoffReport) Tables() []*Table {
 // WriteText writes one table per data set: IL, DBRL and interval
 // disclosure per method and k, then the bounds.
 func (r *MicroaggTradeoffReport) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "Microaggregation: information loss and disclosure risk vs k (IL = 100*SSE/SST %%; DBRL and interval disclosure (p = %g) in %% of records)\n", r.IntervalP)
+	fmt.Fprintf(w, "Microaggregation: information loss and disclosure risk vs k (IL = 100*SSE/SST %%; DBRL and interval disclosure (p = %g; sdcMicro's dRisk since 5.6.0) in %% of records)\n", r.IntervalP)
 	var names []string
 	for _, x := range r.Rows {
 		if !slices.Contains(names, x.Data) {

@@ -27,7 +27,7 @@ func BenchmarkReadCSV(b *testing.B) {
 			ds, _ := GaussianClusters(n, 10, 10, 1)
 			t, _ := TableFromDataset(ds, "gen", nil)
 			var buf bytes.Buffer
-			if err := t.WriteProtected(&buf, ds); err != nil {
+			if err := t.WriteAllColumnsUnsafe(&buf, ds); err != nil {
 				b.Fatal(err)
 			}
 			data := buf.Bytes()

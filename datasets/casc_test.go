@@ -173,7 +173,7 @@ func TestLoadSpecSynthetic(t *testing.T) {
 		prot.X[i] = 0.5
 	}
 	var buf strings.Builder
-	if err := tab.WriteProtected(&buf, prot); err != nil {
+	if err := tab.WriteAllColumnsUnsafe(&buf, prot); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sdcopt/sdcopt/internal/numtext"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/roles"
 )
 
 // DataError is a data-dependent failure located in an input file: File,
@@ -63,10 +64,11 @@ type Table struct {
 	// the source's precision. Nil for a generated table.
 	Decimals []int
 	// Digits, when not nil, rounds the selected columns in
-	// WritePublished: Digits[jj] decimals for selected column jj (a
-	// negative value: full precision). Nil (the default): every value in
-	// full precision (FormatValue). Set it to Decimals to publish with the
-	// source's precision.
+	// WriteProtected and WritePublished: Digits[jj] decimals for selected
+	// column jj (a negative value: full precision). Nil (the default):
+	// WriteProtected writes the source's precision (Decimals),
+	// WritePublished and WriteAllColumnsUnsafe full precision
+	// (FormatValue).
 	Digits []int
 	// Missing is the policy that was applied to missing values of the
 	// selected columns, and MissingRecords the number of records that had
@@ -595,13 +597,65 @@ func FormatValue(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// WriteProtected writes the table as CSV with the selected columns
+// WriteProtected writes the publication of a protected table as CSV, as
+// sdcopt microagg writes --out: only the columns a publishes (package
+// roles: the quasi-identifiers, which must be exactly the table's selected
+// columns, replaced by the values of prot; the sensitive and insensitive
+// columns unchanged), in the input's column order; identifiers and
+// columns in no role are left out. The values are written at the file's
+// precision (Decimals, as --digits source) unless Digits is set, in the
+// table's dialect. Before writing anything it runs the leak check
+// (roles.Check with the default settings) on the table's cells and
+// refuses the columns it flags. Errors: a nil a, an assignment of another
+// header, a selected column that is not a quasi-identifier or a
+// quasi-identifier that is not selected (it would be published
+// unprotected), and the leak check's findings. To publish a flagged
+// column anyway, or other columns than a's, call WritePublished, which
+// writes the columns it is given. It panics if prot's shape does not
+// match the selection.
+func (t *Table) WriteProtected(w io.Writer, prot *model.Dataset, a *roles.Assignment) error {
+	if a == nil {
+		return fmt.Errorf("datasets: %s: WriteProtected: no roles (a nil *roles.Assignment): say which columns are published with roles.New", t.Source)
+	}
+	if !slices.Equal(a.Header, t.Header) {
+		return fmt.Errorf("datasets: %s: WriteProtected: the roles are of another header (%s), not the table's (%s)",
+			t.Source, strings.Join(a.Header, ", "), strings.Join(t.Header, ", "))
+	}
+	selected := make([]bool, len(t.Header))
+	for _, j := range t.Cols {
+		selected[j] = true
+		if r := a.Roles[j]; r != roles.QuasiIdentifier {
+			return fmt.Errorf("datasets: %s: WriteProtected: microaggregated column %q is %v in the roles: it must be a quasi-identifier", t.Source, t.Header[j], r)
+		}
+	}
+	for _, j := range a.Columns(roles.QuasiIdentifier) {
+		if !selected[j] {
+			return fmt.Errorf("datasets: %s: WriteProtected: column %q is a quasi-identifier but not microaggregated: it would be published unprotected", t.Source, t.Header[j])
+		}
+	}
+	if findings := roles.Check(a, t.NumRecords(), t.Cell, nil); len(findings) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "datasets: %s: WriteProtected: refusing to publish columns that would undo the protection of the quasi-identifiers:", t.Source)
+		for _, f := range findings {
+			fmt.Fprintf(&b, " column %q (%s): %s;", f.Column, f.Kind, f)
+		}
+		b.WriteString(" leave them out of the sensitive and insensitive columns, or publish them anyway with WritePublished")
+		return errors.New(b.String())
+	}
+	digits := t.Digits
+	if digits == nil {
+		digits = t.Decimals
+	}
+	return t.writePublished(w, prot, a.Published(), digits)
+}
+
+// WriteAllColumnsUnsafe writes the table as CSV with the selected columns
 // replaced by the values of prot (record i, attribute jj goes to row i,
-// column Cols[jj]); every other column is written unchanged, in the
-// input's column order. Use WritePublished to leave out the columns that
-// must not be published. It panics if prot's shape does not match the
-// selection.
-func (t *Table) WriteProtected(w io.Writer, prot *model.Dataset) error {
+// column Cols[jj]) and every other column unchanged, identifiers included,
+// at full precision unless Digits is set. It is not a publication: no
+// roles, no leak check. Publish with WriteProtected. It panics if prot's
+// shape does not match the selection.
+func (t *Table) WriteAllColumnsUnsafe(w io.Writer, prot *model.Dataset) error {
 	all := make([]int, len(t.Header))
 	for j := range all {
 		all[j] = j

@@ -117,7 +117,7 @@ func TestLoadCSVSelection(t *testing.T) {
 		prot.X[i] = float64(i) + 0.25
 	}
 	var buf bytes.Buffer
-	if err := tab2.WriteProtected(&buf, prot); err != nil {
+	if err := tab2.WriteAllColumnsUnsafe(&buf, prot); err != nil {
 		t.Fatal(err)
 	}
 	wantOut := "id,name,x,note,y\n1,\"Smith, J\",0.25,?,1.25\n2,Lee,2.25,ok,3.25\n3,Kim,4.25,NA,5.25\n"

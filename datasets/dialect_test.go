@@ -83,7 +83,7 @@ func TestReadDialects(t *testing.T) {
 	tab.Digits = []int{1}
 	var b bytes.Buffer
 	prot, _ := model.NewDataset([]string{"income"}, 3, 1, []float64{617.125, 617.125, -0.04})
-	if err := tab.WriteProtected(&b, prot); err != nil {
+	if err := tab.WriteAllColumnsUnsafe(&b, prot); err != nil {
 		t.Fatal(err)
 	}
 	if want := "id;income;region\n1;617,1;\"Nord; Ost\"\n2;617,1;Süd\n3;0,0;West\n"; b.String() != want {

@@ -11,13 +11,17 @@
 // ReadQI/LoadQI, LoadTableCSV and LoadMarginFiles:
 //
 //	t, err := datasets.Load("census", nil)   // *Table: t.Data is a *model.Dataset
+//	a, err := roles.New(t.Header, roles.List{Role: roles.QuasiIdentifier, Columns: t.Data.Names})
 //	z, _ := model.Standardize(t.Data)
 //	c, err := microagg.MDAV(z, 3)
-//	err = t.WriteProtected(w, model.Protect(t.Data, c))
+//	err = t.WriteProtected(w, model.Protect(t.Data, c), a)
 //
-// WriteProtected writes every column; WritePublished writes only the
-// columns chosen for publication (package roles decides which: the
-// microaggregated columns plus the sensitive and insensitive ones).
+// WriteProtected publishes what the roles say, as sdcopt microagg does:
+// the microaggregated columns (the quasi-identifiers) at the file's
+// precision, the sensitive and insensitive columns unchanged after the
+// leak check (roles.Check), nothing else. WritePublished writes exactly
+// the columns it is given (the caller decides), and WriteAllColumnsUnsafe
+// every column, identifiers included: neither is a safe default.
 //
 // # Errors
 //
@@ -54,8 +58,9 @@
 // and the name of a long table's count column (by default count, Freq or
 // n, the names R's as.data.frame(table(...)) and dplyr::count write).
 // A Table keeps the source's precision of each selected column
-// (Decimals); setting Digits rounds the values WritePublished writes,
-// which it writes in the table's dialect. Hierarchy files are read
+// (Decimals); WriteProtected writes the microaggregated values with it
+// unless Digits is set, WritePublished at full precision unless Digits is
+// set; both write in the table's dialect. Hierarchy files are read
 // comma- or semicolon-separated (ARX's format), see LoadHierarchy.
 //
 // # Quasi-identifier data (Doka et al.)

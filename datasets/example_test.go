@@ -7,11 +7,14 @@ import (
 
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/roles"
 )
 
 // ReadCSV keeps every cell as text and selects the columns of numbers for
-// microaggregation; WriteProtected writes the file back with those columns
-// replaced and everything else untouched.
+// microaggregation; WriteProtected publishes what the roles say: the
+// microaggregated columns (quasi-identifiers) at the file's precision
+// (1090 and 37.5 written as 38, rounded half to even, as the file has
+// integers), without the identifier and the column in no role.
 func ExampleReadCSV() {
 	const in = "id,region,income,age\n" +
 		"a1,north,1200,34\n" +
@@ -25,8 +28,15 @@ func ExampleReadCSV() {
 	}
 	fmt.Println("selected", t.Data.Names, "of", t.Header, "records", t.NumRecords())
 
+	a, err := roles.New(t.Header,
+		roles.List{Role: roles.Identifier, Columns: []string{"id"}},
+		roles.List{Role: roles.QuasiIdentifier, Columns: t.Data.Names}) // region: in no role
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	c, _ := model.NewClustering(4, [][]int{{0, 2}, {1, 3}})
-	if err := t.WriteProtected(os.Stdout, model.Protect(t.Data, c)); err != nil {
+	if err := t.WriteProtected(os.Stdout, model.Protect(t.Data, c), a); err != nil {
 		fmt.Println(err)
 	}
 
@@ -36,11 +46,11 @@ func ExampleReadCSV() {
 	fmt.Println(err)
 	// Output:
 	// selected [income age] of [id region income age] records 4
-	// id,region,income,age
-	// a1,north,1090,37.5
-	// a2,south,1725,40.5
-	// a3,north,1090,37.5
-	// a4,east,1725,40.5
+	// income,age
+	// 1090,38
+	// 1725,40
+	// 1090,38
+	// 1725,40
 	// bad.csv:3: column "y": missing value "NA" in a column of numbers (first number "2" on line 2): fix the cell, or select the columns to microaggregate explicitly with --cols (the others are kept unmasked)
 }
 
@@ -102,8 +112,9 @@ func ExampleParseSpec() {
 }
 
 // ReadCSVWith reads a semicolon file with decimal commas, imputes a
-// missing value with the column mean, and writes the protected file back
-// in the same dialect, rounded to the source's precision (Decimals).
+// missing value with the column mean, and publishes the protected file in
+// the same dialect, rounded to the source's precision (Decimals, which
+// WriteProtected applies unless Digits says otherwise).
 func ExampleReadCSVWith() {
 	const in = "id;income;age\n" +
 		"a1;1200,50;34\n" +
@@ -121,9 +132,15 @@ func ExampleReadCSVWith() {
 	}
 	fmt.Println("imputed records", t.MissingRecords, "source decimals", t.Decimals)
 
-	t.Digits = t.Decimals
+	a, err := roles.New(t.Header,
+		roles.List{Role: roles.Identifier, Columns: []string{"id"}},
+		roles.List{Role: roles.QuasiIdentifier, Columns: []string{"income", "age"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	c, _ := model.NewClustering(4, [][]int{{0, 2}, {1, 3}})
-	if err := t.WriteProtected(os.Stdout, model.Protect(t.Data, c)); err != nil {
+	if err := t.WriteProtected(os.Stdout, model.Protect(t.Data, c), a); err != nil {
 		fmt.Println(err)
 	}
 	// a2's age is imputed as (34+41+52)/3 = 42.33, so its group's age is
@@ -131,9 +148,9 @@ func ExampleReadCSVWith() {
 
 	// Output:
 	// imputed records 1 source decimals [2 0]
-	// id;income;age
-	// a1;1090,25;38
-	// a2;1725,50;47
-	// a3;1090,25;38
-	// a4;1725,50;47
+	// income;age
+	// 1090,25;38
+	// 1725,50;47
+	// 1090,25;38
+	// 1725,50;47
 }

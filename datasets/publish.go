@@ -35,7 +35,13 @@ func (t *Table) Cell(i, j int) string {
 // selection, and returns an error for a column out of range, given twice,
 // or a selected column left out.
 func (t *Table) WritePublished(w io.Writer, prot *model.Dataset, cols []int) error {
-	if prot.N != t.Data.N || prot.D != len(t.Cols) || (t.Digits != nil && len(t.Digits) != len(t.Cols)) {
+	return t.writePublished(w, prot, cols, t.Digits)
+}
+
+// writePublished is WritePublished with digits (nil: full precision) in
+// place of t.Digits.
+func (t *Table) writePublished(w io.Writer, prot *model.Dataset, cols []int, digits []int) error {
+	if prot.N != t.Data.N || prot.D != len(t.Cols) || (digits != nil && len(digits) != len(t.Cols)) {
 		panic("datasets: WritePublished: protected data set does not match the table")
 	}
 	cols = slices.Clone(cols)
@@ -61,11 +67,11 @@ func (t *Table) WritePublished(w io.Writer, prot *model.Dataset, cols []int) err
 	for _, j := range t.Cols {
 		selected[j] = true
 	}
-	digits := make([]int, len(t.Cols))
-	for jj := range digits {
-		digits[jj] = -1
-		if t.Digits != nil {
-			digits[jj] = t.Digits[jj]
+	dig := make([]int, len(t.Cols))
+	for jj := range dig {
+		dig[jj] = -1
+		if digits != nil {
+			dig[jj] = digits[jj]
 		}
 	}
 	cw := csv.NewWriter(w)
@@ -85,7 +91,7 @@ func (t *Table) WritePublished(w io.Writer, prot *model.Dataset, cols []int) err
 			}
 		}
 		for jj, j := range t.Cols {
-			rec[at[j]] = t.Dialect.formatFloat(prot.X[i*prot.D+jj], digits[jj])
+			rec[at[j]] = t.Dialect.formatFloat(prot.X[i*prot.D+jj], dig[jj])
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

@@ -27,8 +27,12 @@
 //     [x'_ij - p·s'_j, x'_ij + p·s'_j] is built, s'_j the sample standard
 //     deviation of attribute j in the protected data and p = 0.05 by
 //     default; a record is at risk when every one of its original values
-//     lies inside its interval. The risk is the share of records at risk.
-//     See IntervalDisclosure.
+//     lies inside its interval, as sdcMicro counts it since release 5.6.0.
+//     The risk is the share of records at risk. See IntervalDisclosure.
+//     sdcMicro up to 5.5.1 counted a record at risk when at most one of its
+//     values lay outside; Numeric reports that share too
+//     (IntervalOneOutside, IntervalDisclosureOneOutside), so that either
+//     release's figure can be compared.
 //   - IL1s (Yancey, Winkler & Creecy, "Disclosure risk assessment in
 //     perturbative microdata protection", LNCS 2316, 2002; sdcMicro's
 //     dUtility): the mean over records and attributes of

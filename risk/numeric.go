@@ -15,8 +15,9 @@ import (
 )
 
 // DefaultIntervalP is the default width p of the intervals of interval
-// disclosure, as a fraction of the standard deviation: sdcMicro's dRisk
-// default k = 0.05 (R/dRisk.R, dRiskWORK).
+// disclosure, as a fraction of the protected attribute's standard
+// deviation: sdcMicro's dRisk default k = 0.05 (R/dRisk.R, dRiskWORK,
+// every release).
 const DefaultIntervalP = 0.05
 
 // TieTol is the tolerance of a tie in record linkage: an original whose
@@ -71,9 +72,14 @@ type NumericReport struct {
 	LinkageTied int
 	// Interval is the interval disclosure risk (IntervalDisclosure) with
 	// width IntervalP: the share of records whose original values all lie
-	// inside the intervals around the protected values, in [0, 1].
-	Interval  float64
-	IntervalP float64
+	// inside the intervals around the protected values, in [0, 1];
+	// sdcMicro's dRisk from release 5.6.0 on.
+	Interval float64
+	// IntervalOneOutside is the share of records with at most one
+	// original value outside its interval (IntervalDisclosureOneOutside):
+	// sdcMicro's dRisk up to release 5.5.1. At least Interval.
+	IntervalOneOutside float64
+	IntervalP          float64
 	// IL1s is the mean standardized absolute deviation (IL1s); sdcMicro's
 	// dUtility(method = "IL1s") returns the sum, N·D·IL1s.
 	IL1s    float64
@@ -107,7 +113,7 @@ func Numeric(orig, prot *model.Dataset, opt *NumericOptions) (*NumericReport, er
 	if r.IL1s, err = IL1s(orig, prot); err != nil {
 		return nil, err
 	}
-	if r.Interval, err = IntervalDisclosure(orig, prot, o.IntervalP); err != nil {
+	if r.Interval, r.IntervalOneOutside, err = intervalDisclosure(orig, prot, o.IntervalP); err != nil {
 		return nil, err
 	}
 	if r.Linkage, r.LinkageTied, err = recordLinkage(orig, prot, o.Workers); err != nil {
@@ -193,29 +199,48 @@ func IL1s(orig, prot *model.Dataset) (float64, error) {
 	return sum / float64(n*d), nil
 }
 
-// IntervalDisclosure is sdcMicro's dRisk (R/dRisk.R, function dRiskWORK
-// of the current release; Templ, Statistical Disclosure Control for
-// Microdata, Springer 2017): around every protected value the interval
+// IntervalDisclosure is sdcMicro's dRisk as released since 5.6.0 (R/dRisk.R,
+// function dRiskWORK, "rowSums(x < mi | x > ma) == 0"; Templ, Statistical
+// Disclosure Control for Microdata, Springer 2017): around every protected
+// value the interval
 //
 //	[x'_ij - p·s'_j, x'_ij + p·s'_j]
 //
 // is built, s'_j the sample standard deviation (divisor n-1) of attribute
 // j in the PROTECTED data, and record i is at risk when every original
-// value x_ij lies inside its interval (bounds included; an earlier
-// sdcMicro release tolerated one attribute outside). The result is the
+// value x_ij lies inside its interval (bounds included). The result is the
 // share of records at risk. p is a fraction of the standard deviation,
-// DefaultIntervalP = 0.05 as in sdcMicro.
+// DefaultIntervalP = 0.05 as in sdcMicro. sdcMicro up to 5.5.1 counted a
+// record at risk when at most one value lay outside: see
+// IntervalDisclosureOneOutside.
 //
 // A protected attribute that is constant (s'_j = 0) has the single point
 // x'_ij as interval: an original is inside only if it equals the protected
 // value, as in sdcMicro. Needs at least 2 records (ErrTooFew); p must be
 // finite and non-negative (ErrParam).
 func IntervalDisclosure(orig, prot *model.Dataset, p float64) (float64, error) {
+	all, _, err := intervalDisclosure(orig, prot, p)
+	return all, err
+}
+
+// IntervalDisclosureOneOutside is sdcMicro's dRisk up to release 5.5.1
+// (R/dRisk.R of cran/sdcMicro 5.5.1, "rowSums(x < mi | x > ma) %in%
+// 0:1"): the intervals of IntervalDisclosure, with record i at risk when
+// at most one of its original values lies outside its interval. It is at
+// least IntervalDisclosure, and 1 for a single attribute. Same errors.
+func IntervalDisclosureOneOutside(orig, prot *model.Dataset, p float64) (float64, error) {
+	_, one, err := intervalDisclosure(orig, prot, p)
+	return one, err
+}
+
+// intervalDisclosure returns the shares of records with no original value
+// outside its interval and with at most one.
+func intervalDisclosure(orig, prot *model.Dataset, p float64) (all, oneOutside float64, err error) {
 	if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
-		return 0, fmt.Errorf("%w: interval width p = %v (want a finite p >= 0)", ErrParam, p)
+		return 0, 0, fmt.Errorf("%w: interval width p = %v (want a finite p >= 0)", ErrParam, p)
 	}
 	if err := checkPair(orig, prot, 2); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	orig, prot = rescaled(orig, prot)
 	n, d := orig.N, orig.D
@@ -223,21 +248,26 @@ func IntervalDisclosure(orig, prot *model.Dataset, p float64) (float64, error) {
 	for j := range half {
 		half[j] = p * stat.StdDev(column(prot, j), nil)
 	}
-	inside := 0
+	inside, oneOut := 0, 0
 	for i := 0; i < n; i++ {
 		x, xp := orig.Row(i), prot.Row(i)
-		at := true
+		outside := 0
 		for j := range x {
 			if x[j] < xp[j]-half[j] || x[j] > xp[j]+half[j] {
-				at = false
-				break
+				outside++
+				if outside > 1 {
+					break
+				}
 			}
 		}
-		if at {
+		if outside == 0 {
 			inside++
 		}
+		if outside <= 1 {
+			oneOut++
+		}
 	}
-	return float64(inside) / float64(n), nil
+	return float64(inside) / float64(n), float64(oneOut) / float64(n), nil
 }
 
 // RecordLinkage is distance-based record linkage, DBRL (Domingo-Ferrer &

@@ -299,3 +299,43 @@ func TestNumericBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalDisclosureOneOutside: sdcMicro up to 5.5.1 counted a record
+// as disclosed when at most one attribute lies outside its interval
+// (R/dRisk.R of cran/sdcMicro 5.5.1: rowSums(x < mi | x > ma) %in% 0:1);
+// from 5.6.0 (sdcTools/sdcMicro commit c2022f6, "wrong calculation in
+// numrisk fixed") on, only when none does (== 0), which IntervalDisclosure
+// computes. Both are reported (issue 44, item 14: a user of the older
+// release knows the first number). Hand example: both protected
+// attributes are 0, 0, 2, 2 (sample sd sqrt(4/3)), and p = sqrt(3)/4 makes
+// the half width p·sd = 1/2. The originals lie
+//
+//	record 0: (0.2, 0.3)  offsets 0.2, 0.3: both inside
+//	record 1: (0.9, 0.1)  offsets 0.9, 0.1: a outside
+//	record 2: (2.6, 1.2)  offsets 0.6, 0.8: both outside
+//	record 3: (2.1, 1.4)  offsets 0.1, 0.6: b outside
+//
+// so every attribute inside: 1 of 4; at most one outside: 3 of 4. With
+// one attribute, at most one outside holds for every record: 1.
+func TestIntervalDisclosureOneOutside(t *testing.T) {
+	orig := dataset(t, 2, 0.2, 0.3, 0.9, 0.1, 2.6, 1.2, 2.1, 1.4)
+	prot := dataset(t, 2, 0, 0, 0, 0, 2, 2, 2, 2)
+	p := math.Sqrt(3) / 4
+	if got, err := IntervalDisclosure(orig, prot, p); err != nil || math.Abs(got-0.25) > tol {
+		t.Errorf("IntervalDisclosure = %v, %v; want 1/4", got, err)
+	}
+	if got, err := IntervalDisclosureOneOutside(orig, prot, p); err != nil || math.Abs(got-0.75) > tol {
+		t.Errorf("IntervalDisclosureOneOutside = %v, %v; want 3/4", got, err)
+	}
+	r, err := Numeric(orig, prot, &NumericOptions{IntervalP: p})
+	if err != nil || math.Abs(r.Interval-0.25) > tol || math.Abs(r.IntervalOneOutside-0.75) > tol {
+		t.Errorf("Numeric: %+v, %v; want Interval 1/4, IntervalOneOutside 3/4", r, err)
+	}
+	one := dataset(t, 1, 0, 5, 9)
+	if got, err := IntervalDisclosureOneOutside(one, dataset(t, 1, 1, 1, 12), DefaultIntervalP); err != nil || got != 1 {
+		t.Errorf("one attribute: %v, %v; want 1", got, err)
+	}
+	if _, err := IntervalDisclosureOneOutside(orig, prot, -1); !errors.Is(err, ErrParam) {
+		t.Errorf("p = -1: %v", err)
+	}
+}

@@ -109,7 +109,7 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	defer outs.Abort()
 	if s.out != "" {
 		prot := model.Protect(raw, res.Clustering)
-		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WriteProtected(w, prot) }); err != nil {
+		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WriteAllColumnsUnsafe(w, prot) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}

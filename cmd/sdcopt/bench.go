@@ -425,10 +425,10 @@ func newBenchMicroaggTradeoffCmd() *cobra.Command {
 			"distance-based record linkage (DBRL: the share of protected records whose\n"+
 			"nearest original is their own) and interval disclosure (the share of records\n"+
 			"whose original values all lie within p standard deviations of the protected\n"+
-			"ones), with IL1s, as `sdcopt microagg` reports them. With --bound-time S the\n"+
-			"column generation (no ICSM start, no gap closing, no branching) proves a lower\n"+
-			"bound on the optimal IL of every case within S seconds; its clustering joins the\n"+
-			"rows as colgen. --plot draws IL vs k with the band between the bound and the\n"+
+			"ones: sdcMicro's dRisk since 5.6.0), with IL1s, as `sdcopt microagg` reports\n"+
+			"them. With --bound-time S the column generation (no ICSM start, no gap\n"+
+			"closing, no branching) proves a lower bound on the optimal IL of every case\n"+
+			"within S seconds; its clustering joins the rows as colgen. --plot draws IL vs k with the band between the bound and the\n"+
 			"best IL found, and IL vs each risk (risk-utility plots).",
 		func(f *pflag.FlagSet) {
 			f.StringSliceVar(&o.Data, "data", o.Data, "data sets: census,tarragona,eia")

@@ -93,10 +93,12 @@ func newKanonCmd() *cobra.Command {
 			"or in no role: then it is not published, and stderr says so. Before computing\n" +
 			"anything, the columns published unchanged are checked: one that determines a\n" +
 			"quasi-identifier, or nearly (it reveals the exact value inside the generalized\n" +
-			"box), or whose values are nearly all unique, stops the run (exit 2) with the\n" +
-			"evidence, unless named with --keep-risky. For --data adult the default roles\n" +
-			"are the 8 quasi-identifiers and income sensitive; the other columns are not\n" +
-			"published (education would reveal education-num, fnlwgt is nearly unique).\n\n" +
+			"box), or pins its exact value for 5% of the records or more beyond chance (the\n" +
+			"rare values, say), or whose values are nearly all unique, stops the run\n" +
+			"(exit 2) with the evidence, unless named with --keep-risky. For --data adult\n" +
+			"the default roles are the 8 quasi-identifiers and income sensitive; the other\n" +
+			"columns are not published (education would reveal education-num, fnlwgt is\n" +
+			"nearly unique).\n\n" +
 			"--out writes the published file (the published columns in input order:\n" +
 			"quasi-identifiers as [lo-hi], {a|b} or the hierarchy node, the sensitive and\n" +
 			"insensitive columns of a randomly assigned original, in a seeded shuffled\n" +

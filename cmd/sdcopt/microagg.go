@@ -96,8 +96,9 @@ func newMicroaggCmd() *cobra.Command {
 			"Every other column is an --identifier (removed), --sensitive or --insensitive\n" +
 			"(published unchanged), or in no role: then it is not published, and stderr\n" +
 			"says so. Before computing anything, the columns published unchanged are\n" +
-			"checked: one that determines a microaggregated column, or nearly, or whose\n" +
-			"values are nearly all unique, stops the run (exit 2) with the evidence, unless\n" +
+			"checked: one that determines a microaggregated column, or nearly, or pins its\n" +
+			"exact value for 5% of the records or more beyond chance, or whose values are\n" +
+			"nearly all unique, stops the run (exit 2) with the evidence, unless\n" +
 			"named with --keep-risky.\n\n" +
 			"Files: --sep and --decimal read semicolon or tab files with decimal commas (the\n" +
 			"protected file is written the same way). A missing value (empty, NA or ?) in a\n" +

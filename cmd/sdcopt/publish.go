@@ -29,7 +29,7 @@ func addRoleFlags(f interface {
 	f.StringSliceVar(&r.identifier, "identifier", nil, "identifying columns (names, record ids): removed from the output")
 	f.StringSliceVar(&r.sensitive, "sensitive", nil, "sensitive columns, published unchanged"+sensitiveDefault)
 	f.StringSliceVar(&r.insensitive, "insensitive", nil, "insensitive columns, published unchanged (columns in no role are not published)")
-	f.StringSliceVar(&r.keepRisky, "keep-risky", nil, "publish these sensitive or insensitive columns although the leak check flags them (they determine a quasi-identifier or are nearly unique)")
+	f.StringSliceVar(&r.keepRisky, "keep-risky", nil, "publish these sensitive or insensitive columns although the leak check flags them (they determine a quasi-identifier, pin its exact value for many records, or are nearly unique)")
 }
 
 // publishReport says which columns a run publishes and which it drops; it

@@ -14,13 +14,17 @@ import (
 type numericRisk struct {
 	RecordLinkage      float64 `json:"record_linkage"`      // DBRL: expected share of records linked to their own original
 	RecordLinkageTied  int     `json:"record_linkage_tied"` // records with more than one nearest original
-	IntervalDisclosure float64 `json:"interval_disclosure"` // sdcMicro's dRisk: share of records inside their intervals
-	IntervalP          float64 `json:"interval_p"`          // interval half width, a fraction of the protected sd
+	IntervalDisclosure float64 `json:"interval_disclosure"` // sdcMicro's dRisk since 5.6.0: share of records with every value inside its interval
+	// sdcMicro's dRisk up to 5.5.1: share of records with at most one
+	// value outside its interval
+	IntervalOneOutside float64 `json:"interval_disclosure_one_outside"`
+	IntervalP          float64 `json:"interval_p"` // interval half width, a fraction of the protected sd
 	Seconds            float64 `json:"seconds"`
 }
 
 func newNumericRisk(r *risk.NumericReport) *numericRisk {
-	return &numericRisk{RecordLinkage: r.Linkage, RecordLinkageTied: r.LinkageTied, IntervalDisclosure: r.Interval, IntervalP: r.IntervalP, Seconds: r.Seconds}
+	return &numericRisk{RecordLinkage: r.Linkage, RecordLinkageTied: r.LinkageTied, IntervalDisclosure: r.Interval,
+		IntervalOneOutside: r.IntervalOneOutside, IntervalP: r.IntervalP, Seconds: r.Seconds}
 }
 
 // writeNumericRisk writes the text lines of a numericRisk (label padded
@@ -31,8 +35,8 @@ func writeNumericRisk(w io.Writer, pad string, r *numericRisk) {
 
 // numericRiskSummary is the one-line summary of a numericRisk.
 func numericRiskSummary(r *numericRisk) string {
-	return fmt.Sprintf("record linkage %.2f %% (%d tied), interval disclosure %.2f %% (p = %g sd)",
-		100*r.RecordLinkage, r.RecordLinkageTied, 100*r.IntervalDisclosure, r.IntervalP)
+	return fmt.Sprintf("record linkage %.2f %% (%d tied), interval disclosure %.2f %% (p = %g sd; %.2f %% with one attribute outside allowed, as sdcMicro before 5.6.0)",
+		100*r.RecordLinkage, r.RecordLinkageTied, 100*r.IntervalDisclosure, r.IntervalP, 100*r.IntervalOneOutside)
 }
 
 // generalizationRisk is the JSON "risk" object of `sdcopt kanon`.

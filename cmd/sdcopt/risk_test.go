@@ -76,6 +76,7 @@ func TestRiskMicroaggCensus(t *testing.T) {
 			RecordLinkage      float64 `json:"record_linkage"`
 			RecordLinkageTied  int     `json:"record_linkage_tied"`
 			IntervalDisclosure float64 `json:"interval_disclosure"`
+			OneOutside         float64 `json:"interval_disclosure_one_outside"`
 			IntervalP          float64 `json:"interval_p"`
 		} `json:"risk"`
 	}
@@ -139,11 +140,17 @@ func TestRiskMicroaggCensus(t *testing.T) {
 		}
 	}
 	link /= float64(n)
-	inside, il1s := 0, 0.0
+	// Interval disclosure as sdcMicro's dRisk counts it since 5.6.0 (no
+	// attribute outside) and up to 5.5.1 (at most one outside; issue 44,
+	// item 14).
+	inside, oneOut, il1s := 0, 0, 0.0
 	for i := 0; i < n; i++ {
-		in := true
+		in, outside := true, 0
 		for j := 0; j < d; j++ {
 			h := rep.Risk.IntervalP * protSD[j]
+			if !(x[i][j] >= y[i][j]-h && x[i][j] <= y[i][j]+h) {
+				outside++
+			}
 			in = in && x[i][j] >= y[i][j]-h && x[i][j] <= y[i][j]+h
 			if e := math.Abs(x[i][j] - y[i][j]); e > 0 {
 				il1s += e / (math.Sqrt2 * origSD[j])
@@ -151,6 +158,9 @@ func TestRiskMicroaggCensus(t *testing.T) {
 		}
 		if in {
 			inside++
+		}
+		if outside <= 1 {
+			oneOut++
 		}
 	}
 	il1s /= float64(n * d)
@@ -163,11 +173,14 @@ func TestRiskMicroaggCensus(t *testing.T) {
 	if want := float64(inside) / float64(n); math.Abs(rep.Risk.IntervalDisclosure-want) > 1e-12 {
 		t.Errorf("interval disclosure %v, recomputed %v", rep.Risk.IntervalDisclosure, want)
 	}
+	if want := float64(oneOut) / float64(n); math.Abs(rep.Risk.OneOutside-want) > 1e-12 {
+		t.Errorf("interval disclosure with one attribute outside %v, recomputed %v", rep.Risk.OneOutside, want)
+	}
 	if math.Abs(rep.IL1s-il1s) > 1e-9*il1s {
 		t.Errorf("IL1s %v, recomputed %v", rep.IL1s, il1s)
 	}
 	text, msg, code := run(t, "microagg", "--data", "census", "--k", "3", "--quiet")
-	if code != 0 || !strings.Contains(text, "IL1s") || !strings.Contains(text, "record linkage") || !strings.Contains(text, "interval disclosure") {
+	if code != 0 || !strings.Contains(text, "IL1s") || !strings.Contains(text, "record linkage") || !strings.Contains(text, "interval disclosure") || !strings.Contains(text, "one attribute outside") {
 		t.Errorf("text report (exit %d, %s) lacks the risk lines:\n%s", code, msg, text)
 	}
 }

@@ -1,0 +1,4 @@
+package roles
+
+// Codes exports codes to the external tests.
+var Codes = codes
