@@ -291,7 +291,7 @@ func Bench(ctx context.Context, g *Grid, run Runner) ([]bench.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, cleanup, err := run.workDir()
+	dir, cleanup, err := run.workDir(ctx)
 	if err != nil {
 		return nil, err
 	}

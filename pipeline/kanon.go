@@ -394,7 +394,7 @@ func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult
 	if cfg.Runner.Name == RunnerSingle {
 		return KanonLocal(t, cfg, 0)
 	}
-	dir, cleanup, err := cfg.Runner.workDir()
+	dir, cleanup, err := cfg.Runner.workDir(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -337,7 +337,7 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 	if err != nil {
 		return nil, err
 	}
-	dir, cleanup, err := cfg.Runner.workDir()
+	dir, cleanup, err := cfg.Runner.workDir(ctx)
 	if err != nil {
 		return nil, err
 	}

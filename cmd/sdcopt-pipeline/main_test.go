@@ -88,6 +88,9 @@ func TestBadFlags(t *testing.T) {
 		{"kanon", "--k", "3"},
 		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "1"},
 		{"bench", "--spec", "/nonexistent/grid.json"},
+		// issue 44, item 1: --work-dir must be an existing directory.
+		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", "/nonexistent/work"},
+		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", "/etc/passwd"},
 	} {
 		_, err := run(args...)
 		if err == nil || cli.Code(err) != 2 {
