@@ -78,6 +78,10 @@ func TestKanonCommandVerifies(t *testing.T) {
 }
 
 func TestBadFlags(t *testing.T) {
+	missing, file := filepath.Join(t.TempDir(), "none", "work"), filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"kanon", "--synthetic", "100", "--k", "3", "--runner", "portable"},
 		{"kanon", "--synthetic", "100", "--k", "3", "--runner", "portable", "--endpoint", "host"},
@@ -89,8 +93,8 @@ func TestBadFlags(t *testing.T) {
 		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "1"},
 		{"bench", "--spec", "/nonexistent/grid.json"},
 		// issue 44, item 1: --work-dir must be an existing directory.
-		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", "/nonexistent/work"},
-		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", "/etc/passwd"},
+		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", missing},
+		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", file},
 	} {
 		_, err := run(args...)
 		if err == nil || cli.Code(err) != 2 {
