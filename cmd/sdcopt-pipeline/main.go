@@ -32,11 +32,16 @@ func main() {
 		return
 	}
 	cli.HandleSignals()
+	os.Exit(execute())
+}
+
+// execute runs the command line of os.Args and returns the exit status.
+func execute() int {
 	err := newRoot().Execute()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdcopt-pipeline:", err)
 	}
-	os.Exit(cli.Code(err))
+	return cli.Code(err)
 }
 
 func newRoot() *cobra.Command {
@@ -78,7 +83,9 @@ func addRunnerFlags(c *cobra.Command, r *runnerFlags) {
 
 // get validates the runner flags.
 func (r *runnerFlags) get() (pipeline.Runner, error) {
-	run := pipeline.Runner{Name: r.runner, Endpoint: r.endpoint, Environment: r.environment, WorkDir: r.workDir}
+	// The run's work directory holds the staged records: an interrupt
+	// removes it too (cli.MkdirTemp).
+	run := pipeline.Runner{Name: r.runner, Endpoint: r.endpoint, Environment: r.environment, WorkDir: r.workDir, TempDir: cli.MkdirTemp}
 	if r.verbose {
 		run.LogLevel = "info"
 	}

@@ -16,7 +16,8 @@ const (
 
 // HandleSignals makes SIGINT and SIGTERM stop the process cleanly: the
 // handler waits for a commit of outputs under way (Outputs.Commit),
-// removes every temporary output file, says so on stderr and exits with
+// removes every temporary work directory (MkdirTemp) with its contents
+// and every temporary output file, says so on stderr and exits with
 // ExitInterrupted or ExitTerminated. Engines running in C or WebAssembly
 // end with the process; nothing they wrote is an output. Call it once, at
 // the start of main.
@@ -38,6 +39,7 @@ func HandleSignals() {
 		}
 		commitMu.Lock()
 		tempMu.Lock()
+		removeAllTrees()
 		removeAllTemps()
 		code := ExitInterrupted
 		if sig == syscall.SIGTERM {
