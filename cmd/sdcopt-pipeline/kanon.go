@@ -120,7 +120,15 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 		return cli.BadInput("--coarse %d: want at least 2k = %d", s.coarse, 2*s.k)
 	}
 	var files cli.Files
-	files.Input("--data", s.data)
+	dataPath := s.data
+	if strings.EqualFold(s.data, "adult") {
+		// The shared file: an output must not replace it either (when
+		// the shared directory is missing, loading says so).
+		if p, err := datasets.AdultPath(); err == nil {
+			dataPath = p
+		}
+	}
+	files.Input("--data", dataPath)
 	files.Output("--out", s.out)
 	files.Output("--graph-out", s.graphOut)
 	if err := files.Check(); err != nil {

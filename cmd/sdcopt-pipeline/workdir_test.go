@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/pipeline"
 )
 
@@ -111,5 +112,39 @@ func TestWorkDirKeepsInputs(t *testing.T) {
 				t.Errorf("work directory held %v before the run, %v after", before, after)
 			}
 		})
+	}
+}
+
+// TestOutputNeverSharedInput: issue 44, item 1 (outputs never replace an
+// input). --data adult or a CASC name reads a file of the shared data
+// directory: an output naming that file must be refused (exit 2) before
+// anything runs, as an output naming a --data file is. The shared
+// directory is a stand-in here, so that a failure cannot touch the real
+// data.
+func TestOutputNeverSharedInput(t *testing.T) {
+	shared := t.TempDir()
+	t.Setenv(datasets.DataDirEnv, shared)
+	for _, name := range []string{"adult.csv", "census.csv"} {
+		if err := os.WriteFile(filepath.Join(shared, name), []byte("stand-in\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	adult, census := filepath.Join(shared, "adult.csv"), filepath.Join(shared, "census.csv")
+	other := filepath.Join(t.TempDir(), "x.csv")
+	for _, args := range [][]string{
+		{"kanon", "--data", "adult", "--k", "3", "--out", adult},
+		{"kanon", "--data", "ADULT", "--k", "3", "--out", other, "--graph-out", adult},
+		{"kanon", "--data", "adult", "--qi", "age,sex", "--k", "3", "--out", adult},
+		{"microagg", "--data", "census", "--k", "3", "--out", census},
+	} {
+		_, err := run(args...)
+		if cli.Code(err) != cli.ExitBadInput || err == nil || !strings.Contains(err.Error(), "refusing to overwrite an input") {
+			t.Errorf("%v: exit %d (%v), want 2 refusing to overwrite the input", args, cli.Code(err), err)
+		}
+	}
+	for _, p := range []string{adult, census} {
+		if b, _ := os.ReadFile(p); string(b) != "stand-in\n" {
+			t.Errorf("%s changed: %q", p, b)
+		}
 	}
 }
