@@ -366,7 +366,7 @@ func Bench(ctx context.Context, g *Grid, run Runner) ([]bench.Report, error) {
 	p, s := beam.NewPipelineWithRoot()
 	elems := beam.CreateList(s, cases)
 	beam.ParDo0(s.Scope("case"), &benchFn{Grid: string(gj), Dir: dir}, beam.Reshuffle(s, elems))
-	if err := run.execute(ctx, p); err != nil {
+	if err := run.execute(ctx, p, dir); err != nil {
 		return nil, err
 	}
 	var out []bench.Report

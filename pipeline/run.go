@@ -54,7 +54,9 @@ type Runner struct {
 	// after the run (see workDir); on a cluster it must be storage every
 	// worker reaches (a Beam filesystem path). "" = os.TempDir(). A local
 	// WorkDir must be an existing directory; nothing in it but the run's
-	// own new directory is written.
+	// own new directory is written. While a pipeline runs, the process's
+	// TMPDIR names that directory, so that Beam's own temporary files go
+	// there too and are removed with it.
 	WorkDir string
 	// TempDir, when set, makes the local work directory instead of
 	// os.MkdirTemp(base, pattern) and returns the function that removes
@@ -119,14 +121,30 @@ func unwrapPathErr(err error) error {
 
 var execMu sync.Mutex
 
-// execute runs p on the runner. Beam's job options are process-wide
-// flags, so runs are serialized.
-func (r Runner) execute(ctx context.Context, p *beam.Pipeline) error {
+// execute runs p on the runner, with the run's work directory dir. Beam's
+// job options are process-wide flags, so runs are serialized.
+func (r Runner) execute(ctx context.Context, p *beam.Pipeline, dir string) error {
 	if err := r.Check(); err != nil {
 		return err
 	}
 	execMu.Lock()
 	defer execMu.Unlock()
+	if !strings.Contains(dir, "://") {
+		// Beam's loopback worker leaves an empty file in os.TempDir() per
+		// job (beamloopbackworker-*): with TMPDIR in the run's own work
+		// directory it is removed with it, as are Beam's other temporary
+		// files, on every exit path. No other code of this process is
+		// meant to make temporary files while a pipeline runs.
+		old, had := os.LookupEnv("TMPDIR")
+		os.Setenv("TMPDIR", dir)
+		defer func() {
+			if had {
+				os.Setenv("TMPDIR", old)
+			} else {
+				os.Unsetenv("TMPDIR")
+			}
+		}()
+	}
 	if !beam.Initialized() {
 		beam.Init()
 	}

@@ -148,3 +148,24 @@ func TestOutputNeverSharedInput(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingLeftInTMPDIR: issue 44, items 1 and 7 (temporaries removed
+// on every exit path). A run on the prism runner left an empty
+// beamloopbackworker-* file of Beam's in $TMPDIR per pipeline; nothing
+// of a finished run may stay there.
+func TestNothingLeftInTMPDIR(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"microagg", "--data", "synthetic:gauss-300-2-3", "--k", "3", "--coarse", "200", "--out", filepath.Join(out, "p.csv")},
+		{"kanon", "--synthetic", "400", "--k", "3", "--method", "greedy", "--coarse", "200", "--partition", "100", "--out", filepath.Join(out, "pub.csv")},
+	} {
+		if _, err := run(args...); err != nil {
+			t.Fatal(err)
+		}
+		if left := listDir(t, tmp); len(left) > 0 {
+			t.Errorf("%s left in $TMPDIR: %v", args[0], left)
+		}
+	}
+}
