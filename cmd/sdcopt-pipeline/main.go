@@ -31,6 +31,7 @@ func main() {
 		beam.Init()
 		return
 	}
+	cli.Program = "sdcopt-pipeline"
 	cli.HandleSignals()
 	os.Exit(execute())
 }

@@ -25,7 +25,8 @@ const mainEnv = "SDCOPT_PIPELINE_TEST_RUN_MAIN"
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
 		os.Args = append([]string{"sdcopt-pipeline"}, os.Args[1:]...)
-		cli.HandleSignals() // as main does
+		cli.Program = "sdcopt-pipeline" // as main does
+		cli.HandleSignals()
 		os.Exit(execute())
 	}
 	beam.Init()

@@ -147,8 +147,8 @@ func TestSignalsRemoveWorkDir(t *testing.T) {
 				if code != want {
 					t.Fatalf("exit %d after %s, want %d\nstderr: %s", code, sig, want, stderr.String())
 				}
-				if !strings.Contains(stderr.String(), cli.StoppedMessage) {
-					t.Errorf("stderr lacks %q: %s", cli.StoppedMessage, stderr.String())
+				if !strings.Contains(stderr.String(), "sdcopt-pipeline: stopped by ") || !strings.Contains(stderr.String(), cli.StoppedMessage) {
+					t.Errorf("stderr lacks \"sdcopt-pipeline: stopped by ...; %s\": %s", cli.StoppedMessage, stderr.String())
 				}
 			})
 		}

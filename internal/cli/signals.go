@@ -45,7 +45,7 @@ func HandleSignals() {
 		if sig == syscall.SIGTERM {
 			code = ExitTerminated
 		}
-		fmt.Fprintf(os.Stderr, "sdcopt: stopped by %s; %s\n", signalName(sig), StoppedMessage)
+		fmt.Fprintf(os.Stderr, "%s: stopped by %s; %s\n", Program, signalName(sig), StoppedMessage)
 		os.Exit(code)
 	}()
 }
@@ -66,6 +66,10 @@ func TakeSignals() <-chan os.Signal {
 	}
 	return forward
 }
+
+// Program is the command's name in the message of a stopped run; a
+// command other than sdcopt sets it before HandleSignals.
+var Program = "sdcopt"
 
 // StoppedMessage is printed when a signal stops a run (tests match it).
 const StoppedMessage = "no partial output left behind"
