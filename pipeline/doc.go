@@ -25,7 +25,9 @@
 //
 // Bench runs a grid spec file (Grid) of `sdcopt bench icsm`, `kanon` or
 // `mdav` cases as one pipeline element per case and merges them into the
-// bench report.
+// bench report; it first checks the cases' data (Grid.CheckData: a k
+// above a data set's records, or missing shared data, is a GridError
+// before the pipeline starts).
 //
 // The driver stages the records in the run's work directory (one line per
 // batch of StageBatch records, in the compact encoding of Rec's coder),
