@@ -18,16 +18,14 @@ import (
 	"github.com/sdcopt/sdcopt/pipeline"
 )
 
-// With mainEnv set to 1 the test binary is sdcopt-pipeline itself, as
-// main runs it (signals_test.go starts it so).
+// With mainEnv set to 1 the test binary is sdcopt-pipeline itself: it
+// runs main (signals_test.go starts it so).
 const mainEnv = "SDCOPT_PIPELINE_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
 		os.Args = append([]string{"sdcopt-pipeline"}, os.Args[1:]...)
-		cli.Program = "sdcopt-pipeline" // as main does
-		cli.HandleSignals()
-		os.Exit(execute())
+		main() // exits
 	}
 	beam.Init()
 	os.Exit(m.Run())
