@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/sdcopt/sdcopt/bench"
+	"github.com/sdcopt/sdcopt/datasets"
 )
 
 // Grid is a benchmark grid spec file (JSON): the cases of `sdcopt bench
@@ -49,6 +50,68 @@ type Grid struct {
 	Methods   []string `json:"methods"`
 	Partition int      `json:"partition"`
 	Budget    float64  `json:"budget"`
+
+	name string // the spec file's name, for messages
+}
+
+// GridError is a grid that its data cannot run (a k above the number of
+// records, shared data that is missing): bad input, found before the
+// pipeline starts. The message names the spec file and the field.
+type GridError struct{ Msg string }
+
+func (e *GridError) Error() string { return e.Msg }
+
+// CheckData loads the data sets the grid's cases use (the CASC sets of
+// icsm and mdav, Adult for kanon) and returns a *GridError when one is
+// missing or when a k of the grid exceeds a data set's number of records,
+// which would otherwise fail inside a worker. Bench calls it first.
+func (g *Grid) CheckData() error {
+	name := g.name
+	if name == "" {
+		name = "grid"
+	}
+	bad := func(format string, args ...any) error {
+		return &GridError{Msg: name + ": " + fmt.Sprintf(format, args...)}
+	}
+	checkK := func(data string, n int) error {
+		for _, k := range g.K {
+			if k > n {
+				return bad("field k: %d exceeds the %d records of %s", k, n, data)
+			}
+		}
+		return nil
+	}
+	switch g.Bench {
+	case "kanon":
+		o := g.kanonOptions(1)
+		if len(o.Ks) == 0 {
+			return nil
+		}
+		q, err := datasets.LoadAdult(false)
+		if err != nil {
+			return bad("%v", err)
+		}
+		if err := checkK("adult", q.Table.N); err != nil {
+			return err
+		}
+	case "icsm", "mdav":
+		data := g.Data
+		if len(data) == 0 {
+			data = datasets.CASCNames()
+		}
+		for _, d := range data {
+			z, err := datasets.LoadCASC(d)
+			if err != nil {
+				return bad("%v", err)
+			}
+			if g.Bench == "mdav" {
+				if err := checkK(d, z.N); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // ParseGrid reads a grid spec file; errors name the file, the line and
@@ -77,6 +140,7 @@ func ParseGrid(r io.Reader, name string) (*Grid, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("%s: more than one JSON value", name)
 	}
+	g.name = name
 	// Fields of another benchmark are mistakes, not defaults.
 	unused := func(field string, set bool) error {
 		if set {
@@ -252,6 +316,9 @@ func Bench(ctx context.Context, g *Grid, run Runner) ([]bench.Report, error) {
 	if err := run.Check(); err != nil {
 		return nil, err
 	}
+	if err := g.CheckData(); err != nil {
+		return nil, err
+	}
 	seeds := g.Seeds
 	if g.Bench == "mdav" {
 		seeds = []uint64{0}
@@ -291,7 +358,7 @@ func Bench(ctx context.Context, g *Grid, run Runner) ([]bench.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, cleanup, err := run.workDir()
+	dir, cleanup, err := run.workDir(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +366,7 @@ func Bench(ctx context.Context, g *Grid, run Runner) ([]bench.Report, error) {
 	p, s := beam.NewPipelineWithRoot()
 	elems := beam.CreateList(s, cases)
 	beam.ParDo0(s.Scope("case"), &benchFn{Grid: string(gj), Dir: dir}, beam.Reshuffle(s, elems))
-	if err := run.execute(ctx, p); err != nil {
+	if err := run.execute(ctx, p, dir); err != nil {
 		return nil, err
 	}
 	var out []bench.Report

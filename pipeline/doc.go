@@ -25,10 +25,15 @@
 //
 // Bench runs a grid spec file (Grid) of `sdcopt bench icsm`, `kanon` or
 // `mdav` cases as one pipeline element per case and merges them into the
-// bench report.
+// bench report; it first checks the cases' data (Grid.CheckData: a k
+// above a data set's records, or missing shared data, is a GridError
+// before the pipeline starts).
 //
 // The driver stages the records in the run's work directory (one line per
 // batch of StageBatch records, in the compact encoding of Rec's coder),
 // which the workers read (textio), and reads the parts' results back from
-// it; on a cluster it must be storage that every worker reaches.
+// it; on a cluster it must be storage that every worker reaches. The work
+// directory is a new private one (mode 0700) that each run makes inside
+// Runner.WorkDir and removes at the end: nothing else there is written,
+// so no file in Runner.WorkDir, an input included, is ever replaced.
 package pipeline

@@ -394,7 +394,7 @@ func Kanon(ctx context.Context, t *model.QITable, cfg KanonConfig) (*KanonResult
 	if cfg.Runner.Name == RunnerSingle {
 		return KanonLocal(t, cfg, 0)
 	}
-	dir, cleanup, err := cfg.Runner.workDir()
+	dir, cleanup, err := cfg.Runner.workDir(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +432,7 @@ func runKanon(ctx context.Context, cfg KanonConfig, attrs []model.QIAttr, n int,
 	stats := beam.ParDo(s.Scope("anonymize"), &kanonFn{Attrs: aj, K: cfg.K, Method: cfg.Method, Partition: cfg.Partition,
 		Seed: cfg.Seed, MIPSolver: cfg.MIPSolver, Dir: dir, Publish: publish}, beam.GroupByKey(s, keyed))
 	beam.ParDo0(s.Scope("summary"), &writeSummaryFn{Dir: dir}, beam.Combine(s, mergeSummary, stats))
-	if err := cfg.Runner.execute(ctx, p); err != nil {
+	if err := cfg.Runner.execute(ctx, p, dir); err != nil {
 		return kanonSummary{}, err
 	}
 	sums, err := readGobs[kanonSummary](ctx, dir, "kanon-summary.gob")

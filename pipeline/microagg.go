@@ -337,7 +337,7 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 	if err != nil {
 		return nil, err
 	}
-	dir, cleanup, err := cfg.Runner.workDir()
+	dir, cleanup, err := cfg.Runner.workDir(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +356,7 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 	beam.ParDo0(s.Scope("moments"), &writeMomentsFn{Dir: dir}, total)
 	counts := beam.ParDo(s.Scope("interval"), &intervalFn{P: cfg.IntervalP}, pairs, beam.SideInput{Input: total})
 	beam.ParDo0(s.Scope("interval-count"), &writeCountFn{Dir: dir}, beam.Combine(s, addInts, counts))
-	if err := cfg.Runner.execute(ctx, p); err != nil {
+	if err := cfg.Runner.execute(ctx, p, dir); err != nil {
 		return nil, err
 	}
 	parts, err := readGobs[microPart](ctx, dir, "micro-part-*.gob")

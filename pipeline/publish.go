@@ -149,7 +149,7 @@ func KanonPublish(ctx context.Context, src Source, cfg KanonConfig, pub, graph i
 	if cfg.Runner.Name == RunnerSingle {
 		return kanonPublishLocal(src, cfg, &spec, pub, graph, start)
 	}
-	dir, cleanup, err := cfg.Runner.workDir()
+	dir, cleanup, err := cfg.Runner.workDir(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,15 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/gob"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -45,11 +49,21 @@ type Runner struct {
 	// "" (Beam's default, the Go SDK container), "loopback" (workers in
 	// this process: a job server on this machine) or "process".
 	Environment string
-	// WorkDir holds the staged input and the per-part results; on a
-	// cluster it must be storage every worker reaches (a Beam filesystem
-	// path). "" = a fresh directory under os.TempDir(), removed after the
-	// run.
+	// WorkDir is where the run makes its private work directory, which
+	// holds the staged input and the per-part results and is removed
+	// after the run (see workDir); on a cluster it must be storage every
+	// worker reaches (a Beam filesystem path). "" = os.TempDir(). A local
+	// WorkDir must be an existing directory; nothing in it but the run's
+	// own new directory is written. While a pipeline runs, the process's
+	// TMPDIR names that directory, so that Beam's own temporary files go
+	// there too and are removed with it.
 	WorkDir string
+	// TempDir, when set, makes the local work directory instead of
+	// os.MkdirTemp(base, pattern) and returns the function that removes
+	// it with its contents instead of os.RemoveAll: a command sets it to
+	// have the directory removed when a signal stops the process too
+	// (cli.MkdirTemp).
+	TempDir func(base, pattern string) (dir string, remove func(), err error)
 	// LogLevel is the level of Beam's log on stderr (Go's slog default
 	// logger, which the run replaces): "" (warn), debug, info, warn or
 	// error.
@@ -79,6 +93,15 @@ func (r Runner) Check() error {
 	default:
 		return fmt.Errorf("pipeline: unknown worker environment %q (want loopback, process or docker)", r.Environment)
 	}
+	if r.WorkDir != "" && !strings.Contains(r.WorkDir, "://") {
+		st, err := os.Stat(r.WorkDir)
+		switch {
+		case err != nil:
+			return fmt.Errorf("pipeline: --work-dir %s: %w", r.WorkDir, unwrapPathErr(err))
+		case !st.IsDir():
+			return fmt.Errorf("pipeline: --work-dir %s: not a directory", r.WorkDir)
+		}
+	}
 	switch r.LogLevel {
 	case "", "debug", "info", "warn", "error":
 	default:
@@ -87,16 +110,41 @@ func (r Runner) Check() error {
 	return nil
 }
 
+// unwrapPathErr drops the operation and path of an *fs.PathError.
+func unwrapPathErr(err error) error {
+	var pe *iofs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 var execMu sync.Mutex
 
-// execute runs p on the runner. Beam's job options are process-wide
-// flags, so runs are serialized.
-func (r Runner) execute(ctx context.Context, p *beam.Pipeline) error {
+// execute runs p on the runner, with the run's work directory dir. Beam's
+// job options are process-wide flags, so runs are serialized.
+func (r Runner) execute(ctx context.Context, p *beam.Pipeline, dir string) error {
 	if err := r.Check(); err != nil {
 		return err
 	}
 	execMu.Lock()
 	defer execMu.Unlock()
+	if !strings.Contains(dir, "://") {
+		// Beam's loopback worker leaves an empty file in os.TempDir() per
+		// job (beamloopbackworker-*): with TMPDIR in the run's own work
+		// directory it is removed with it, as are Beam's other temporary
+		// files, on every exit path. No other code of this process is
+		// meant to make temporary files while a pipeline runs.
+		old, had := os.LookupEnv("TMPDIR")
+		os.Setenv("TMPDIR", dir)
+		defer func() {
+			if had {
+				os.Setenv("TMPDIR", old)
+			} else {
+				os.Unsetenv("TMPDIR")
+			}
+		}()
+	}
 	if !beam.Initialized() {
 		beam.Init()
 	}
@@ -120,16 +168,66 @@ func (r Runner) execute(ctx context.Context, p *beam.Pipeline) error {
 	return nil
 }
 
-// workDir returns the run's directory and a cleanup function.
-func (r Runner) workDir() (string, func(), error) {
-	if r.WorkDir != "" {
-		return r.WorkDir, func() {}, nil
+// workDir creates the run's private work directory and returns it with
+// the function that removes it and everything in it. The directory is
+// always a fresh one, made for this run: a local one by os.MkdirTemp
+// (mode 0700) in r.WorkDir, or in os.TempDir() when r.WorkDir is "", so
+// that the staged input (the confidential records) and the parts' files
+// are neither readable by other users nor written over anything that
+// was in r.WorkDir (a data file named input.txt, say); on a Beam
+// filesystem of another scheme (gs://, ...) a new name with a random
+// suffix under r.WorkDir, whose files are removed at the end where the
+// filesystem can remove files. Nothing else in r.WorkDir is written. The
+// directory is created through r.TempDir when it is set.
+func (r Runner) workDir(ctx context.Context) (string, func(), error) {
+	if strings.Contains(r.WorkDir, "://") {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", nil, fmt.Errorf("pipeline: work directory: %w", err)
+		}
+		dir := joinPath(r.WorkDir, workDirPrefix+hex.EncodeToString(b[:]))
+		return dir, func() { removeRemote(context.WithoutCancel(ctx), dir) }, nil
 	}
-	dir, err := os.MkdirTemp("", "sdcopt-pipeline-")
+	mk := r.TempDir
+	if mk == nil {
+		mk = func(base, pattern string) (string, func(), error) {
+			dir, err := os.MkdirTemp(base, pattern)
+			if err != nil {
+				return "", nil, err
+			}
+			return dir, func() { os.RemoveAll(dir) }, nil
+		}
+	}
+	dir, remove, err := mk(r.WorkDir, workDirPrefix+"*")
 	if err != nil {
 		return "", nil, fmt.Errorf("pipeline: work directory: %w", err)
 	}
-	return dir, func() { os.RemoveAll(dir) }, nil
+	return dir, remove, nil
+}
+
+// workDirPrefix begins the name of every run's work directory.
+const workDirPrefix = "sdcopt-pipeline-"
+
+// removeRemote removes the files of dir on a Beam filesystem that can
+// remove files (best effort: the run's result does not depend on it).
+func removeRemote(ctx context.Context, dir string) {
+	glob := joinPath(dir, "*")
+	fs, err := filesystem.New(ctx, glob)
+	if err != nil {
+		return
+	}
+	defer fs.Close()
+	rm, ok := fs.(filesystem.Remover)
+	if !ok {
+		return
+	}
+	names, err := fs.List(ctx, glob)
+	if err != nil {
+		return
+	}
+	for _, name := range names {
+		rm.Remove(ctx, name)
+	}
 }
 
 // Rec is a batch of records in a pipeline: their indices in the loaded

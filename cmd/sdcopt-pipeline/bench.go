@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,8 +77,15 @@ func runBench(c *cobra.Command, s *benchFlags) error {
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
+	// Bench checks the cases' data before the pipeline starts: a k above
+	// the records of a data set is bad input (GridError), not a failed
+	// worker.
 	reps, err := pipeline.Bench(context.Background(), g, run)
-	if err != nil {
+	var gerr *pipeline.GridError
+	switch {
+	case errors.As(err, &gerr):
+		return cli.BadInput("%v", err)
+	case err != nil:
 		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
 	}
 	var buf bytes.Buffer

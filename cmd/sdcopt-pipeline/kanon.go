@@ -28,6 +28,33 @@ type kanonFlags struct {
 	method              string
 	seed                uint64
 	solver              string
+	format              string
+}
+
+// kanonResult is the result of `sdcopt-pipeline kanon` (--format json and
+// csv), with the field names of `sdcopt kanon`'s where they mean the same.
+type kanonResult struct {
+	Data        string   `json:"data"`
+	QI          []string `json:"qi"`
+	N           int      `json:"n"`
+	K           int      `json:"k"`
+	Method      string   `json:"method"`
+	Runner      string   `json:"runner"`
+	Coarse      int      `json:"coarse"`    // records per coarse part, at most
+	Parts       int      `json:"parts"`     // coarse parts
+	Partition   int      `json:"partition"` // records per partition inside a part (0: the part is one partition)
+	Partitions  int      `json:"partitions"`
+	Seed        uint64   `json:"seed"`
+	GCP         float64  `json:"gcp"`
+	Verified    bool     `json:"verified"`
+	GraphEdges  int      `json:"graph_edges"`
+	Dropped     int      `json:"dropped"` // data rows dropped for a missing quasi-identifier value
+	KeptMissing bool     `json:"keep_missing"`
+	Published   []string `json:"published_columns,omitempty"`
+	DroppedCols []string `json:"dropped_columns,omitempty"` // identifiers and columns in no role
+	Seconds     float64  `json:"seconds"`
+	Out         string   `json:"out,omitempty"`
+	GraphOut    string   `json:"graph_out,omitempty"`
 }
 
 func newKanonCmd() *cobra.Command {
@@ -66,6 +93,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.solver, "solver", "", "MIP engine of --method mip (default: the best available; a cgo engine must be installed on every worker)")
 	f.StringVar(&s.out, "out", "", "write the published file here")
 	f.StringVar(&s.graphOut, "graph-out", "", "write the generalization graph here")
+	f.StringVar(&s.format, "format", "text", "result format: text, json or csv")
 	addRoleFlags(f, &s.roleFlags)
 	addRunnerFlags(c, &s.runnerFlags)
 	return c
@@ -79,6 +107,9 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	if s.k < 1 {
 		return cli.BadInput("--k is required (at least 1)")
 	}
+	if err := checkResultFormat(s.format); err != nil {
+		return err
+	}
 	if !slices.Contains(kanon.Freeform(), s.method) {
 		return cli.BadInput("--method %q: want one of %s", s.method, strings.Join(kanon.Freeform(), ", "))
 	}
@@ -89,7 +120,15 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 		return cli.BadInput("--coarse %d: want at least 2k = %d", s.coarse, 2*s.k)
 	}
 	var files cli.Files
-	files.Input("--data", s.data)
+	dataPath := s.data
+	if strings.EqualFold(s.data, "adult") {
+		// The shared file: an output must not replace it either (when
+		// the shared directory is missing, loading says so).
+		if p, err := datasets.AdultPath(); err == nil {
+			dataPath = p
+		}
+	}
+	files.Input("--data", dataPath)
 	files.Output("--out", s.out)
 	files.Output("--graph-out", s.graphOut)
 	if err := files.Check(); err != nil {
@@ -178,13 +217,27 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	if err := outs.Commit(); err != nil {
 		return cli.BadInput("%v", err)
 	}
-	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records, k = %d, method %s, runner %s\n", label, res.N, s.k, s.method, run.Name)
-	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), partitions %d (%d records)\n", res.Parts, s.coarse, res.Partitions, s.partition)
-	if asg != nil {
-		writeRoles(c.OutOrStdout(), asg)
+	r := &kanonResult{Data: label, N: res.N, K: s.k, Method: s.method, Runner: run.Name, Coarse: s.coarse, Parts: res.Parts,
+		Partition: s.partition, Partitions: res.Partitions, Seed: s.seed, GCP: res.GCP, Verified: true, GraphEdges: res.Edges,
+		KeptMissing: s.keepMissing, Seconds: res.Seconds, Out: s.out, GraphOut: s.graphOut}
+	for _, j := range src.QICols {
+		r.QI = append(r.QI, src.Header[j])
 	}
-	fmt.Fprintf(c.OutOrStdout(), "GCP %.6f, verified (%d graph edges), %.2f s\n", res.GCP, res.Edges, res.Seconds)
-	return nil
+	if q != nil {
+		r.Dropped = q.Dropped
+	}
+	if asg != nil {
+		r.Published = asg.Names(asg.Published())
+		r.DroppedCols = asg.Names(slices.Concat(asg.Columns(roles.Identifier), asg.Columns(roles.Unclassified)))
+	}
+	return writeResult(c.OutOrStdout(), s.format, r, func(w io.Writer) {
+		fmt.Fprintf(w, "data %s: %d records, k = %d, method %s, runner %s\n", r.Data, r.N, r.K, r.Method, r.Runner)
+		fmt.Fprintf(w, "coarse parts %d (at most %d records), partitions %d (%d records)\n", r.Parts, r.Coarse, r.Partitions, r.Partition)
+		if asg != nil {
+			writeRoles(w, asg)
+		}
+		fmt.Fprintf(w, "GCP %.6f, verified (%d graph edges), %.2f s\n", r.GCP, r.GraphEdges, r.Seconds)
+	})
 }
 
 // withOutput runs write on a temporary file of path in outs (renamed by

@@ -31,12 +31,18 @@ func main() {
 		beam.Init()
 		return
 	}
+	cli.Program = "sdcopt-pipeline"
 	cli.HandleSignals()
+	os.Exit(execute())
+}
+
+// execute runs the command line of os.Args and returns the exit status.
+func execute() int {
 	err := newRoot().Execute()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdcopt-pipeline:", err)
 	}
-	os.Exit(cli.Code(err))
+	return cli.Code(err)
 }
 
 func newRoot() *cobra.Command {
@@ -71,14 +77,16 @@ func addRunnerFlags(c *cobra.Command, r *runnerFlags) {
 	f.StringVar(&r.runner, "runner", pipeline.RunnerPrism, "prism (Beam in this process), portable (a Flink or Spark job server at --endpoint), or single (no Beam: the same coarse parts one after the other in this process)")
 	f.StringVar(&r.endpoint, "endpoint", "", "host:port of the job service (--runner portable)")
 	f.StringVar(&r.environment, "environment", "", "worker environment of the portable runner: docker (Beam's default: the Go SDK container), process or loopback (workers in this process)")
-	f.StringVar(&r.workDir, "work-dir", "", "directory for the staged input and the parts' results; on a cluster, storage every worker reaches (default: a temporary directory, removed after the run)")
+	f.StringVar(&r.workDir, "work-dir", "", "existing directory in which the run makes its own work directory (sdcopt-pipeline-*, mode 0700) for the staged input and the parts' results, removed after the run and on a failure or an interrupt; nothing else in it is written; on a cluster, storage every worker reaches (default: $TMPDIR)")
 	f.IntVar(&r.coarse, "coarse", pipeline.DefaultCoarse, "records per coarse part, at most (a part holds about half to all of it)")
 	f.BoolVar(&r.verbose, "verbose", false, "show Beam's log on stderr")
 }
 
 // get validates the runner flags.
 func (r *runnerFlags) get() (pipeline.Runner, error) {
-	run := pipeline.Runner{Name: r.runner, Endpoint: r.endpoint, Environment: r.environment, WorkDir: r.workDir}
+	// The run's work directory holds the staged records: an interrupt
+	// removes it too (cli.MkdirTemp).
+	run := pipeline.Runner{Name: r.runner, Endpoint: r.endpoint, Environment: r.environment, WorkDir: r.workDir, TempDir: cli.MkdirTemp}
 	if r.verbose {
 		run.LogLevel = "info"
 	}

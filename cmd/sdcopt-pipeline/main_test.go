@@ -18,7 +18,15 @@ import (
 	"github.com/sdcopt/sdcopt/pipeline"
 )
 
+// With mainEnv set to 1 the test binary is sdcopt-pipeline itself: it
+// runs main (signals_test.go starts it so).
+const mainEnv = "SDCOPT_PIPELINE_TEST_RUN_MAIN"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		os.Args = append([]string{"sdcopt-pipeline"}, os.Args[1:]...)
+		main() // exits
+	}
 	beam.Init()
 	os.Exit(m.Run())
 }
@@ -78,6 +86,10 @@ func TestKanonCommandVerifies(t *testing.T) {
 }
 
 func TestBadFlags(t *testing.T) {
+	missing, file := filepath.Join(t.TempDir(), "none", "work"), filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"kanon", "--synthetic", "100", "--k", "3", "--runner", "portable"},
 		{"kanon", "--synthetic", "100", "--k", "3", "--runner", "portable", "--endpoint", "host"},
@@ -88,6 +100,9 @@ func TestBadFlags(t *testing.T) {
 		{"kanon", "--k", "3"},
 		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "1"},
 		{"bench", "--spec", "/nonexistent/grid.json"},
+		// issue 44, item 1: --work-dir must be an existing directory.
+		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", missing},
+		{"microagg", "--data", "synthetic:gauss-100-2-2", "--k", "3", "--work-dir", file},
 	} {
 		_, err := run(args...)
 		if err == nil || cli.Code(err) != 2 {

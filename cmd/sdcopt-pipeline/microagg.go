@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,13 +19,52 @@ import (
 
 type microaggFlags struct {
 	runnerFlags
-	data, out string
-	cols      []string
-	k         int
-	seed      uint64
-	icsm      bool
-	rounds    int
-	intervalP float64
+	data, out       string
+	cols            []string
+	k               int
+	seed            uint64
+	icsm            bool
+	rounds          int
+	intervalP       float64
+	missing, digits string
+	format          string
+}
+
+// Values of --digits besides a number of decimals (as sdcopt microagg).
+const (
+	digitsSource = "source"
+	digitsFull   = "full"
+)
+
+// microaggResult is the result of `sdcopt-pipeline microagg` (--format
+// json and csv), with the field names of `sdcopt microagg`'s where they
+// mean the same.
+type microaggResult struct {
+	Data               string   `json:"data"`
+	Columns            []string `json:"columns"`
+	N                  int      `json:"n"`
+	D                  int      `json:"d"`
+	K                  int      `json:"k"`
+	Method             string   `json:"method"`      // mdav, or icsm (MDAV's groups polished by ICSM)
+	ICSMRounds         int      `json:"icsm_rounds"` // --icsm-rounds (0: until no move improves)
+	Runner             string   `json:"runner"`
+	Coarse             int      `json:"coarse"` // records per coarse part, at most
+	Parts              int      `json:"parts"`  // coarse parts
+	Seed               uint64   `json:"seed"`
+	Groups             int      `json:"groups"`
+	SSE                float64  `json:"sse"`
+	SST                float64  `json:"sst"`
+	IL                 float64  `json:"il"`
+	IL1s               float64  `json:"il1s"`
+	IntervalDisclosure float64  `json:"interval_disclosure"`
+	IntervalP          float64  `json:"interval_p"`
+	RecordLinkage      float64  `json:"record_linkage_upper_bound"` // DBRL searched within each part: an upper bound
+	RecordLinkageTied  int      `json:"record_linkage_tied"`
+	Missing            string   `json:"missing"`          // the --missing policy applied
+	MissingRecords     int      `json:"missing_records"`  // records with a missing value: dropped or imputed
+	Digits             []int    `json:"digits,omitempty"` // decimals of each column in --out (omitted: full precision); the measures are of the unrounded values
+	Seconds            float64  `json:"seconds"`
+	Out                string   `json:"out,omitempty"`
 }
 
 func newMicroaggCmd() *cobra.Command {
@@ -49,6 +92,11 @@ func newMicroaggCmd() *cobra.Command {
 	f.IntVar(&s.rounds, "icsm-rounds", 0, "at most this many improving ICSM rounds per part (0: until no move improves)")
 	f.Float64Var(&s.intervalP, "interval-p", 0.05, "width of interval disclosure, a fraction of the protected standard deviation")
 	f.StringVar(&s.out, "out", "", "write the protected data (each record replaced by its group's centroid) here")
+	f.StringVar(&s.missing, "missing", datasets.MissingError.String(),
+		"a missing value (empty, NA or ?) in a microaggregated column: error (stop, naming the cell) | drop (leave the record out, unpublished) | impute-mean (use the column's mean; the record is published with its group's values)")
+	f.StringVar(&s.digits, "digits", digitsSource,
+		"decimals of the microaggregated values in --out: source (each column as many as its file has at most: integers stay integers) | full (full precision) | N (0..17)")
+	f.StringVar(&s.format, "format", "text", "result format: text, json or csv")
 	addRunnerFlags(c, &s.runnerFlags)
 	return c
 }
@@ -73,6 +121,17 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if s.coarse < 2*s.k {
 		return cli.BadInput("--coarse %d: want at least 2k = %d", s.coarse, 2*s.k)
 	}
+	if err := checkResultFormat(s.format); err != nil {
+		return err
+	}
+	missing, err := datasets.ParseMissing(s.missing)
+	if err != nil {
+		return cli.BadInput("--missing: %v", err)
+	}
+	digits, err := fixedDigits(s.digits)
+	if err != nil {
+		return err
+	}
 	spec, err := datasets.ParseSpec(s.data)
 	if err != nil {
 		return cli.BadInput("%v", err)
@@ -88,11 +147,19 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if err := files.Check(); err != nil {
 		return cli.BadInput("%v", err)
 	}
-	tab, err := spec.Load(s.cols)
+	tab, err := spec.LoadWith(s.cols, &datasets.CSVOptions{Missing: missing})
 	if err != nil {
 		return cli.BadInput("%v", err)
 	}
 	raw := tab.Data
+	if tab.MissingRecords > 0 {
+		what := "left out (unpublished)"
+		if tab.Missing == datasets.MissingImputeMean {
+			what = "imputed with the column means"
+		}
+		fmt.Fprintf(os.Stderr, "sdcopt-pipeline: %d records have a missing value in a microaggregated column (%d cells): %s, --missing %s\n",
+			tab.MissingRecords, tab.MissingCells, what, tab.Missing)
+	}
 	if s.k > raw.N {
 		return cli.BadInput("--k %d exceeds the number of records of %s (n = %d)", s.k, spec, raw.N)
 	}
@@ -105,6 +172,7 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if _, err := res.Clustering.CheckK(raw.N, s.k); err != nil {
 		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
 	}
+	tab.Digits = tableDigits(digits, tab)
 	var outs cli.Outputs
 	defer outs.Abort()
 	if s.out != "" {
@@ -116,14 +184,76 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if err := outs.Commit(); err != nil {
 		return cli.BadInput("%v", err)
 	}
-	method := "MDAV"
+	r := &microaggResult{Data: spec.String(), Columns: raw.Names, N: raw.N, D: raw.D, K: s.k, Method: "mdav", ICSMRounds: s.rounds,
+		Runner: run.Name, Coarse: s.coarse, Parts: len(res.Parts), Seed: s.seed, Groups: res.Clustering.NumGroups,
+		SSE: res.SSE, SST: res.SST, IL: res.IL, IL1s: res.IL1s, IntervalDisclosure: res.Interval, IntervalP: res.IntervalP,
+		RecordLinkage: res.Linkage, RecordLinkageTied: res.LinkageTied, Missing: tab.Missing.String(), MissingRecords: tab.MissingRecords,
+		Seconds: res.Seconds, Out: s.out}
 	if s.icsm {
+		r.Method = "icsm"
+	}
+	if s.out != "" {
+		r.Digits = tab.Digits
+	}
+	return writeResult(c.OutOrStdout(), s.format, r, func(w io.Writer) { writeMicroaggText(w, r) })
+}
+
+func writeMicroaggText(w io.Writer, r *microaggResult) {
+	method := "MDAV"
+	if r.Method == "icsm" {
 		method = "MDAV + ICSM"
 	}
-	fmt.Fprintf(c.OutOrStdout(), "data %s: %d records x %d attributes, k = %d, %s, runner %s\n", spec, raw.N, raw.D, s.k, method, run.Name)
-	fmt.Fprintf(c.OutOrStdout(), "coarse parts %d (at most %d records), groups %d\n", len(res.Parts), s.coarse, res.Clustering.NumGroups)
-	fmt.Fprintf(c.OutOrStdout(), "SSE %.6g, SST %.6g, IL %.4f%%, IL1s %.6f\n", res.SSE, res.SST, res.IL, res.IL1s)
-	fmt.Fprintf(c.OutOrStdout(), "interval disclosure (p = %g) %.4f, DBRL within parts %.4f (upper bound; %d tied), %.2f s\n",
-		res.IntervalP, res.Interval, res.Linkage, res.LinkageTied, res.Seconds)
-	return nil
+	fmt.Fprintf(w, "data %s: %d records x %d attributes, k = %d, %s, runner %s\n", r.Data, r.N, r.D, r.K, method, r.Runner)
+	fmt.Fprintf(w, "coarse parts %d (at most %d records), groups %d\n", r.Parts, r.Coarse, r.Groups)
+	fmt.Fprintf(w, "SSE %.6g, SST %.6g, IL %.4f%%, IL1s %.6f\n", r.SSE, r.SST, r.IL, r.IL1s)
+	fmt.Fprintf(w, "interval disclosure (p = %g) %.4f, DBRL within parts %.4f (upper bound; %d tied), %.2f s\n",
+		r.IntervalP, r.IntervalDisclosure, r.RecordLinkage, r.RecordLinkageTied, r.Seconds)
+	if r.MissingRecords > 0 {
+		fmt.Fprintf(w, "missing %d records with missing values: %s\n", r.MissingRecords, map[string]string{
+			datasets.MissingDrop.String(): "dropped", datasets.MissingImputeMean.String(): "imputed with the column means"}[r.Missing])
+	}
+	if len(r.Digits) > 0 {
+		if slices.Min(r.Digits) == slices.Max(r.Digits) {
+			fmt.Fprintf(w, "rounded --out to %d decimals in every column (the measures are of the unrounded values)\n", r.Digits[0])
+		} else {
+			parts := make([]string, len(r.Digits))
+			for jj, d := range r.Digits {
+				parts[jj] = fmt.Sprintf("%s %d", r.Columns[jj], d)
+			}
+			fmt.Fprintf(w, "rounded --out to decimals %s (the measures are of the unrounded values)\n", strings.Join(parts, ", "))
+		}
+	}
+}
+
+// fixedDigits reads --digits: N for N decimals, -1 for full precision,
+// -2 for source.
+func fixedDigits(digits string) (int, error) {
+	switch digits {
+	case digitsSource:
+		return -2, nil
+	case digitsFull:
+		return -1, nil
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 0 || n > 17 {
+		return 0, cli.BadInput("--digits %q: want source, full or a number of decimals 0..17", digits)
+	}
+	return n, nil
+}
+
+// tableDigits returns the Table.Digits of --digits n (fixedDigits) for
+// tab: nil for full precision, and for source on generated data (no
+// source precision).
+func tableDigits(n int, tab *datasets.Table) []int {
+	switch {
+	case n == -1:
+		return nil
+	case n == -2:
+		return tab.Decimals
+	}
+	d := make([]int, len(tab.Cols))
+	for i := range d {
+		d[i] = n
+	}
+	return d
 }

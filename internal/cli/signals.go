@@ -16,7 +16,8 @@ const (
 
 // HandleSignals makes SIGINT and SIGTERM stop the process cleanly: the
 // handler waits for a commit of outputs under way (Outputs.Commit),
-// removes every temporary output file, says so on stderr and exits with
+// removes every temporary work directory (MkdirTemp) with its contents
+// and every temporary output file, says so on stderr and exits with
 // ExitInterrupted or ExitTerminated. Engines running in C or WebAssembly
 // end with the process; nothing they wrote is an output. Call it once, at
 // the start of main.
@@ -38,12 +39,13 @@ func HandleSignals() {
 		}
 		commitMu.Lock()
 		tempMu.Lock()
+		removeAllTrees()
 		removeAllTemps()
 		code := ExitInterrupted
 		if sig == syscall.SIGTERM {
 			code = ExitTerminated
 		}
-		fmt.Fprintf(os.Stderr, "sdcopt: stopped by %s; %s\n", signalName(sig), StoppedMessage)
+		fmt.Fprintf(os.Stderr, "%s: stopped by %s; %s\n", Program, signalName(sig), StoppedMessage)
 		os.Exit(code)
 	}()
 }
@@ -64,6 +66,10 @@ func TakeSignals() <-chan os.Signal {
 	}
 	return forward
 }
+
+// Program is the command's name in the message of a stopped run; a
+// command other than sdcopt sets it before HandleSignals.
+var Program = "sdcopt"
 
 // StoppedMessage is printed when a signal stops a run (tests match it).
 const StoppedMessage = "no partial output left behind"
