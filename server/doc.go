@@ -22,8 +22,13 @@
 // and never releases twice (the margin compared in table order). Each
 // table's history is kept in memory, so one process decides over a
 // database: OpenExclusive holds an exclusive lock on the file (a second
-// server gets a filelock.BusyError); Open (for loading tables beside a
-// running server) does not. Open refuses files that are not SQLite,
+// server gets a filelock.BusyError) and locks a serving file beside the
+// name it opened the database by (ServingFile). Open (for loading tables
+// beside a running server) works through that name only: SQLite keeps a
+// write-ahead log per name, so through another one (a hard link) the
+// server would never see the change, and Open returns an *InUseError.
+// Without a server, Open holds a shared lock until Close, so that no
+// server starts under it. Open refuses files that are not SQLite,
 // other applications' databases and databases failing
 // PRAGMA integrity_check (ErrDatabase).
 //

@@ -54,7 +54,9 @@ func newServeCmd() *cobra.Command {
 			"Simulate mode is refused unless the operator allows it in the table's policy\n" +
 			"(simulate=true); simulated answers say that they are not data. One server per\n" +
 			"database: it holds an exclusive lock on --db, and a second one exits 2 naming\n" +
-			"the holder. A database that is not sdcopt's, or fails SQLite's integrity\n" +
+			"the holder; it also locks the file DB-serving beside the name it was started\n" +
+			"with (removed when it stops). serve load, analyst and labels work beside it\n" +
+			"through that name only (not through a hard link). A database that is not sdcopt's, or fails SQLite's integrity\n" +
 			"check, is refused (exit 2). A token file writable by every user is refused.\n\n" +
 			"Analysts identify themselves with a token the operator issues (sdcopt serve\n" +
 			"analyst add --db FILE NAME), sent as \"Authorization: Bearer TOKEN\" (the page\n" +
@@ -138,14 +140,15 @@ func runServe(s *serveSettings) error {
 			if busy.PID > 0 {
 				holder = fmt.Sprintf("process %d", busy.PID)
 			}
-			return cli.BadInput("--db %s is in use by %s (another sdcopt serve): one server per database", s.db, holder)
+			return cli.BadInput("--db %s is in use by %s (another sdcopt serve, or a serve load, analyst or labels under way): one server per database", s.db, holder)
 		}
 		return cli.BadInput("--db: %v", err)
 	}
 	defer store.Close()
-	// The ready file must not be the database (which exists now) or the
-	// token file.
-	if err := checkFiles([]string{"--db", s.db, "--admin-token-file", s.tokenFile}, []string{"--ready-file", s.readyFile}); err != nil {
+	// The ready file must not be the database (which exists now), its
+	// serving file (the lock that marks the server's name) or the token
+	// file.
+	if err := checkFiles([]string{"--db", s.db, "--db's serving file", server.ServingFile(s.db), "--admin-token-file", s.tokenFile}, []string{"--ready-file", s.readyFile}); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", s.addr)
@@ -210,7 +213,8 @@ func newServeLoadCmd() *cobra.Command {
 		Short: "Load a confidential table into the service's database (operator)",
 		Long: "Store a table (long CSV: variables + count) under NAME with its policy, the\n" +
 			"file's name and sha256. A name in use is refused: a table with a release\n" +
-			"history cannot be replaced. The server may be running.\n\n" +
+			"history cannot be replaced. The server may be running: use the path it was\n" +
+			"started with (another hard link to the file is refused, exit 2).\n\n" +
 			"--microdata FILE --vars V1,V2,... stores microdata instead (one row per\n" +
 			"respondent; the table is the cross-classification of the variables, never\n" +
 			"built: each decision works on the table over the variables it involves).\n" +
@@ -322,7 +326,8 @@ func newServeAnalystCmd() *cobra.Command {
 			"only its sha256. The analyst sends it as \"Authorization: Bearer TOKEN\" (or\n" +
 			"pastes it in the page's sign-in field); decisions record NAME as the\n" +
 			"requester. revoke NAME makes the token stop working (its decisions keep the\n" +
-			"name); list shows the analysts. The server may be running.",
+			"name); list shows the analysts. The server may be running (--db the path it\n" +
+			"was started with; another hard link to the file is refused, exit 2).",
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return cli.BadInput("serve analyst: want add NAME, revoke NAME or list")
@@ -407,7 +412,8 @@ func newServeLabelsCmd() *cobra.Command {
 		Use:   "labels --db FILE --name NAME --labels FILE",
 		Short: "Set the labels of a loaded table's variables and levels (operator)",
 		Long: "Replace the labels of table NAME (the format of serve load --labels). The\n" +
-			"counts, decisions and releases are unchanged. The server may be running.",
+			"counts, decisions and releases are unchanged. The server may be running\n" +
+			"(--db the path it was started with; another hard link is refused, exit 2).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if db == "" || name == "" || labels == "" {

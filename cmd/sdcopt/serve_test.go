@@ -985,3 +985,60 @@ func TestServeAnalystAndLabels(t *testing.T) {
 		}
 	}
 }
+
+// Issue 44, item 2: SQLite keeps a WAL per name, so a table loaded or an
+// analyst added through a second hard link to a running server's
+// database would never reach the server (and be lost when it stops).
+// They are refused as a second server is; through the server's own name
+// (and through a symbolic link to it) they still work beside it.
+func TestServeHardLinkRefused(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	loadTables(t, db, csv, "autoworkers")
+	s := startServer(t, db)
+	hard := filepath.Join(dir, "hard.db")
+	if err := os.Link(db, hard); err != nil {
+		t.Skip(err)
+	}
+	labels := writeTemp(t, "labels.csv", "variable,level,label\nA,,Smoking\n")
+	for _, args := range [][]string{
+		{"serve", "load", "--db", hard, "--name", "aw2", "--table", csv},
+		{"serve", "analyst", "add", "--db", hard, "bob"},
+		{"serve", "analyst", "list", "--db", hard},
+		{"serve", "labels", "--db", hard, "--name", "autoworkers", "--labels", labels},
+	} {
+		out, msg, code := run(t, args...)
+		want := fmt.Sprintf("process %d", s.cmd.Process.Pid)
+		if code != 2 || !strings.Contains(msg, hard) || !strings.Contains(msg, want) || !strings.Contains(msg, "another name") {
+			t.Errorf("%s %s through a hard link: exit %d %q %q, want 2 naming %s and %s", args[1], args[2], code, out, msg, hard, want)
+		}
+	}
+	if p := runSdcopt(t, dir, "serve", "--db", hard, "--addr", "127.0.0.1:0", "--quiet"); p.code != 2 {
+		t.Errorf("second server through a hard link: exit %d %q", p.code, p.stderr)
+	}
+	// The server's own name, and a symbolic link to it, share its WAL.
+	sym := filepath.Join(dir, "sym.db")
+	if err := os.Symlink("sdc.db", sym); err != nil {
+		t.Fatal(err)
+	}
+	loadTables(t, db, csv, "second")
+	loadTables(t, sym, csv, "third")
+	if out, msg, code := run(t, "serve", "analyst", "add", "--db", db, "carol"); code != 0 {
+		t.Errorf("analyst add beside the server: exit %d %q %q", code, out, msg)
+	}
+	ctx := context.Background()
+	for _, name := range []string{"second", "third"} {
+		if d, _, err := s.client.Request(ctx, name, []string{"B", "F"}, "", "k-"+name, ""); err != nil || d.Outcome != audit.Released {
+			t.Errorf("table %s loaded beside the server: %+v %v", name, d, err)
+		}
+	}
+	if _, err := s.client.Releases(ctx, "aw2"); apiStatus(err) != http.StatusNotFound {
+		t.Errorf("aw2 (refused) is served: %v", err)
+	}
+	s.stop(t)
+	// Without a server, the hard link is an ordinary name of the file.
+	if out, msg, code := run(t, "serve", "analyst", "list", "--db", hard); code != 0 || !strings.Contains(out, "carol") {
+		t.Errorf("analyst list through the hard link, no server: exit %d %q %q", code, out, msg)
+	}
+}

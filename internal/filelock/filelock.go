@@ -108,7 +108,7 @@ func holder(f *os.File) int {
 		if len(fs) > 1 && fs[1] == "->" {
 			continue
 		}
-		if len(fs) < 6 || fs[1] != "FLOCK" || fs[3] != "WRITE" || fs[5] != want {
+		if len(fs) < 6 || fs[1] != "FLOCK" || (fs[3] != "WRITE" && fs[3] != "READ") || fs[5] != want {
 			continue
 		}
 		if pid, err := strconv.Atoi(fs[4]); err == nil && pid != os.Getpid() {
@@ -116,4 +116,66 @@ func holder(f *os.File) int {
 		}
 	}
 	return 0
+}
+
+// TryShared takes a shared lock on the existing file path without
+// waiting: any number of shared locks coexist, an exclusive one (Acquire)
+// excludes them. A file locked exclusively by another process is a
+// *BusyError naming the holder.
+func TryShared(path string) (*Lock, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB)
+		if err == nil {
+			return &Lock{f: f}, nil
+		}
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, &BusyError{Path: path, PID: holderOf(path)}
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+}
+
+// Held reports whether another open file description holds a lock on the
+// existing file path (false when the file does not exist). It tries an
+// exclusive lock and drops it at once.
+func Held(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return false, nil // closing drops it
+		case errors.Is(err, unix.EINTR):
+			continue
+		case errors.Is(err, unix.EWOULDBLOCK):
+			return true, nil
+		default:
+			return false, fmt.Errorf("lock %s: %w", path, err)
+		}
+	}
+}
+
+// holderOf is holder for a path (0 when it cannot be opened).
+func holderOf(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	return holder(f)
 }
