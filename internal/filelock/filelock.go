@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -178,4 +179,53 @@ func holderOf(path string) int {
 	}
 	defer f.Close()
 	return holder(f)
+}
+
+// AcquireFile takes an exclusive lock on the file path itself, not on a
+// lock file beside it, so that every name of the file (a symbolic link, a
+// second hard link) shares the lock and no output can replace the lock.
+// A file replaced by a rename while the lock was awaited is locked anew
+// (the lock must be on the file the name gives now). When path does not
+// exist, its directory is locked instead, until the file is created:
+// then the file's lock is taken. It retries for up to wait; a lock held
+// at the end is a *BusyError naming path.
+func AcquireFile(path string, wait time.Duration) (*Lock, error) {
+	start := time.Now()
+	for {
+		target := path
+		f, err := os.Open(path)
+		if errors.Is(err, os.ErrNotExist) {
+			target = filepath.Dir(path)
+			f, err = os.Open(target)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for {
+			err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+			if err == nil || !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+				break
+			}
+			if time.Since(start) >= wait {
+				busy := &BusyError{Path: path, PID: holder(f), Waited: wait}
+				f.Close()
+				return nil, busy
+			}
+			time.Sleep(pollInterval)
+		}
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if target == path {
+			held, err1 := f.Stat()
+			now, err2 := os.Stat(path)
+			if err1 == nil && err2 == nil && os.SameFile(held, now) {
+				return &Lock{f: f}, nil
+			}
+		} else if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			return &Lock{f: f}, nil
+		}
+		f.Close() // the name now gives another file (or one was created)
+	}
 }
