@@ -45,11 +45,15 @@
 //
 // Who asks: an analyst sends a token the operator issued
 // (Store.AddAnalyst; only its sha256 is stored), or a fronting proxy sets
-// the header Config.TrustHeader; the decision records that name as its
-// requester. Anonymous requests are recorded as "anonymous" (with the
-// name the body claims in brackets) and refused with
-// Config.RequireIdentity. A bearer token that is neither the operator's
-// nor an active analyst's is 401, never anonymous.
+// the header Config.TrustHeader, taken only from the peers of
+// Config.TrustedProxies (loopback by default; from anyone else 403); the
+// decision records that name as its requester. Anonymous requests are
+// recorded as "anonymous" (with the name the body claims in brackets)
+// and refused with Config.RequireIdentity. "anonymous" and "operator" are
+// nobody's names: refused for analysts and in the header. A bearer token
+// that is neither the operator's nor an active analyst's is 401, never
+// anonymous. Each log line says which kind of identity the request came
+// with: identity=token, header, anonymous or operator.
 //
 // Pages (embedded, no external asset, served under a strict content
 // security policy): the analysts' page at / (request form with the

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"slices"
 	"strconv"
@@ -52,14 +53,20 @@ type Config struct {
 	// has authenticated the user ("X-Remote-User"): its value is the
 	// requester. Empty: no header is trusted. Only for a server that
 	// nobody reaches except through that proxy, which must drop the
-	// header from the requests it passes on.
+	// header from the requests it passes on. The header is taken only
+	// from the peers of TrustedProxies; from any other it is refused
+	// (403). "anonymous" and "operator" are refused (400) as names.
 	TrustHeader string
+	// TrustedProxies are the addresses TrustHeader is taken from (nil:
+	// loopback only, 127.0.0.0/8 and ::1).
+	TrustedProxies []netip.Prefix
 	// RequireIdentity refuses margin requests from anonymous callers
 	// (401): only analysts with a token, or users named by TrustHeader,
 	// may request. Reading the tables and the public releases stays open.
 	RequireIdentity bool
 	// Log receives one line per request (method, path, status, time,
-	// then requester=, table=, decision= where they apply); nil: no log. The path and every value a client supplied are
+	// then requester=, identity= (token, header, anonymous or operator),
+	// table=, decision= where they apply); nil: no log. The path and every value a client supplied are
 	// escaped: a log line is never split or forged by a request.
 	Log *log.Logger
 	// ErrorLog receives the cause of every 500 answer (nil: Log; both
@@ -410,7 +417,7 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	setLog(r, "requester", id.Requester)
+	logIdentity(r, id)
 	if id.Kind == KindAnonymous && s.cfg.RequireIdentity {
 		writeError(w, http.StatusUnauthorized, "anonymous requests are not accepted here: send your analyst token (Authorization: Bearer TOKEN) issued by the operator")
 		return
@@ -621,7 +628,7 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusUnauthorized, "%s", msg)
 			return
 		}
-		setLog(r, "requester", KindOperator)
+		logIdentity(r, Identity{Requester: KindOperator, Kind: KindOperator})
 		setLog(r, "table", r.PathValue("name"))
 		h(w, r)
 	}

@@ -33,6 +33,7 @@ type serveSettings struct {
 	quiet         bool
 	solver        string
 	trustHeader   string
+	trustedProxy  []string
 	requireID     bool
 }
 
@@ -61,7 +62,9 @@ func newServeCmd() *cobra.Command {
 			"Analysts identify themselves with a token the operator issues (sdcopt serve\n" +
 			"analyst add --db FILE NAME), sent as \"Authorization: Bearer TOKEN\" (the page\n" +
 			"has a sign-in field), or through a fronting proxy that authenticates them and\n" +
-			"sets a header named by --trust-header. Decisions record the analyst's name;\n" +
+			"sets a header named by --trust-header, taken only from the addresses of\n" +
+			"--trusted-proxy (default loopback: then every local user can set it).\n" +
+			"\"anonymous\" and \"operator\" are nobody's names. Decisions record the analyst's name;\n" +
 			"anonymous requests are recorded as \"anonymous\" and refused with\n" +
 			"--require-analyst. The operator's page is at /operator.html.",
 		Args: noArgs,
@@ -79,6 +82,7 @@ func newServeCmd() *cobra.Command {
 	f.BoolVar(&s.quiet, "quiet", false, "no request log on stderr")
 	f.StringVar(&s.solver, "solver", "", "engine of the auditor (default auto)")
 	f.StringVar(&s.trustHeader, "trust-header", "", "take the requester's name from this header set by a fronting proxy (e.g. X-Remote-User); only when every request comes through that proxy")
+	f.StringArrayVar(&s.trustedProxy, "trusted-proxy", nil, "with --trust-header: an address or CIDR range of the fronting proxy, the only peers the header is taken from (repeatable; default loopback only, 127.0.0.0/8 and ::1)")
 	f.BoolVar(&s.requireID, "require-analyst", false, "refuse margin requests without an analyst token or --trust-header name (401)")
 	c.AddCommand(newServeLoadCmd(), newServeAnalystCmd(), newServeLabelsCmd())
 	return c
@@ -160,8 +164,15 @@ func runServe(s *serveSettings) error {
 			return cli.BadInput("--trust-header %q: want a header name such as X-Remote-User", s.trustHeader)
 		}
 	}
+	proxies, err := server.ParseTrustedProxies(s.trustedProxy)
+	if err != nil {
+		return cli.BadInput("--trusted-proxy %v", err)
+	}
+	if proxies != nil && s.trustHeader == "" {
+		return cli.BadInput("--trusted-proxy needs --trust-header (the header the proxy sets)")
+	}
 	cfg := server.Config{AdminToken: tok, MaxConcurrent: s.maxConcurrent, DecisionTimeLimit: limit, Solver: s.solver,
-		TrustHeader: s.trustHeader, RequireIdentity: s.requireID,
+		TrustHeader: s.trustHeader, TrustedProxies: proxies, RequireIdentity: s.requireID,
 		ErrorLog: log.New(os.Stderr, "sdcopt serve: error: ", log.LstdFlags|log.Lmicroseconds)}
 	if !s.quiet {
 		cfg.Log = log.New(os.Stderr, "sdcopt serve: ", log.LstdFlags|log.Lmicroseconds)

@@ -38,6 +38,12 @@ type testServer struct {
 // startServer starts sdcopt serve on a free loopback port over db.
 func startServer(t *testing.T, db string) *testServer {
 	t.Helper()
+	return startServerArgs(t, db)
+}
+
+// startServerArgs is startServer with more flags of sdcopt serve.
+func startServerArgs(t *testing.T, db string, extra ...string) *testServer {
+	t.Helper()
 	dir := filepath.Dir(db)
 	tok := filepath.Join(dir, "token")
 	if err := os.WriteFile(tok, []byte(testToken+"\n"), 0o600); err != nil {
@@ -45,8 +51,8 @@ func startServer(t *testing.T, db string) *testServer {
 	}
 	ready := filepath.Join(dir, fmt.Sprintf("ready-%d", time.Now().UnixNano()))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	cmd, wait := startSdcopt(t, ctx, dir, "serve", "--db", db, "--addr", "127.0.0.1:0", "--admin-token-file", tok,
-		"--ready-file", ready, "--quiet")
+	cmd, wait := startSdcopt(t, ctx, dir, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--admin-token-file", tok,
+		"--ready-file", ready, "--quiet"}, extra...)...)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		b, err := os.ReadFile(ready)
@@ -1040,5 +1046,57 @@ func TestServeHardLinkRefused(t *testing.T) {
 	// Without a server, the hard link is an ordinary name of the file.
 	if out, msg, code := run(t, "serve", "analyst", "list", "--db", hard); code != 0 || !strings.Contains(out, "carol") {
 		t.Errorf("analyst list through the hard link, no server: exit %d %q %q", code, out, msg)
+	}
+}
+
+// Issue 44, item 6: --trust-header is taken only from --trusted-proxy
+// (default loopback); bad proxy addresses, --trusted-proxy without
+// --trust-header and the built-in names as analysts are refused (exit 2).
+func TestServeTrustedProxy(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	loadTables(t, db, csv, "autoworkers")
+	for _, name := range []string{"operator", "anonymous", "Anonymous"} {
+		if _, msg, code := run(t, "serve", "analyst", "add", "--db", db, name); code != 2 || !strings.Contains(msg, "reserved") {
+			t.Errorf("serve analyst add %s: exit %d %q, want 2", name, code, msg)
+		}
+	}
+	for _, args := range [][]string{
+		{"--trust-header", "X-Remote-User", "--trusted-proxy", "10.0.0.300"},
+		{"--trust-header", "X-Remote-User", "--trusted-proxy", "proxy.example"},
+		{"--trusted-proxy", "127.0.0.1"},
+	} {
+		if _, msg, code := run(t, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--quiet"}, args...)...); code != 2 || !strings.Contains(msg, "--trusted-proxy") {
+			t.Errorf("serve %v: exit %d %q, want 2", args, code, msg)
+		}
+	}
+	ask := func(s *testServer, user, key string) int {
+		req, _ := http.NewRequest("POST", s.client.Base+"/v1/tables/autoworkers/requests",
+			strings.NewReader(`{"margin": "B:F", "idempotency_key": "`+key+`"}`))
+		req.Header.Set("X-Remote-User", user)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// Loopback is trusted by default; a proxy elsewhere makes it not.
+	s := startServerArgs(t, db, "--trust-header", "X-Remote-User")
+	if code := ask(s, "carol", "k1"); code != http.StatusOK {
+		t.Errorf("from loopback by default: %d", code)
+	}
+	if code := ask(s, "anonymous", "k2"); code != http.StatusBadRequest {
+		t.Errorf("X-Remote-User: anonymous: %d", code)
+	}
+	s.stop(t)
+	s = startServerArgs(t, db, "--trust-header", "X-Remote-User", "--trusted-proxy", "192.0.2.0/24", "--trusted-proxy", "2001:db8::1")
+	if code := ask(s, "mallory", "k3"); code != http.StatusForbidden {
+		t.Errorf("from loopback, proxies elsewhere: %d", code)
+	}
+	logs, err := s.client.AuditLog(context.Background(), "autoworkers")
+	if err != nil || len(logs) != 1 || logs[0].Requester != "carol" {
+		t.Errorf("decisions: %+v %v", logs, err)
 	}
 }
