@@ -18,8 +18,9 @@
 // reading the history to the commit), so two concurrent requests that
 // together would breach the policy are never both released; different
 // tables proceed in parallel, up to a limit of concurrent decisions. A
-// request carries an idempotency key: a retry returns the stored decision
-// and never releases twice (the margin compared in table order). Each
+// request carries an idempotency key (at most 128 characters of valid
+// UTF-8, no U+FFFD): a retry returns the stored decision and never
+// releases twice (the margin compared in table order). Each
 // table's history is kept in memory, so one process decides over a
 // database: OpenExclusive holds an exclusive lock on the file (a second
 // server gets a filelock.BusyError) and locks a serving file beside the

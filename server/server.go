@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/datasets"
@@ -352,6 +353,11 @@ func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 		writeError(w, http.StatusBadRequest, "reading the body: %v", err)
 		return err
 	}
+	// JSON is UTF-8; decoding would turn other bytes into U+FFFD.
+	if !utf8.Valid(data) {
+		writeError(w, http.StatusBadRequest, "malformed JSON body: not valid UTF-8")
+		return errors.New("not UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -402,10 +408,15 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 	case req.IdempotencyKey == "":
 		writeError(w, http.StatusBadRequest, `"idempotency_key" (or the Idempotency-Key header) is required`)
 		return
-	case len(req.IdempotencyKey) > 128:
+	case !utf8.ValidString(req.IdempotencyKey) || strings.ContainsRune(req.IdempotencyKey, utf8.RuneError):
+		// Decoding turns invalid UTF-8 and unpaired surrogate escapes
+		// into U+FFFD, which would make different keys one.
+		writeError(w, http.StatusBadRequest, `"idempotency_key" (or the Idempotency-Key header) is not valid UTF-8 text (it must not contain U+FFFD nor an unpaired surrogate)`)
+		return
+	case utf8.RuneCountInString(req.IdempotencyKey) > 128:
 		writeError(w, http.StatusBadRequest, `"idempotency_key" longer than 128 characters`)
 		return
-	case len(req.Requester) > 128:
+	case utf8.RuneCountInString(req.Requester) > 128:
 		writeError(w, http.StatusBadRequest, `"requester" longer than 128 characters`)
 		return
 	case req.Margin == nil:
