@@ -5,7 +5,10 @@
 // A flock lock belongs to the open file description: it is released when
 // the file is closed or the process ends (also on kill -9), so a crashed
 // holder never leaves a stale lock behind. Locks are advisory: they bind
-// only processes that take them.
+// only processes that take them. A flock lock belongs to the file (the
+// inode), not to its name: AcquireFile locks a file itself, so every name
+// of it shares the lock; TryShared and Held let a process share a file
+// with others or see whether anyone holds it.
 package filelock
 
 import (
