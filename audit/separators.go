@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sdcopt/sdcopt/cellbounds"
+	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/native/frechet"
 )
@@ -143,7 +144,7 @@ func (a *Auditor) decideSeparated(h *History, req Request, sub, w []int, start, 
 	}
 	sizes := make([]string, len(s.pieces))
 	for i, in := range s.pieces {
-		sizes[i] = fmt.Sprintf("%s (%d cells)", strings.Join(a.names(s.vars[i]), ":"), len(in.table.Counts))
+		sizes[i] = fmt.Sprintf("%s (%s)", strings.Join(a.names(s.vars[i]), ":"), plural(len(in.table.Counts), "cell"))
 	}
 	seps := make([]string, len(s.dec.Separators))
 	for i, sp := range s.dec.Separators {
@@ -447,6 +448,25 @@ func (a *Auditor) checkCombined(s *separated, cells []jointCell, op *OperatorRep
 	return true, nil
 }
 
+// tooLargeText says which table exceeds MaxCells, in cells (Collapse's
+// limit is in bytes, 8 a cell).
+func tooLargeText(err error, maxCells int) string {
+	var tl *datasets.TooLargeError
+	if !errors.As(err, &tl) {
+		return fmt.Sprintf("%v (the max-cells limit is %s)", err, plural(maxCells, "cell"))
+	}
+	return fmt.Sprintf("the table over %s (%s levels) has %s cells, more than the max-cells limit of %s",
+		tl.Vars, tl.Dims, tl.Cells, plural(maxCells, "cell"))
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // tooLarge is the decision when a table the decision needs exceeds
 // MaxCells: denied as undecided, without evidence.
 func (a *Auditor) tooLarge(req Request, sub []int, err error, start time.Time) *Decision {
@@ -457,7 +477,7 @@ func (a *Auditor) tooLarge(req Request, sub []int, err error, start time.Time) *
 	d := &Decision{RequestID: req.RequestID, Requester: req.Requester, Time: req.Time, Margin: a.names(sub), Mode: mode,
 		PolicyVersion: a.policy.Version(), Outcome: Denied, Operator: &OperatorReport{Disclosed: []CellRisk{},
 			Undecided: []CellRisk{{Cell: -1, Label: "every cell"}}}}
-	d.Operator.Explanation = fmt.Sprintf("undecided: %v (limit %d cells)", err, a.micro.mopt.MaxCells)
+	d.Operator.Explanation = "undecided: " + tooLargeText(err, a.micro.mopt.MaxCells)
 	d.Operator.Seconds = time.Since(start).Seconds()
 	return d
 }

@@ -370,11 +370,28 @@ func (m *Microdata) VarIndex(name string) int {
 	return -1
 }
 
+// TooLargeError is Collapse's error for a table over its limit; it wraps
+// ErrTooLarge.
+type TooLargeError struct {
+	Vars  string // the variables, "A, B"
+	Dims  string // their numbers of levels, "2 x 3"
+	Cells string // the number of cells ("more than ..." past int64)
+	// MaxBytes is the limit, at 8 bytes a cell.
+	MaxBytes int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%v: the table over %s (%s levels, %s cells at 8 bytes each) is larger than the limit of %d bytes",
+		ErrTooLarge, e.Vars, e.Dims, e.Cells, e.MaxBytes)
+}
+
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
+
 // Collapse returns the table over the variables sub (increasing positions
 // into m.Vars) counted from the records: dense over those variables only.
 // A table whose cells would take more than maxBytes (8 bytes a cell;
-// maxBytes <= 0 means MemoryLimit) is an error wrapping ErrTooLarge,
-// returned before anything is allocated.
+// maxBytes <= 0 means MemoryLimit) is a *TooLargeError (wrapping
+// ErrTooLarge), returned before anything is allocated.
 func (m *Microdata) Collapse(sub []int, maxBytes int64) (*model.Table, error) {
 	for i, j := range sub {
 		if j < 0 || j >= len(m.Vars) || (i > 0 && sub[i-1] >= j) {
@@ -391,8 +408,7 @@ func (m *Microdata) Collapse(sub []int, maxBytes int64) (*model.Table, error) {
 		maxBytes = MemoryLimit()
 	}
 	if n := sizeProduct(append([]int{8}, dims...)...); n < 0 || n > maxBytes {
-		return nil, fmt.Errorf("%w: the table over %s (%s levels, %s cells) would take more than %d bytes",
-			ErrTooLarge, varNames(vars), formatDims(dims), formatCells(dims), maxBytes)
+		return nil, &TooLargeError{Vars: varNames(vars), Dims: formatDims(dims), Cells: formatCells(dims), MaxBytes: maxBytes}
 	}
 	counts := make([]int64, model.NumCells(dims))
 	k := len(m.Vars)

@@ -31,10 +31,21 @@ type Analyst struct {
 	RevokedAt string `json:"revoked_at,omitempty"`
 }
 
-// CheckAnalystName accepts 1-64 letters, digits, '-', '_', '.' and '@'.
+// reservedName reports the built-in requester names, in any case: an
+// analyst (or a proxy's user) called "anonymous" or "operator" could not
+// be told from them in the decisions.
+func reservedName(name string) bool {
+	return strings.EqualFold(name, KindAnonymous) || strings.EqualFold(name, KindOperator)
+}
+
+// CheckAnalystName accepts 1-64 letters, digits, '-', '_', '.' and '@',
+// except the built-in names "anonymous" and "operator" (in any case).
 func CheckAnalystName(name string) error {
 	if name == "" || len(name) > 64 {
 		return fmt.Errorf("%w: name %q: want 1-64 characters", ErrAnalyst, name)
+	}
+	if reservedName(name) {
+		return fmt.Errorf("%w: name %q is reserved (the service's own names are anonymous and operator)", ErrAnalyst, name)
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.@", r)) {

@@ -18,12 +18,18 @@
 // reading the history to the commit), so two concurrent requests that
 // together would breach the policy are never both released; different
 // tables proceed in parallel, up to a limit of concurrent decisions. A
-// request carries an idempotency key: a retry returns the stored decision
-// and never releases twice (the margin compared in table order). Each
+// request carries an idempotency key (at most 128 characters of valid
+// UTF-8, no U+FFFD): a retry returns the stored decision and never
+// releases twice (the margin compared in table order). Each
 // table's history is kept in memory, so one process decides over a
 // database: OpenExclusive holds an exclusive lock on the file (a second
-// server gets a filelock.BusyError); Open (for loading tables beside a
-// running server) does not. Open refuses files that are not SQLite,
+// server gets a filelock.BusyError) and locks a serving file beside the
+// name it opened the database by (ServingFile). Open (for loading tables
+// beside a running server) works through that name only: SQLite keeps a
+// write-ahead log per name, so through another one (a hard link) the
+// server would never see the change, and Open returns an *InUseError.
+// Without a server, Open holds a shared lock until Close, so that no
+// server starts under it. Open refuses files that are not SQLite,
 // other applications' databases and databases failing
 // PRAGMA integrity_check (ErrDatabase).
 //
@@ -55,11 +61,15 @@
 //
 // Who asks: an analyst sends a token the operator issued
 // (Store.AddAnalyst; only its sha256 is stored), or a fronting proxy sets
-// the header Config.TrustHeader; the decision records that name as its
-// requester. Anonymous requests are recorded as "anonymous" (with the
-// name the body claims in brackets) and refused with
-// Config.RequireIdentity. A bearer token that is neither the operator's
-// nor an active analyst's is 401, never anonymous.
+// the header Config.TrustHeader, taken only from the peers of
+// Config.TrustedProxies (loopback by default; from anyone else 403); the
+// decision records that name as its requester. Anonymous requests are
+// recorded as "anonymous" (with the name the body claims in brackets)
+// and refused with Config.RequireIdentity. "anonymous" and "operator" are
+// nobody's names: refused for analysts and in the header. A bearer token
+// that is neither the operator's nor an active analyst's is 401, never
+// anonymous. Each log line says which kind of identity the request came
+// with: identity=token, header, anonymous or operator.
 //
 // Pages (embedded, no external asset, served under a strict content
 // security policy): the analysts' page at / (request form with the

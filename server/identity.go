@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 )
 
@@ -53,11 +54,18 @@ func (s *Server) identify(ctx context.Context, r *http.Request, claimed string) 
 		if name == "" {
 			return id, &requestError{http.StatusUnauthorized, "unknown or revoked analyst token"}
 		}
+		if reservedName(name) {
+			// Issued before the built-in names were reserved.
+			return id, &requestError{http.StatusUnauthorized, fmt.Sprintf("the analyst name %q is reserved: the operator must revoke it and issue a token under another name", name)}
+		}
 		id.Requester, id.Kind = name, KindAnalyst
 		return id, nil
 	}
 	if s.cfg.TrustHeader != "" {
 		if v := strings.TrimSpace(r.Header.Get(s.cfg.TrustHeader)); v != "" {
+			if !s.trustedPeer(r) {
+				return id, &requestError{http.StatusForbidden, fmt.Sprintf("header %s is taken only from the trusted proxies (--trusted-proxy); this request did not come from one", s.cfg.TrustHeader)}
+			}
 			if err := CheckAnalystName(v); err != nil {
 				return id, &requestError{http.StatusBadRequest, fmt.Sprintf("header %s: %v", s.cfg.TrustHeader, err)}
 			}
@@ -72,13 +80,46 @@ func (s *Server) identify(ctx context.Context, r *http.Request, claimed string) 
 	return id, nil
 }
 
+// trustedPeer reports whether the request comes from a trusted proxy
+// (Config.TrustedProxies, by default loopback).
+func (s *Server) trustedPeer(r *http.Request) bool {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	addr := ap.Addr().Unmap().WithZone("")
+	if s.cfg.TrustedProxies == nil {
+		return addr.IsLoopback()
+	}
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// logIdentity adds the requester and the kind of identity it was taken
+// from (token, header, anonymous, operator) to the request's log line.
+func logIdentity(r *http.Request, id Identity) {
+	setLog(r, "requester", id.Requester)
+	kind := id.Kind
+	switch kind {
+	case KindAnalyst:
+		kind = "token"
+	case KindProxy:
+		kind = "header"
+	}
+	setLog(r, "identity", kind)
+}
+
 func (s *Server) whoami(w http.ResponseWriter, r *http.Request) {
 	id, err := s.identify(r.Context(), r, "")
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	setLog(r, "requester", id.Requester)
+	logIdentity(r, id)
 	writeJSON(w, http.StatusOK, id)
 }
 
@@ -95,4 +136,27 @@ func setLog(r *http.Request, key, value string) {
 	if f, ok := r.Context().Value(logKey{}).(*logFields); ok && value != "" {
 		f.kv = append(f.kv, key, value)
 	}
+}
+
+// ParseTrustedProxies reads Config.TrustedProxies from addresses
+// ("192.0.2.7", "::1") and CIDR ranges ("10.0.0.0/8"); none gives nil
+// (loopback only).
+func ParseTrustedProxies(specs []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, spec := range specs {
+		for _, v := range strings.Split(spec, ",") {
+			v = strings.TrimSpace(v)
+			if p, err := netip.ParsePrefix(v); err == nil {
+				out = append(out, p.Masked())
+				continue
+			}
+			a, err := netip.ParseAddr(v)
+			if err != nil {
+				return nil, fmt.Errorf("%q: want an IP address or a CIDR range such as 10.0.0.0/8", v)
+			}
+			a = a.Unmap().WithZone("")
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+		}
+	}
+	return out, nil
 }

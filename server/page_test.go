@@ -176,10 +176,11 @@ func TestLogLineFields(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("%d log lines:\n%s", len(lines), f.log.String())
 	}
+	// identity= since issue 44, item 6.
 	want := []*regexp.Regexp{
-		regexp.MustCompile(`^POST /v1/tables/conf/requests 200 [0-9.]+ ms table=conf requester=alice decision=released$`),
-		regexp.MustCompile(`^POST /v1/tables/conf/requests 200 [0-9.]+ ms table=conf requester="anonymous \(evil\\nname \\"x\\"\)" decision=denied$`),
-		regexp.MustCompile(`^GET /v1/admin/tables/conf/audit 200 [0-9.]+ ms requester=operator table=conf$`),
+		regexp.MustCompile(`^POST /v1/tables/conf/requests 200 [0-9.]+ ms table=conf requester=alice identity=token decision=released$`),
+		regexp.MustCompile(`^POST /v1/tables/conf/requests 200 [0-9.]+ ms table=conf requester="anonymous \(evil\\nname \\"x\\"\)" identity=anonymous decision=denied$`),
+		regexp.MustCompile(`^GET /v1/admin/tables/conf/audit 200 [0-9.]+ ms requester=operator identity=operator table=conf$`),
 	}
 	for i, re := range want {
 		if !re.MatchString(lines[i]) {

@@ -14,12 +14,14 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/datasets"
@@ -52,14 +54,20 @@ type Config struct {
 	// has authenticated the user ("X-Remote-User"): its value is the
 	// requester. Empty: no header is trusted. Only for a server that
 	// nobody reaches except through that proxy, which must drop the
-	// header from the requests it passes on.
+	// header from the requests it passes on. The header is taken only
+	// from the peers of TrustedProxies; from any other it is refused
+	// (403). "anonymous" and "operator" are refused (400) as names.
 	TrustHeader string
+	// TrustedProxies are the addresses TrustHeader is taken from (nil:
+	// loopback only, 127.0.0.0/8 and ::1).
+	TrustedProxies []netip.Prefix
 	// RequireIdentity refuses margin requests from anonymous callers
 	// (401): only analysts with a token, or users named by TrustHeader,
 	// may request. Reading the tables and the public releases stays open.
 	RequireIdentity bool
 	// Log receives one line per request (method, path, status, time,
-	// then requester=, table=, decision= where they apply); nil: no log. The path and every value a client supplied are
+	// then requester=, identity= (token, header, anonymous or operator),
+	// table=, decision= where they apply); nil: no log. The path and every value a client supplied are
 	// escaped: a log line is never split or forged by a request.
 	Log *log.Logger
 	// ErrorLog receives the cause of every 500 answer (nil: Log; both
@@ -345,6 +353,11 @@ func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 		writeError(w, http.StatusBadRequest, "reading the body: %v", err)
 		return err
 	}
+	// JSON is UTF-8; decoding would turn other bytes into U+FFFD.
+	if !utf8.Valid(data) {
+		writeError(w, http.StatusBadRequest, "malformed JSON body: not valid UTF-8")
+		return errors.New("not UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -395,10 +408,15 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 	case req.IdempotencyKey == "":
 		writeError(w, http.StatusBadRequest, `"idempotency_key" (or the Idempotency-Key header) is required`)
 		return
-	case len(req.IdempotencyKey) > 128:
+	case !utf8.ValidString(req.IdempotencyKey) || strings.ContainsRune(req.IdempotencyKey, utf8.RuneError):
+		// Decoding turns invalid UTF-8 and unpaired surrogate escapes
+		// into U+FFFD, which would make different keys one.
+		writeError(w, http.StatusBadRequest, `"idempotency_key" (or the Idempotency-Key header) is not valid UTF-8 text (it must not contain U+FFFD nor an unpaired surrogate)`)
+		return
+	case utf8.RuneCountInString(req.IdempotencyKey) > 128:
 		writeError(w, http.StatusBadRequest, `"idempotency_key" longer than 128 characters`)
 		return
-	case len(req.Requester) > 128:
+	case utf8.RuneCountInString(req.Requester) > 128:
 		writeError(w, http.StatusBadRequest, `"requester" longer than 128 characters`)
 		return
 	case req.Margin == nil:
@@ -410,7 +428,7 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	setLog(r, "requester", id.Requester)
+	logIdentity(r, id)
 	if id.Kind == KindAnonymous && s.cfg.RequireIdentity {
 		writeError(w, http.StatusUnauthorized, "anonymous requests are not accepted here: send your analyst token (Authorization: Bearer TOKEN) issued by the operator")
 		return
@@ -621,7 +639,7 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusUnauthorized, "%s", msg)
 			return
 		}
-		setLog(r, "requester", KindOperator)
+		logIdentity(r, Identity{Requester: KindOperator, Kind: KindOperator})
 		setLog(r, "table", r.PathValue("name"))
 		h(w, r)
 	}

@@ -499,7 +499,29 @@ func TestOpenExclusive(t *testing.T) {
 	if tabs, err := s.Tables(context.Background()); err != nil || len(tabs) != 1 {
 		t.Errorf("the server sees the loaded table: %d %v", len(tabs), err)
 	}
+	// Issue 44, item 2: another name of the file (a hard link) has its
+	// own write-ahead log; it is refused while the server runs.
+	hard := filepath.Join(filepath.Dir(path), "hard.db")
+	if err := os.Link(path, hard); err != nil {
+		t.Fatal(err)
+	}
+	var inUse *InUseError
+	if _, err := Open(hard); !errors.As(err, &inUse) || inUse.Path != hard {
+		t.Errorf("Open through a hard link beside the server: %v", err)
+	}
 	s.Close()
+	if _, err := os.Stat(ServingFile(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the serving file outlives the server: %v", err)
+	}
+	// A Store opened while no server runs keeps one from starting.
+	l, err = Open(hard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenExclusive(path); !errors.As(err, &busy) {
+		t.Errorf("a server beside an open Store: %v", err)
+	}
+	l.Close()
 	s2, err := OpenExclusive(path)
 	if err != nil {
 		t.Fatalf("after Close: %v", err)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -113,7 +114,10 @@ type confData struct {
 type Store struct {
 	db   *sql.DB
 	path string
-	lock *filelock.Lock // OpenExclusive's lock, released after the database closes
+	lock *filelock.Lock // the lock on the database file (OpenExclusive's exclusive one, Open's shared one), released after the database closes
+	// serving is a server's lock on marker, its serving file.
+	serving *filelock.Lock
+	marker  string
 }
 
 // ErrNotFound reports an unknown table.
@@ -133,13 +137,63 @@ var ErrDatabase = errors.New("server: unusable database")
 // (PRAGMA application_id): "sdcp".
 const applicationID = 0x73646370
 
+// InUseError reports a database that a server (OpenExclusive) holds under
+// another name: a second hard link to its file. SQLite keeps its
+// write-ahead log beside the name it was opened by, so what was written
+// through this name would never reach the server.
+type InUseError struct {
+	Path string
+	// PID is the server's process id (0 when the system does not tell).
+	PID int
+}
+
+func (e *InUseError) Error() string {
+	who := "another process"
+	if e.PID > 0 {
+		who = fmt.Sprintf("process %d", e.PID)
+	}
+	return fmt.Sprintf("%s is in use by %s (sdcopt serve) under another name (a second hard link to the file): "+
+		"SQLite keeps a write-ahead log per name, so the server would never see this change; use the path the server was started with", e.Path, who)
+}
+
+// servingSuffix names the file a server locks beside the name it opened
+// its database by (symbolic links resolved, as SQLite resolves them for
+// its write-ahead log): whoever opens the database by that name shares
+// the server's log.
+const servingSuffix = "-serving"
+
+// servingMarker is the name of path's serving file.
+func servingMarker(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return "", err
+	}
+	return real + servingSuffix, nil
+}
+
+// ServingFile is the file a running server locks beside its database
+// (path + "-serving", symbolic links resolved); it is removed when the
+// server stops.
+func ServingFile(path string) string {
+	if m, err := servingMarker(path); err == nil {
+		return m
+	}
+	return path + servingSuffix
+}
+
 // Open opens (creating if needed, mode 0600: it holds confidential
 // tables) the database file, checks it (ErrDatabase: not an SQLite file,
 // another application's database — one with tables and no sdcopt
 // schema —, or one that fails PRAGMA integrity_check) and applies the
 // migrations not yet applied. Several processes may open one database
-// (sdcopt serve load beside a running server); the server itself uses
-// OpenExclusive.
+// (sdcopt serve load beside a running server) by the same name; the
+// server itself uses OpenExclusive. While a server runs, opening its
+// database through another name (a hard link) is an *InUseError. While
+// no server runs, the Store holds a shared lock on the file until Close,
+// so that no server starts under it.
 func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("server: no database file given")
@@ -149,6 +203,36 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("server: open %s: %w", path, err)
 	}
 	f.Close()
+	lock, err := filelock.TryShared(path)
+	var busy *filelock.BusyError
+	switch {
+	case errors.As(err, &busy):
+		// A server holds the file: only its name shares its log.
+		marker, err := servingMarker(path)
+		if err != nil {
+			return nil, fmt.Errorf("server: open %s: %w", path, err)
+		}
+		held, err := filelock.Held(marker)
+		if err != nil {
+			return nil, fmt.Errorf("server: open %s: %w", path, err)
+		}
+		if !held {
+			return nil, &InUseError{Path: path, PID: busy.PID}
+		}
+	case err != nil:
+		return nil, fmt.Errorf("server: open %s: %w", path, err)
+	}
+	s, err := open(path)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// open opens and checks the database, under the caller's locks.
+func open(path string) (*Store, error) {
 	// Checked read-only first: a file that is not ours is left as it was
 	// (opening it with the pragmas below would turn it to WAL mode).
 	ro, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
@@ -189,20 +273,40 @@ func OpenExclusive(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := Open(path)
+	// The serving file marks the name this server opened the database
+	// by (Open refuses any other name while it runs). A process checking
+	// it holds it for an instant: wait a little.
+	marker, err := servingMarker(path)
 	if err != nil {
+		lock.Release()
+		return nil, fmt.Errorf("server: open %s: %w", path, err)
+	}
+	serving, err := filelock.Acquire(marker, 0o600, 2*time.Second)
+	if err != nil {
+		lock.Release()
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	s, err := open(path)
+	if err != nil {
+		serving.Release()
+		os.Remove(marker)
 		lock.Release()
 		return nil, err
 	}
-	s.lock = lock
+	s.lock, s.serving, s.marker = lock, serving, marker
 	return s, nil
 }
 
-// Close closes the database, then releases OpenExclusive's lock (in this
-// order: closing the lock's descriptor first would drop SQLite's own
-// POSIX locks on the file).
+// Close closes the database, then releases the locks (in this order:
+// closing the lock's descriptor first would drop SQLite's own POSIX locks
+// on the file) and removes a server's serving file.
 func (s *Store) Close() error {
 	err := s.db.Close()
+	if s.serving != nil {
+		os.Remove(s.marker)
+		s.serving.Release()
+		s.serving = nil
+	}
 	if s.lock != nil {
 		s.lock.Release()
 		s.lock = nil

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/sdcopt/sdcopt/audit"
 	"github.com/sdcopt/sdcopt/datasets"
@@ -60,11 +61,13 @@ func newAuditCmd() *cobra.Command {
 			"total public) a denied request stays denied. The output is the operator's:\n" +
 			"it names the cells a denied release would disclose; --public prints only\n" +
 			"what a requester may see. --update appends the release to HISTORY.json\n" +
-			"(atomically; --create starts a new history file) under an exclusive lock on\n" +
-			"HISTORY.json.lock, held from reading the history to writing it, so that two\n" +
-			"runs on one history never lose a release; a second run waits up to\n" +
-			"--lock-wait seconds. A HISTORY.json that is a symbolic link is updated\n" +
-			"through the link (the file it points to is replaced, the link stays).\n" +
+			"(atomically; --create starts a new history file, mode 0600; an updated one\n" +
+			"keeps its mode) under an exclusive lock on the history file itself, held\n" +
+			"from reading the history to writing it, so that two runs on one history\n" +
+			"never lose a release; a second run waits up to --lock-wait seconds. A\n" +
+			"HISTORY.json that is a symbolic link is updated through the link (the file\n" +
+			"it points to is replaced, the link stays); one with several hard links is\n" +
+			"refused. --out is created 0600 (0644 with --public).\n" +
 
 			"With --microdata FILE --vars V1,V2,... the confidential table is the\n" +
 			"cross-classification of the records over those variables, never built: each\n" +
@@ -225,7 +228,9 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	if s.update {
 		// Held from reading the history to writing it back: a second
 		// run decides against the history that includes this release.
-		lock, err := filelock.Acquire(histFile+".lock", 0o644, wait)
+		// The lock is on the history file itself (its directory while it
+		// does not exist), so every name of it shares the lock.
+		lock, err := filelock.AcquireFile(histFile, wait)
 		if err != nil {
 			var busy *filelock.BusyError
 			if errors.As(err, &busy) {
@@ -234,6 +239,12 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 			return cli.BadInput("--history %s: %v", s.history, err)
 		}
 		defer lock.Release()
+		// An update replaces one name of the file; another hard link
+		// would keep the old history and decide against it.
+		var st unix.Stat_t
+		if err := unix.Stat(histFile, &st); err == nil && st.Nlink > 1 {
+			return cli.BadInput("--history %s has %d hard links: an update would replace this name only and the others would keep the old history; keep one name (a symbolic link is fine)", s.history, st.Nlink)
+		}
 	}
 	h, err := readHistory(histFile, a, s.create)
 	if err != nil {
@@ -259,18 +270,22 @@ func runAudit(w, errw io.Writer, s *auditSettings) error {
 	}
 	appended := s.update && d.Outcome != audit.Denied
 	if !appended {
-		return emit(w, s.out, render)
+		return emitPrivate(w, s.out, !s.public, render)
 	}
 	// The release is in the history before anyone reads the answer: the
 	// history and --out are committed together, stdout printed after.
 	h.Append(d)
 	var outs cli.Outputs
 	defer outs.Abort()
-	if err := outs.Write(histFile, func(w io.Writer) error { return audit.WriteHistory(w, h) }); err != nil {
+	if err := outs.WritePrivate(histFile, func(w io.Writer) error { return audit.WriteHistory(w, h) }); err != nil {
 		return cli.BadInput("--history: %v", err)
 	}
 	if s.out != "" {
-		if err := outs.Write(s.out, render); err != nil {
+		write := outs.WritePrivate // the operator's evidence holds confidential counts
+		if s.public {
+			write = outs.Write
+		}
+		if err := write(s.out, render); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
@@ -410,7 +425,8 @@ func runAuditReplay(w io.Writer, s *auditSettings) error {
 		rows = append(rows, replayRow{Index: i + 1, Decision: d})
 	}
 	secs := time.Since(start).Seconds()
-	return emit(w, s.out, func(w io.Writer) error {
+	// The decisions carry the operator's evidence (confidential counts).
+	return emitPrivate(w, s.out, true, func(w io.Writer) error {
 		if s.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")

@@ -125,7 +125,7 @@ func newKanonCmd() *cobra.Command {
 	f.Uint64Var(&s.seed, "seed", 1, "seed of the random assignment and the publish order")
 	f.IntVar(&s.workers, "workers", 0, "partitions solved in parallel (0 = all cores)")
 	f.StringVar(&s.out, "out", "", "write the published file (CSV) to this file")
-	f.StringVar(&s.graphOut, "graph-out", "", "write the graph (CSV original,published,own,assigned) to this file")
+	f.StringVar(&s.graphOut, "graph-out", "", "write the private graph (CSV original,published,own,assigned) to this file (created 0600)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.solver, "solver", "", "mip: MIP engine (highs|cbc; default auto)")
 	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size and is a deadline (partitions started after it get a quick fallback graph; default: %g s to size the partitions, no deadline, so the result never depends on the machine's speed); mip: time limit of the whole run (0 = none)", kanon.DefaultBudget.Seconds()))
@@ -401,7 +401,9 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		}
 	}
 	if s.graphOut != "" {
-		if err := outs.Write(s.graphOut, func(w io.Writer) error { return kanon.WriteGraph(w, d.QIData, res) }); err != nil {
+		// The graph says which published record each original became:
+		// private (0600).
+		if err := outs.WritePrivate(s.graphOut, func(w io.Writer) error { return kanon.WriteGraph(w, d.QIData, res) }); err != nil {
 			return cli.BadInput("--graph-out: %v", err)
 		}
 	}

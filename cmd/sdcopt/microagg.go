@@ -122,7 +122,7 @@ func newMicroaggCmd() *cobra.Command {
 	f.StringVar(&s.method, "method", "mdav", "method: "+strings.Join(microaggMethods(), "|"))
 	f.Float64Var(&s.gamma, "gamma", 0, fmt.Sprintf("V-MDAV extension parameter gamma >= 0 (vmdav only; default %g)", microagg.DefaultGamma))
 	f.StringVar(&s.out, "out", "", "write the protected data set (CSV, input columns and order) to this file")
-	f.StringVar(&s.groups, "groups", "", "write the groups (CSV record,group, both 1-based) to this file")
+	f.StringVar(&s.groups, "groups", "", "write the groups (CSV record,group, both 1-based) to this file (private: created 0600)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	f.IntVar(&s.icsm.maxIter, "max-iter", 0, "icsm: cap on the improving rounds of a run; colgen: cap on the master solves (0 = no cap)")
@@ -460,7 +460,8 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 		}
 	}
 	if s.groups != "" {
-		err := outs.Write(s.groups, func(w io.Writer) error { return writeGroups(w, cl) })
+		// Which group each original record fell in: private (0600).
+		err := outs.WritePrivate(s.groups, func(w io.Writer) error { return writeGroups(w, cl) })
 		if err != nil {
 			return cli.BadInput("--groups: %v", err)
 		}

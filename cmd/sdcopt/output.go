@@ -11,8 +11,18 @@ import (
 // that file (a temporary file, then a rename). The result is rendered in
 // full before anything is written, so a rendering error writes nothing.
 func emit(stdout io.Writer, out string, write func(io.Writer) error) error {
+	return emitPrivate(stdout, out, false, write)
+}
+
+// emitPrivate is emit; with private set, a new --out file is created with
+// mode 0600 (it holds confidential data), not 0644.
+func emitPrivate(stdout io.Writer, out string, private bool, write func(io.Writer) error) error {
 	if out != "" {
-		if err := cli.WriteFileAtomic(out, write); err != nil {
+		atomic := cli.WriteFileAtomic
+		if private {
+			atomic = cli.WritePrivateFileAtomic
+		}
+		if err := atomic(out, write); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 		return nil

@@ -33,6 +33,7 @@ type serveSettings struct {
 	quiet         bool
 	solver        string
 	trustHeader   string
+	trustedProxy  []string
 	requireID     bool
 }
 
@@ -55,12 +56,16 @@ func newServeCmd() *cobra.Command {
 			"(simulate=true); simulated answers say that they are not data and depend on\n" +
 			"the public releases only (none while nothing is released). One server per\n" +
 			"database: it holds an exclusive lock on --db, and a second one exits 2 naming\n" +
-			"the holder. A database that is not sdcopt's, or fails SQLite's integrity\n" +
+			"the holder; it also locks the file DB-serving beside the name it was started\n" +
+			"with (removed when it stops). serve load, analyst and labels work beside it\n" +
+			"through that name only (not through a hard link). A database that is not sdcopt's, or fails SQLite's integrity\n" +
 			"check, is refused (exit 2). A token file writable by every user is refused.\n\n" +
 			"Analysts identify themselves with a token the operator issues (sdcopt serve\n" +
 			"analyst add --db FILE NAME), sent as \"Authorization: Bearer TOKEN\" (the page\n" +
 			"has a sign-in field), or through a fronting proxy that authenticates them and\n" +
-			"sets a header named by --trust-header. Decisions record the analyst's name;\n" +
+			"sets a header named by --trust-header, taken only from the addresses of\n" +
+			"--trusted-proxy (default loopback: then every local user can set it).\n" +
+			"\"anonymous\" and \"operator\" are nobody's names. Decisions record the analyst's name;\n" +
 			"anonymous requests are recorded as \"anonymous\" and refused with\n" +
 			"--require-analyst. The operator's page is at /operator.html.",
 		Args: noArgs,
@@ -78,6 +83,7 @@ func newServeCmd() *cobra.Command {
 	f.BoolVar(&s.quiet, "quiet", false, "no request log on stderr")
 	f.StringVar(&s.solver, "solver", "", "engine of the auditor (default auto)")
 	f.StringVar(&s.trustHeader, "trust-header", "", "take the requester's name from this header set by a fronting proxy (e.g. X-Remote-User); only when every request comes through that proxy")
+	f.StringArrayVar(&s.trustedProxy, "trusted-proxy", nil, "with --trust-header: an address or CIDR range of the fronting proxy, the only peers the header is taken from (repeatable; default loopback only, 127.0.0.0/8 and ::1)")
 	f.BoolVar(&s.requireID, "require-analyst", false, "refuse margin requests without an analyst token or --trust-header name (401)")
 	c.AddCommand(newServeLoadCmd(), newServeAnalystCmd(), newServeLabelsCmd())
 	return c
@@ -139,14 +145,15 @@ func runServe(s *serveSettings) error {
 			if busy.PID > 0 {
 				holder = fmt.Sprintf("process %d", busy.PID)
 			}
-			return cli.BadInput("--db %s is in use by %s (another sdcopt serve): one server per database", s.db, holder)
+			return cli.BadInput("--db %s is in use by %s (another sdcopt serve, or a serve load, analyst or labels under way): one server per database", s.db, holder)
 		}
 		return cli.BadInput("--db: %v", err)
 	}
 	defer store.Close()
-	// The ready file must not be the database (which exists now) or the
-	// token file.
-	if err := checkFiles([]string{"--db", s.db, "--admin-token-file", s.tokenFile}, []string{"--ready-file", s.readyFile}); err != nil {
+	// The ready file must not be the database (which exists now), its
+	// serving file (the lock that marks the server's name) or the token
+	// file.
+	if err := checkFiles([]string{"--db", s.db, "--db's serving file", server.ServingFile(s.db), "--admin-token-file", s.tokenFile}, []string{"--ready-file", s.readyFile}); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", s.addr)
@@ -158,8 +165,15 @@ func runServe(s *serveSettings) error {
 			return cli.BadInput("--trust-header %q: want a header name such as X-Remote-User", s.trustHeader)
 		}
 	}
+	proxies, err := server.ParseTrustedProxies(s.trustedProxy)
+	if err != nil {
+		return cli.BadInput("--trusted-proxy %v", err)
+	}
+	if proxies != nil && s.trustHeader == "" {
+		return cli.BadInput("--trusted-proxy needs --trust-header (the header the proxy sets)")
+	}
 	cfg := server.Config{AdminToken: tok, MaxConcurrent: s.maxConcurrent, DecisionTimeLimit: limit, Solver: s.solver,
-		TrustHeader: s.trustHeader, RequireIdentity: s.requireID,
+		TrustHeader: s.trustHeader, TrustedProxies: proxies, RequireIdentity: s.requireID,
 		ErrorLog: log.New(os.Stderr, "sdcopt serve: error: ", log.LstdFlags|log.Lmicroseconds)}
 	if !s.quiet {
 		cfg.Log = log.New(os.Stderr, "sdcopt serve: ", log.LstdFlags|log.Lmicroseconds)
@@ -211,7 +225,8 @@ func newServeLoadCmd() *cobra.Command {
 		Short: "Load a confidential table into the service's database (operator)",
 		Long: "Store a table (long CSV: variables + count) under NAME with its policy, the\n" +
 			"file's name and sha256. A name in use is refused: a table with a release\n" +
-			"history cannot be replaced. The server may be running.\n\n" +
+			"history cannot be replaced. The server may be running: use the path it was\n" +
+			"started with (another hard link to the file is refused, exit 2).\n\n" +
 			"--microdata FILE --vars V1,V2,... stores microdata instead (one row per\n" +
 			"respondent; the table is the cross-classification of the variables, never\n" +
 			"built: each decision works on the table over the variables it involves).\n" +
@@ -328,7 +343,8 @@ func newServeAnalystCmd() *cobra.Command {
 			"only its sha256. The analyst sends it as \"Authorization: Bearer TOKEN\" (or\n" +
 			"pastes it in the page's sign-in field); decisions record NAME as the\n" +
 			"requester. revoke NAME makes the token stop working (its decisions keep the\n" +
-			"name); list shows the analysts. The server may be running.",
+			"name); list shows the analysts. The server may be running (--db the path it\n" +
+			"was started with; another hard link to the file is refused, exit 2).",
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return cli.BadInput("serve analyst: want add NAME, revoke NAME or list")
@@ -413,7 +429,8 @@ func newServeLabelsCmd() *cobra.Command {
 		Use:   "labels --db FILE --name NAME --labels FILE",
 		Short: "Set the labels of a loaded table's variables and levels (operator)",
 		Long: "Replace the labels of table NAME (the format of serve load --labels). The\n" +
-			"counts, decisions and releases are unchanged. The server may be running.",
+			"counts, decisions and releases are unchanged. The server may be running\n" +
+			"(--db the path it was started with; another hard link is refused, exit 2).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if db == "" || name == "" || labels == "" {

@@ -38,6 +38,12 @@ type testServer struct {
 // startServer starts sdcopt serve on a free loopback port over db.
 func startServer(t *testing.T, db string) *testServer {
 	t.Helper()
+	return startServerArgs(t, db)
+}
+
+// startServerArgs is startServer with more flags of sdcopt serve.
+func startServerArgs(t *testing.T, db string, extra ...string) *testServer {
+	t.Helper()
 	dir := filepath.Dir(db)
 	tok := filepath.Join(dir, "token")
 	if err := os.WriteFile(tok, []byte(testToken+"\n"), 0o600); err != nil {
@@ -45,8 +51,8 @@ func startServer(t *testing.T, db string) *testServer {
 	}
 	ready := filepath.Join(dir, fmt.Sprintf("ready-%d", time.Now().UnixNano()))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	cmd, wait := startSdcopt(t, ctx, dir, "serve", "--db", db, "--addr", "127.0.0.1:0", "--admin-token-file", tok,
-		"--ready-file", ready, "--quiet")
+	cmd, wait := startSdcopt(t, ctx, dir, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--admin-token-file", tok,
+		"--ready-file", ready, "--quiet"}, extra...)...)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		b, err := os.ReadFile(ready)
@@ -983,5 +989,114 @@ func TestServeAnalystAndLabels(t *testing.T) {
 		if _, msg, code := run(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--trust-header", h, "--quiet"); code != 2 || !strings.Contains(msg, "--trust-header") {
 			t.Errorf("--trust-header %q: exit %d %q", h, code, msg)
 		}
+	}
+}
+
+// Issue 44, item 2: SQLite keeps a WAL per name, so a table loaded or an
+// analyst added through a second hard link to a running server's
+// database would never reach the server (and be lost when it stops).
+// They are refused as a second server is; through the server's own name
+// (and through a symbolic link to it) they still work beside it.
+func TestServeHardLinkRefused(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	loadTables(t, db, csv, "autoworkers")
+	s := startServer(t, db)
+	hard := filepath.Join(dir, "hard.db")
+	if err := os.Link(db, hard); err != nil {
+		t.Skip(err)
+	}
+	labels := writeTemp(t, "labels.csv", "variable,level,label\nA,,Smoking\n")
+	for _, args := range [][]string{
+		{"serve", "load", "--db", hard, "--name", "aw2", "--table", csv},
+		{"serve", "analyst", "add", "--db", hard, "bob"},
+		{"serve", "analyst", "list", "--db", hard},
+		{"serve", "labels", "--db", hard, "--name", "autoworkers", "--labels", labels},
+	} {
+		out, msg, code := run(t, args...)
+		want := fmt.Sprintf("process %d", s.cmd.Process.Pid)
+		if code != 2 || !strings.Contains(msg, hard) || !strings.Contains(msg, want) || !strings.Contains(msg, "another name") {
+			t.Errorf("%s %s through a hard link: exit %d %q %q, want 2 naming %s and %s", args[1], args[2], code, out, msg, hard, want)
+		}
+	}
+	if p := runSdcopt(t, dir, "serve", "--db", hard, "--addr", "127.0.0.1:0", "--quiet"); p.code != 2 {
+		t.Errorf("second server through a hard link: exit %d %q", p.code, p.stderr)
+	}
+	// The server's own name, and a symbolic link to it, share its WAL.
+	sym := filepath.Join(dir, "sym.db")
+	if err := os.Symlink("sdc.db", sym); err != nil {
+		t.Fatal(err)
+	}
+	loadTables(t, db, csv, "second")
+	loadTables(t, sym, csv, "third")
+	if out, msg, code := run(t, "serve", "analyst", "add", "--db", db, "carol"); code != 0 {
+		t.Errorf("analyst add beside the server: exit %d %q %q", code, out, msg)
+	}
+	ctx := context.Background()
+	for _, name := range []string{"second", "third"} {
+		if d, _, err := s.client.Request(ctx, name, []string{"B", "F"}, "", "k-"+name, ""); err != nil || d.Outcome != audit.Released {
+			t.Errorf("table %s loaded beside the server: %+v %v", name, d, err)
+		}
+	}
+	if _, err := s.client.Releases(ctx, "aw2"); apiStatus(err) != http.StatusNotFound {
+		t.Errorf("aw2 (refused) is served: %v", err)
+	}
+	s.stop(t)
+	// Without a server, the hard link is an ordinary name of the file.
+	if out, msg, code := run(t, "serve", "analyst", "list", "--db", hard); code != 0 || !strings.Contains(out, "carol") {
+		t.Errorf("analyst list through the hard link, no server: exit %d %q %q", code, out, msg)
+	}
+}
+
+// Issue 44, item 6: --trust-header is taken only from --trusted-proxy
+// (default loopback); bad proxy addresses, --trusted-proxy without
+// --trust-header and the built-in names as analysts are refused (exit 2).
+func TestServeTrustedProxy(t *testing.T) {
+	csv := autoworkersCSV(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sdc.db")
+	loadTables(t, db, csv, "autoworkers")
+	for _, name := range []string{"operator", "anonymous", "Anonymous"} {
+		if _, msg, code := run(t, "serve", "analyst", "add", "--db", db, name); code != 2 || !strings.Contains(msg, "reserved") {
+			t.Errorf("serve analyst add %s: exit %d %q, want 2", name, code, msg)
+		}
+	}
+	for _, args := range [][]string{
+		{"--trust-header", "X-Remote-User", "--trusted-proxy", "10.0.0.300"},
+		{"--trust-header", "X-Remote-User", "--trusted-proxy", "proxy.example"},
+		{"--trusted-proxy", "127.0.0.1"},
+	} {
+		if _, msg, code := run(t, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--quiet"}, args...)...); code != 2 || !strings.Contains(msg, "--trusted-proxy") {
+			t.Errorf("serve %v: exit %d %q, want 2", args, code, msg)
+		}
+	}
+	ask := func(s *testServer, user, key string) int {
+		req, _ := http.NewRequest("POST", s.client.Base+"/v1/tables/autoworkers/requests",
+			strings.NewReader(`{"margin": "B:F", "idempotency_key": "`+key+`"}`))
+		req.Header.Set("X-Remote-User", user)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// Loopback is trusted by default; a proxy elsewhere makes it not.
+	s := startServerArgs(t, db, "--trust-header", "X-Remote-User")
+	if code := ask(s, "carol", "k1"); code != http.StatusOK {
+		t.Errorf("from loopback by default: %d", code)
+	}
+	if code := ask(s, "anonymous", "k2"); code != http.StatusBadRequest {
+		t.Errorf("X-Remote-User: anonymous: %d", code)
+	}
+	s.stop(t)
+	s = startServerArgs(t, db, "--trust-header", "X-Remote-User", "--trusted-proxy", "192.0.2.0/24", "--trusted-proxy", "2001:db8::1")
+	if code := ask(s, "mallory", "k3"); code != http.StatusForbidden {
+		t.Errorf("from loopback, proxies elsewhere: %d", code)
+	}
+	logs, err := s.client.AuditLog(context.Background(), "autoworkers")
+	if err != nil || len(logs) != 1 || logs[0].Requester != "carol" {
+		t.Errorf("decisions: %+v %v", logs, err)
 	}
 }

@@ -94,9 +94,30 @@ type staged struct {
 	path, tmp string
 }
 
-// Write stages path with the contents that write produces. Errors name
-// path, never the temporary file.
+// Write stages path with the contents that write produces: a new file
+// gets mode 0644, a file replaced keeps its mode. Errors name path, never
+// the temporary file.
 func (o *Outputs) Write(path string, write func(w io.Writer) error) error {
+	return o.write(path, 0o644, write)
+}
+
+// WritePrivate is Write for an output that holds confidential data (a
+// release history, the graph from original to published records): a new
+// file gets mode 0600, a file replaced keeps its mode.
+func (o *Outputs) WritePrivate(path string, write func(w io.Writer) error) error {
+	return o.write(path, 0o600, write)
+}
+
+// modeFor is the mode of the file that replaces path: the mode of the
+// file there now, or perm for a new one.
+func modeFor(path string, perm os.FileMode) os.FileMode {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		return st.Mode().Perm()
+	}
+	return perm
+}
+
+func (o *Outputs) write(path string, perm os.FileMode, write func(w io.Writer) error) error {
 	f, err := createTemp(path)
 	if err != nil {
 		return err
@@ -116,8 +137,9 @@ func (o *Outputs) Write(path string, write func(w io.Writer) error) error {
 	if err := bw.Flush(); err != nil {
 		return pathError(path, err)
 	}
-	// CreateTemp makes the file 0600; results are ordinary files.
-	if err := f.Chmod(0o644); err != nil {
+	// CreateTemp makes the file 0600 (so nobody else can open it while
+	// it is written); the mode is set before the rename.
+	if err := f.Chmod(modeFor(path, perm)); err != nil {
 		return pathError(path, err)
 	}
 	if err := f.Sync(); err != nil {
@@ -185,11 +207,23 @@ func (o *Outputs) Abort() {
 }
 
 // WriteFileAtomic writes one file through a temporary file and a rename,
-// so that a failure or an interrupt never leaves a partial file.
+// so that a failure or an interrupt never leaves a partial file (mode as
+// Outputs.Write).
 func WriteFileAtomic(path string, write func(w io.Writer) error) error {
 	var o Outputs
 	defer o.Abort()
 	if err := o.Write(path, write); err != nil {
+		return err
+	}
+	return o.Commit()
+}
+
+// WritePrivateFileAtomic is WriteFileAtomic with the modes of
+// Outputs.WritePrivate.
+func WritePrivateFileAtomic(path string, write func(w io.Writer) error) error {
+	var o Outputs
+	defer o.Abort()
+	if err := o.WritePrivate(path, write); err != nil {
 		return err
 	}
 	return o.Commit()
