@@ -203,8 +203,9 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	}
 	var outs cli.Outputs
 	defer outs.Abort()
-	err = withOutput(&outs, s.out, func(pub io.Writer) error {
-		return withOutput(&outs, s.graphOut, func(graph io.Writer) error { return publish(pub, graph) })
+	err = withOutput(outs.Write, s.out, func(pub io.Writer) error {
+		// The graph links each published record to its original: private.
+		return withOutput(outs.WritePrivate, s.graphOut, func(graph io.Writer) error { return publish(pub, graph) })
 	})
 	switch {
 	case runErr != nil && (errors.Is(runErr, kanon.ErrK) || errors.Is(runErr, kanon.ErrPartition)):
@@ -240,11 +241,12 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	})
 }
 
-// withOutput runs write on a temporary file of path in outs (renamed by
-// outs.Commit), or on io.Discard when path is empty.
-func withOutput(outs *cli.Outputs, path string, write func(io.Writer) error) error {
+// withOutput runs write through put (an Outputs' Write or WritePrivate:
+// a temporary file of path, renamed by Commit), or on io.Discard when path
+// is empty.
+func withOutput(put func(string, func(io.Writer) error) error, path string, write func(io.Writer) error) error {
 	if path == "" {
 		return write(io.Discard)
 	}
-	return outs.Write(path, write)
+	return put(path, write)
 }
