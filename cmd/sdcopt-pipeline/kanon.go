@@ -94,7 +94,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.out, "out", "", "write the published file here")
 	f.StringVar(&s.graphOut, "graph-out", "", "write the generalization graph here")
 	f.StringVar(&s.format, "format", "text", "result format: text, json or csv")
-	addRoleFlags(f, &s.roleFlags)
+	addRoleFlags(f, &s.roleFlags, " (adult default: "+strings.Join(datasets.AdultSensitive(), ",")+")")
 	addRunnerFlags(c, &s.runnerFlags)
 	return c
 }
@@ -182,7 +182,7 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 		if strings.EqualFold(s.data, "adult") {
 			defSensitive = datasets.AdultSensitive()
 		}
-		a, err := publishRoles(label, q, &s.roleFlags, c.Flags().Changed("sensitive"), defSensitive)
+		a, _, err := publishRoles(label, qiRoleData(q), &s.roleFlags, c.Flags().Changed("sensitive"), defSensitive)
 		if err != nil {
 			return err
 		}

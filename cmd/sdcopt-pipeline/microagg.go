@@ -15,10 +15,12 @@ import (
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/pipeline"
+	"github.com/sdcopt/sdcopt/roles"
 )
 
 type microaggFlags struct {
 	runnerFlags
+	roleFlags
 	data, out       string
 	cols            []string
 	k               int
@@ -40,31 +42,46 @@ const (
 // json and csv), with the field names of `sdcopt microagg`'s where they
 // mean the same.
 type microaggResult struct {
-	Data               string   `json:"data"`
-	Columns            []string `json:"columns"`
-	N                  int      `json:"n"`
-	D                  int      `json:"d"`
-	K                  int      `json:"k"`
-	Method             string   `json:"method"`      // mdav, or icsm (MDAV's groups polished by ICSM)
-	ICSMRounds         int      `json:"icsm_rounds"` // --icsm-rounds (0: until no move improves)
-	Runner             string   `json:"runner"`
-	Coarse             int      `json:"coarse"` // records per coarse part, at most
-	Parts              int      `json:"parts"`  // coarse parts
-	Seed               uint64   `json:"seed"`
-	Groups             int      `json:"groups"`
-	SSE                float64  `json:"sse"`
-	SST                float64  `json:"sst"`
-	IL                 float64  `json:"il"`
-	IL1s               float64  `json:"il1s"`
-	IntervalDisclosure float64  `json:"interval_disclosure"`
-	IntervalP          float64  `json:"interval_p"`
-	RecordLinkage      float64  `json:"record_linkage_upper_bound"` // DBRL searched within each part: an upper bound
-	RecordLinkageTied  int      `json:"record_linkage_tied"`
-	Missing            string   `json:"missing"`          // the --missing policy applied
-	MissingRecords     int      `json:"missing_records"`  // records with a missing value: dropped or imputed
-	Digits             []int    `json:"digits,omitempty"` // decimals of each column in --out (omitted: full precision); the measures are of the unrounded values
-	Seconds            float64  `json:"seconds"`
-	Out                string   `json:"out,omitempty"`
+	Data               string      `json:"data"`
+	Columns            []string    `json:"columns"`
+	N                  int         `json:"n"`
+	D                  int         `json:"d"`
+	K                  int         `json:"k"`
+	Method             string      `json:"method"`      // mdav, or icsm (MDAV's groups polished by ICSM)
+	ICSMRounds         int         `json:"icsm_rounds"` // --icsm-rounds (0: until no move improves)
+	Runner             string      `json:"runner"`
+	Coarse             int         `json:"coarse"` // records per coarse part, at most
+	Parts              int         `json:"parts"`  // coarse parts
+	Seed               uint64      `json:"seed"`
+	Groups             int         `json:"groups"`
+	SSE                float64     `json:"sse"`
+	SST                float64     `json:"sst"`
+	IL                 float64     `json:"il"`
+	IL1s               float64     `json:"il1s"`
+	IntervalDisclosure float64     `json:"interval_disclosure"`
+	IntervalP          float64     `json:"interval_p"`
+	RecordLinkage      float64     `json:"record_linkage_upper_bound"` // DBRL searched within each part: an upper bound
+	RecordLinkageTied  int         `json:"record_linkage_tied"`
+	Missing            string      `json:"missing"`           // the --missing policy applied
+	MissingRecords     int         `json:"missing_records"`   // records with a missing value: dropped or imputed
+	Digits             []int       `json:"digits,omitempty"`  // decimals of each column in --out (omitted: full precision); the measures are of the unrounded values
+	Published          []string    `json:"published_columns"` // in file order: the microaggregated (quasi-identifier), sensitive and insensitive columns
+	DroppedCols        []string    `json:"dropped_columns"`   // identifiers and columns in no role
+	KeptRisky          []keptRisky `json:"kept_risky,omitempty"`
+	Seconds            float64     `json:"seconds"`
+	Out                string      `json:"out,omitempty"`
+
+	roles *roles.Assignment // for the text report
+}
+
+// keptRisky is a leak finding published anyway (--keep-risky), as in
+// sdcopt microagg's JSON result.
+type keptRisky struct {
+	Column   string  `json:"column"`
+	Kind     string  `json:"kind"`
+	QI       string  `json:"qi,omitempty"`
+	Share    float64 `json:"share"`
+	Evidence string  `json:"evidence"`
 }
 
 func newMicroaggCmd() *cobra.Command {
@@ -79,19 +96,31 @@ func newMicroaggCmd() *cobra.Command {
 			"the information loss IL = 100 SSE/SST and IL1s, and interval disclosure\n" +
 			"(exact up to rounding), and distance-based record linkage with each record's\n" +
 			"nearest originals searched in its own part (an upper bound of the whole\n" +
-			"data's DBRL; equal with one part).",
+			"data's DBRL; equal with one part).\n\n" +
+			"Roles, as in sdcopt microagg: --cols names the columns to microaggregate (the\n" +
+			"quasi-identifiers); it is required with a CSV file, and the benchmark sets\n" +
+			"(tarragona, census, eia, synthetic:...) microaggregate every column a role\n" +
+			"flag does not name by default. Every other column is an --identifier\n" +
+			"(removed), --sensitive or --insensitive (published unchanged), or in no role:\n" +
+			"then it is not published. Before the pipeline runs, the columns published\n" +
+			"unchanged are checked: one that determines a microaggregated column, or\n" +
+			"nearly, or pins its exact value for 5% of the records or more beyond chance,\n" +
+			"or whose values are nearly all unique, stops the run (exit 2) with the\n" +
+			"evidence, unless named with --keep-risky. The report lists the published\n" +
+			"and the dropped columns.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runMicroagg(c, &s) },
 	}
 	f := c.Flags()
 	f.StringVar(&s.data, "data", "", "a CSV file, a CASC data set (tarragona, census, eia) or synthetic:gauss-N-D-C[:SEED] (required)")
-	f.StringSliceVar(&s.cols, "cols", nil, "numeric columns to microaggregate (default: every column; required for a CSV file)")
+	f.StringSliceVar(&s.cols, "cols", nil, "columns to microaggregate (the quasi-identifiers), by name (required with a CSV file; tarragona|census|eia|synthetic: default every column a role flag does not name)")
+	addRoleFlags(f, &s.roleFlags, "")
 	f.IntVar(&s.k, "k", 0, "minimum group size (required, at least 2)")
 	f.Uint64Var(&s.seed, "seed", 1, "seed of the sample that places the coarse split points")
 	f.BoolVar(&s.icsm, "icsm", false, "polish MDAV's groups of every part by ICSM local search (no restarts)")
 	f.IntVar(&s.rounds, "icsm-rounds", 0, "at most this many improving ICSM rounds per part (0: until no move improves)")
 	f.Float64Var(&s.intervalP, "interval-p", 0.05, "width of interval disclosure, a fraction of the protected standard deviation")
-	f.StringVar(&s.out, "out", "", "write the protected data (each record replaced by its group's centroid) here")
+	f.StringVar(&s.out, "out", "", "write the published data here: the microaggregated columns (each record's values replaced by its group's centroid) and the sensitive and insensitive columns, in the input's column order")
 	f.StringVar(&s.missing, "missing", datasets.MissingError.String(),
 		"a missing value (empty, NA or ?) in a microaggregated column: error (stop, naming the cell) | drop (leave the record out, unpublished) | impute-mean (use the column's mean; the record is published with its group's values)")
 	f.StringVar(&s.digits, "digits", digitsSource,
@@ -147,9 +176,22 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if err := files.Check(); err != nil {
 		return cli.BadInput("%v", err)
 	}
-	tab, err := spec.LoadWith(s.cols, &datasets.CSVOptions{Missing: missing})
+	csvOpt := &datasets.CSVOptions{Missing: missing}
+	tab, err := spec.LoadWith(s.cols, csvOpt)
 	if err != nil {
 		return cli.BadInput("%v", err)
+	}
+	if len(s.cols) == 0 {
+		// A named data set microaggregates every column but those the
+		// role flags name (as sdcopt microagg).
+		if rest := s.roleFlags.unnamed(tab.Header); len(rest) < len(tab.Header) {
+			if len(rest) == 0 {
+				return cli.BadInput("%s: the role flags name every column, none is left to microaggregate (--cols)", spec)
+			}
+			if tab, err = spec.LoadWith(rest, csvOpt); err != nil {
+				return cli.BadInput("%v", err)
+			}
+		}
 	}
 	raw := tab.Data
 	if tab.MissingRecords > 0 {
@@ -162,6 +204,14 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	}
 	if s.k > raw.N {
 		return cli.BadInput("--k %d exceeds the number of records of %s (n = %d)", s.k, spec, raw.N)
+	}
+	// The roles and the leak check, before anything is computed: only the
+	// microaggregated, sensitive and insensitive columns are published.
+	asg, kept, err := publishRoles(spec.String(),
+		roleData{header: tab.Header, qi: raw.Names, qiFlag: "--cols", n: raw.N, cell: tab.Cell},
+		&s.roleFlags, c.Flags().Changed("sensitive"), nil)
+	if err != nil {
+		return err
 	}
 	z, _ := model.Standardize(raw)
 	res, err := pipeline.Microagg(context.Background(), z, pipeline.MicroaggConfig{K: s.k, Coarse: s.coarse, Seed: s.seed,
@@ -177,7 +227,13 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	defer outs.Abort()
 	if s.out != "" {
 		prot := model.Protect(raw, res.Clustering)
-		if err := outs.Write(s.out, func(w io.Writer) error { return tab.WriteAllColumnsUnsafe(w, prot) }); err != nil {
+		write := func(w io.Writer) error { return tab.WriteProtected(w, prot, asg) }
+		if len(kept) > 0 {
+			// WriteProtected refuses the columns the leak check flags:
+			// those named by --keep-risky are published as asked.
+			write = func(w io.Writer) error { return tab.WritePublished(w, prot, asg.Published()) }
+		}
+		if err := outs.Write(s.out, write); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
@@ -188,11 +244,14 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 		Runner: run.Name, Coarse: s.coarse, Parts: len(res.Parts), Seed: s.seed, Groups: res.Clustering.NumGroups,
 		SSE: res.SSE, SST: res.SST, IL: res.IL, IL1s: res.IL1s, IntervalDisclosure: res.Interval, IntervalP: res.IntervalP,
 		RecordLinkage: res.Linkage, RecordLinkageTied: res.LinkageTied, Missing: tab.Missing.String(), MissingRecords: tab.MissingRecords,
-		Seconds: res.Seconds, Out: s.out}
+		Published: asg.Names(asg.Published()), DroppedCols: asg.Names(asg.Dropped()), Seconds: res.Seconds, Out: s.out, roles: asg}
+	for _, f := range kept {
+		r.KeptRisky = append(r.KeptRisky, keptRisky{Column: f.Column, Kind: f.Kind.String(), QI: f.QI, Share: f.Share, Evidence: f.String()})
+	}
 	if s.icsm {
 		r.Method = "icsm"
 	}
-	if s.out != "" {
+	if s.out != "" && digits != -1 {
 		r.Digits = tab.Digits
 	}
 	return writeResult(c.OutOrStdout(), s.format, r, func(w io.Writer) { writeMicroaggText(w, r) })
@@ -205,6 +264,10 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 	}
 	fmt.Fprintf(w, "data %s: %d records x %d attributes, k = %d, %s, runner %s\n", r.Data, r.N, r.D, r.K, method, r.Runner)
 	fmt.Fprintf(w, "coarse parts %d (at most %d records), groups %d\n", r.Parts, r.Coarse, r.Groups)
+	writeRoles(w, r.roles)
+	for _, f := range r.KeptRisky {
+		fmt.Fprintf(w, "kept risky %s\n", f.Evidence)
+	}
 	fmt.Fprintf(w, "SSE %.6g, SST %.6g, IL %.4f%%, IL1s %.6f\n", r.SSE, r.SST, r.IL, r.IL1s)
 	fmt.Fprintf(w, "interval disclosure (p = %g) %.4f, DBRL within parts %.4f (upper bound; %d tied), %.2f s\n",
 		r.IntervalP, r.IntervalDisclosure, r.RecordLinkage, r.RecordLinkageTied, r.Seconds)
@@ -242,13 +305,12 @@ func fixedDigits(digits string) (int, error) {
 }
 
 // tableDigits returns the Table.Digits of --digits n (fixedDigits) for
-// tab: nil for full precision, and for source on generated data (no
-// source precision).
+// tab, the same for WriteProtected and WritePublished: -1 (full
+// precision) for every column with full, the file's Decimals with source
+// (nil on generated data, which has no source precision: full
+// precision).
 func tableDigits(n int, tab *datasets.Table) []int {
-	switch {
-	case n == -1:
-		return nil
-	case n == -2:
+	if n == -2 {
 		return tab.Decimals
 	}
 	d := make([]int, len(tab.Cols))
