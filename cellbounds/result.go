@@ -164,6 +164,12 @@ func VerifyResult(ms *model.MarginSet, table []int64, rf *ResultFile, certs *Cer
 	// Per cell: labels, fields known, attained values, gap.
 	lv := make([]int, len(dims))
 	known := []string{"labels", "count", "lower", "upper", "method", "attained_lower", "attained_upper", "gap", "fractional", "differs"}
+	// The compared methods' columns, for the methods the result compares.
+	var compared map[string]json.RawMessage
+	_ = json.Unmarshal(rf.Top["compare"], &compared)
+	for m := range compared {
+		known = append(known, m+"_lower", m+"_upper")
+	}
 	for j, c := range rf.Cells {
 		model.CellLevels(dims, j, lv)
 		want := map[string]string{}
@@ -180,7 +186,7 @@ func VerifyResult(ms *model.MarginSet, table []int64, rf *ResultFile, certs *Cer
 			v.refuseCell(j, true, true, fmt.Sprintf("labels %s are not the cell's (%s)%s: a cell's labels determine its index", got, model.CellLabel(ms.Vars, nil, j), other))
 		}
 		for _, key := range sortedKeys(c) {
-			if !slices.Contains(known, key) && !strings.HasSuffix(key, "_lower") && !strings.HasSuffix(key, "_upper") {
+			if !slices.Contains(known, key) {
 				v.refuseCell(j, true, true, fmt.Sprintf("unknown field %q", key))
 			}
 		}

@@ -656,6 +656,8 @@ func TestBoundsVerifyTampered(t *testing.T) {
 		}, []string{"vars"}},
 		{"unknown field", false, func(d map[string]any) { d["proven_everything"] = true }, []string{"proven_everything"}},
 		{"unknown cell field", false, func(d map[string]any) { cell(d, k)["safe"] = true }, []string{"safe", kc}},
+		// A compared method's column for a method the result does not compare.
+		{"unknown compared column", false, func(d map[string]any) { cell(d, k)["ip_lower"] = 0.0 }, []string{"ip_lower", kc}},
 		// issue 44, item 10: witness tables no bound references are checked too.
 		{"negative unreferenced witness", true, func(d map[string]any) {
 			w := d["witnesses"].([]any)
