@@ -234,7 +234,9 @@ func (g *Gaps) Search(t *model.Table, ms *model.MarginSet, opt SearchOptions) er
 				}
 				res.lo[idx], res.hi[idx] = min(res.lo[idx], y[i]), max(res.hi[idx], y[i])
 			}
-			if wider {
+			if wider && (len(res.wider)+1)*len(cur) <= GapWitnessValues {
+				// Kept to become a witness (Gaps.record); beyond the cap
+				// of the witnesses, a table widens nothing.
 				res.wider = append(res.wider, slices.Clone(cur))
 			}
 			res.tables++
