@@ -24,7 +24,7 @@ import (
 // ErrResult is wrapped when a result file cannot be read as the JSON of
 // sdcopt bounds, or is the result of another table (bad input: nothing is
 // checked).
-var ErrResult = errors.New("cellbounds: not the bounds of this table")
+var ErrResult = errors.New("cellbounds: bad bounds result")
 
 // ResultFile is a result of `sdcopt bounds --format json` as read by
 // ReadResultFile: every field kept, so that none goes unnoticed.
