@@ -126,7 +126,21 @@ type Verification struct {
 	Counts map[string]int     `json:"counts"` // bounds per status
 	// Invalid counts the cells with an invalid bound.
 	Invalid int `json:"invalid"`
+	// SharpBounds counts the bounds that verify and are sharp
+	// (BoundCertificate.Sharp); SharpCells the cells whose two bounds are.
+	SharpBounds int `json:"sharp_bounds"`
+	SharpCells  int `json:"sharp_cells"`
+	// Refused lists the claims refused that belong to no cell: witness
+	// tables that are not tables with the margins (referenced or not) and,
+	// with VerifyResult, fields of the result.
+	Refused []string `json:"refused"`
+	// NotChecked lists the fields of the result VerifyResult does not
+	// check, with the reason.
+	NotChecked []FieldNote `json:"not_checked,omitempty"`
 }
+
+// OK reports that nothing was found invalid or refused.
+func (v *Verification) OK() bool { return v.Invalid == 0 && len(v.Refused) == 0 }
 
 // ErrCertificate is wrapped when certificates do not belong to the margins
 // (other variables or margins, wrong sizes): nothing can be checked.
@@ -368,16 +382,32 @@ func roundDiv(num *big.Int, D int64, upper bool) int64 {
 // value, or the proof does not prove it. A reported bound looser than a
 // proven certificate value is StatusLoose: valid, not sharp. The error is
 // non-nil only when the certificates do not belong to the margins
-// (ErrCertificate).
+// (ErrCertificate). Every witness table is checked, whether a bound refers
+// to it or not: one that is not a table with the margins is reported in
+// Refused. SharpBounds and SharpCells count the sharp bounds
+// (BoundCertificate.Sharp) among those that verify.
 func Verify(ms *model.MarginSet, lower, upper []float64, c *Certificates) (*Verification, error) {
+	v, _, err := verify(ms, lower, upper, c)
+	return v, err
+}
+
+// verify is Verify, also returning its checker.
+func verify(ms *model.MarginSet, lower, upper []float64, c *Certificates) (*Verification, *checker, error) {
 	ck, err := newChecker(ms, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(lower) != ck.n || len(upper) != ck.n {
-		return nil, fmt.Errorf("%w: %d/%d reported bounds for %d cells", ErrCertificate, len(lower), len(upper), ck.n)
+		return nil, nil, fmt.Errorf("%w: %d/%d reported bounds for %d cells", ErrCertificate, len(lower), len(upper), ck.n)
 	}
-	v := &Verification{Counts: map[string]int{}}
+	v := &Verification{Counts: map[string]int{}, Refused: []string{}}
+	// Every witness is a claim (a table with the margins), whether a bound
+	// refers to it or not.
+	for i, werr := range ck.witOK {
+		if werr != nil {
+			v.Refused = append(v.Refused, fmt.Sprintf("certificates: witness %d: %v", i, werr))
+		}
+	}
 	for j := range c.Cells {
 		cv := CellVerification{Cell: j}
 		var reasons []string
@@ -395,7 +425,8 @@ func Verify(ms *model.MarginSet, lower, upper []float64, c *Certificates) (*Veri
 		}
 		v.Cells = append(v.Cells, cv)
 	}
-	return v, nil
+	v.countSharp(c)
+	return v, ck, nil
 }
 
 // CheckCounts marks as invalid every bound that excludes its cell's true
@@ -519,9 +550,78 @@ func (ck *checker) verifyBound(b *BoundCertificate, wit [][]int64, c int, report
 }
 
 // Sharp reports whether a bound's evidence makes it the sharp integer
-// bound: attained, and proven by a dual vector, trivially or by an IP.
+// bound. This is the one definition of "sharp" for certified bounds (the
+// run's note and counts, the gap report and bounds verify all count with
+// it): a bound is sharp when its value is
+//
+//   - proven: by a dual vector, trivially (0, or the least released
+//     marginal cell containing the cell), or by an integer program solved
+//     to optimality (on the engine's word), so no table with the margins
+//     goes beyond it; and
+//   - attained: a witness of the certificates, an integer table with the
+//     released margins, has the cell at that value, so no valid bound is
+//     tighter.
+//
+// Verify counts a bound sharp only when, besides, its witness and proof
+// check and the reported bound equals the certificate's value.
 func (b *BoundCertificate) Sharp() bool {
 	return b.Witness >= 0 && (b.Proof == ProofDual || b.Proof == ProofTrivial || b.Proof == ProofIP)
+}
+
+// SharpBounds counts the sharp bounds of c (BoundCertificate.Sharp) and
+// tells per cell whether both of its bounds are sharp.
+func (c *Certificates) SharpBounds() (int, []bool) {
+	n := 0
+	cells := make([]bool, len(c.Cells))
+	for j := range c.Cells {
+		lo, up := c.Cells[j].Lower.Sharp(), c.Cells[j].Upper.Sharp()
+		if lo {
+			n++
+		}
+		if up {
+			n++
+		}
+		cells[j] = lo && up
+	}
+	return n, cells
+}
+
+// AddWitness appends w, an integer table with the released margins (not
+// checked here: the caller knows it, Verify checks it), to the witnesses
+// and makes it the witness of every bound without one whose value it
+// attains. It returns w's index. It does not look for a copy of w among
+// the witnesses.
+func (c *Certificates) AddWitness(w []int64) int {
+	idx := len(c.Witnesses)
+	c.Witnesses = append(c.Witnesses, w)
+	c.markWitness(idx)
+	return idx
+}
+
+// markWitness makes witness idx the witness of every bound without one
+// whose value it attains.
+func (c *Certificates) markWitness(idx int) {
+	w := c.Witnesses[idx]
+	for j := range c.Cells {
+		if j >= len(w) {
+			break
+		}
+		cc := &c.Cells[j]
+		if cc.Lower.Witness < 0 && w[j] == cc.Lower.Value {
+			cc.Lower.Witness = idx
+		}
+		if cc.Upper.Witness < 0 && w[j] == cc.Upper.Value {
+			cc.Upper.Witness = idx
+		}
+	}
+}
+
+// linkWitnesses gives every bound without a witness the first witness
+// that attains its value, if any.
+func (c *Certificates) linkWitnesses() {
+	for i := range c.Witnesses {
+		c.markWitness(i)
+	}
 }
 
 // rationalize writes an engine's dual values as integers over one

@@ -121,6 +121,8 @@ type CertifiedStats struct {
 	// GaveUp reports that the witness search stopped after
 	// certifiedGiveUp consecutive failures.
 	GaveUp bool `json:"gave_up"`
+
+	lpName string // the LP engine, for the note
 }
 
 // runCertifiedMethod runs Certified.
@@ -260,20 +262,10 @@ func (c *certifier) addWitness(w []int64) int {
 			return i
 		}
 	}
-	idx := len(c.certs.Witnesses)
-	c.certs.Witnesses = append(c.certs.Witnesses, w)
+	idx := c.certs.AddWitness(w)
 	c.ck.witOK = append(c.ck.witOK, nil)
 	c.pool[h] = append(c.pool[h], idx)
 	c.stats.Witnesses++
-	for j, v := range w {
-		cc := &c.certs.Cells[j]
-		if cc.Lower.Witness < 0 && v == cc.Lower.Value {
-			cc.Lower.Witness = idx
-		}
-		if cc.Upper.Witness < 0 && v == cc.Upper.Value {
-			cc.Upper.Witness = idx
-		}
-	}
 	return idx
 }
 
@@ -886,15 +878,34 @@ func (c *certifier) integerProblem() *solvers.Problem {
 // result assembles the run.
 func (c *certifier) result() *Run {
 	b := &model.CellBounds{Lower: make([]float64, c.n), Upper: make([]float64, c.n), Method: make([]string, c.n)}
-	st := &c.stats
-	st.Sharp, st.Unattained = 0, 0
-	sharp := make([]bool, c.n)
-	sharpCells := 0
 	for j := range c.certs.Cells {
 		cc := &c.certs.Cells[j]
 		b.Lower[j], b.Upper[j], b.Method[j] = float64(cc.Lower.Value), float64(cc.Upper.Value), Certified
-		nsharp := 0
-		for _, bc := range []*BoundCertificate{&cc.Lower, &cc.Upper} {
+	}
+	solver := c.lpName
+	if c.ipName != "" && c.ipName != c.lpName {
+		solver += "+" + c.ipName
+	}
+	c.stats.lpName = c.lpName
+	r := &Run{Bounds: b, Solver: solver, Certificates: c.certs, CertifiedStats: &c.stats, sharpCell: make([]bool, c.n)}
+	sharpCells := r.countCertified()
+	if c.expired() && sharpCells < c.n {
+		r.Stopped = StoppedTimeLimit
+	}
+	return r
+}
+
+// countCertified recomputes, from the certificates, the certified
+// statistics that depend on the evidence (sharp and unattained bounds,
+// proofs, witnesses), marks the cells whose two bounds are sharp
+// (BoundCertificate.Sharp) and writes the note. It returns the number of
+// sharp cells.
+func (r *Run) countCertified() int {
+	certs, st := r.Certificates, r.CertifiedStats
+	n := len(certs.Cells)
+	st.DualProven, st.TrivialProven, st.IPProven = 0, 0, 0
+	for j := range certs.Cells {
+		for _, bc := range []*BoundCertificate{&certs.Cells[j].Lower, &certs.Cells[j].Upper} {
 			switch bc.Proof {
 			case ProofDual:
 				st.DualProven++
@@ -903,33 +914,41 @@ func (c *certifier) result() *Run {
 			case ProofIP:
 				st.IPProven++
 			}
-			if bc.Sharp() {
-				st.Sharp++
-				nsharp++
-			} else {
-				st.Unattained++
-			}
 		}
-		if nsharp == 2 {
-			sharp[j] = true
+	}
+	sharp, cells := certs.SharpBounds()
+	st.Sharp, st.Unattained, st.Witnesses = sharp, 2*n-sharp, len(certs.Witnesses)
+	sharpCells := 0
+	for j, ok := range cells {
+		if j < len(r.sharpCell) {
+			r.sharpCell[j] = r.sharpCell[j] || ok
+		}
+		if ok {
 			sharpCells++
 		}
 	}
-	solver := c.lpName
-	if c.ipName != "" && c.ipName != c.lpName {
-		solver += "+" + c.ipName
-	}
-	r := &Run{Bounds: b, Solver: solver, Certificates: c.certs, CertifiedStats: st, sharpCell: sharp}
-	if c.expired() && sharpCells < c.n {
-		r.Stopped = StoppedTimeLimit
-	}
 	r.Note = fmt.Sprintf("%d of %d bounds sharp (attained by %d witness tables; proven by %d dual vectors, %d trivially, %d integer programs); %d LP solves (%s)",
-		st.Sharp, 2*c.n, st.Witnesses, st.DualProven, st.TrivialProven, st.IPProven, st.LPSolves, c.lpName)
+		st.Sharp, 2*n, st.Witnesses, st.DualProven, st.TrivialProven, st.IPProven, st.LPSolves, st.lpName)
 	if st.Unattained > 0 {
-		r.Note += fmt.Sprintf("; %d bounds proven but not attained: valid, maybe not sharp", st.Unattained)
+		r.Note += fmt.Sprintf("; %d bounds not sharp (proven but not attained by a witness table): valid, maybe not sharp", st.Unattained)
 	}
 	if st.GaveUp {
 		r.Note += fmt.Sprintf(" (the witness search stopped after %d consecutive failures: no integral LP vertex, no integer table found by the engines)", certifiedGiveUp)
 	}
-	return r
+	return sharpCells
+}
+
+// RecountCertified brings a certified run up to date after witness tables
+// were added to its certificates (CertifiedGaps, Gaps.Widen, Gaps.Search):
+// the certified statistics, the sharp cells (SharpCells, ValidCells,
+// Sharp) and the note count the sharp bounds as BoundCertificate.Sharp
+// defines them, as the gap report and Verify do. Runs without
+// certificates are left alone.
+func (r *Run) RecountCertified() {
+	if r.Certificates == nil || r.CertifiedStats == nil || len(r.sharpCell) != len(r.Certificates.Cells) {
+		return
+	}
+	r.countCertified()
+	r.methodNote = r.Note
+	r.finish()
 }

@@ -167,6 +167,29 @@ type Run struct {
 	CertifiedStats *CertifiedStats
 
 	sharpCell []bool // per cell: both bounds proven sharp (set by the runners)
+	// methodNote is the method's own note, before finish's summary.
+	methodNote string
+}
+
+// finish counts the sharp cells and writes the note of a stopped run.
+func (r *Run) finish() {
+	r.SharpCells, r.ValidCells = 0, 0
+	for _, ok := range r.sharpCell {
+		if ok {
+			r.SharpCells++
+		}
+	}
+	r.ValidCells = len(r.Bounds.Lower) - r.SharpCells
+	r.Sharp = r.ValidCells == 0
+	r.Note = r.methodNote
+	if r.Stopped != "" {
+		why := "time limit reached"
+		if r.Stopped == StoppedMemoryLimit {
+			why = "memory limit reached"
+		}
+		r.Note = fmt.Sprintf("%s: %d of %d cells have proven sharp bounds, the other %d valid bounds only; %s",
+			why, r.SharpCells, len(r.Bounds.Lower), r.ValidCells, r.Note)
+	}
 }
 
 // Result is what Compute returns: the asked method's run and the compared
@@ -287,22 +310,8 @@ func runMethod(ms *model.MarginSet, method string, set *Settings) (*Run, error) 
 		// Whatever a stopped method has, the trivial bounds hold too.
 		intersect(r.Bounds, lp.TrivialBounds(ms))
 	}
-	r.SharpCells, r.ValidCells = 0, 0
-	for _, ok := range r.sharpCell {
-		if ok {
-			r.SharpCells++
-		}
-	}
-	r.ValidCells = len(r.Bounds.Lower) - r.SharpCells
-	r.Sharp = r.ValidCells == 0
-	if r.Stopped != "" {
-		why := "time limit reached"
-		if r.Stopped == StoppedMemoryLimit {
-			why = "memory limit reached"
-		}
-		r.Note = fmt.Sprintf("%s: %d of %d cells have proven sharp bounds, the other %d valid bounds only; %s",
-			why, r.SharpCells, len(r.Bounds.Lower), r.ValidCells, r.Note)
-	}
+	r.methodNote = r.Note
+	r.finish()
 	r.Seconds = time.Since(start).Seconds()
 	fillMethod(r.Bounds, method)
 	return r, nil

@@ -59,6 +59,17 @@
 //     method that produced each cell's bounds is in Bounds.Method ("frechet",
 //     "shuttle", "lp(integral vertex)", "ip", "lp+shuttle(unproven)", ...).
 //
+// Certified runs (Settings.Method "certified", or Settings.Certify) carry
+// a certificate for every bound (Certificates). For them "sharp" has one
+// definition, BoundCertificate.Sharp: proven (a dual vector, the trivial
+// bound, or an IP solved to optimality) and attained by a witness table of
+// the certificates. Run.Note, Run.SharpCells, CertifiedStats.Sharp, the
+// gap report (Gaps.SharpBounds) and Verify all count with it; the gap
+// report adds the tables it knows to the certificates as witnesses and
+// Run.RecountCertified brings the run's counts and note up to date.
+// VerifyResult checks every claim of a bounds result file against the
+// certificates, or lists it as not checked.
+//
 // Settings.Compare runs further methods on the same margins, so that
 // callers can mark the cells where LP bounds are fractional or differ from
 // the integer bounds.

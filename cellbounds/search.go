@@ -153,10 +153,13 @@ func (mc *marginChecker) has(counts []int64) bool {
 }
 
 // chainResult is what one chain found: the tables (each checked), the
-// cells' least and largest values over them, and the last table.
+// cells' least and largest values over them, the tables that widened
+// those beyond the attained values at the chain's start (the witnesses
+// to record), and the last table.
 type chainResult struct {
 	tables int
 	lo, hi []int64 // per cell of the table; nil when no table was found
+	wider  [][]int64
 	last   []int64
 	all    [][]int64 // every table, with SearchOptions.OnTable
 }
@@ -194,11 +197,7 @@ func (g *Gaps) Search(t *model.Table, ms *model.MarginSet, opt SearchOptions) er
 		}
 		engines = append(engines, pair{small, wide})
 	}
-	if !g.Attained {
-		copy(g.AttainedLower, t.Counts)
-		copy(g.AttainedUpper, t.Counts)
-		g.Attained = true
-	}
+	g.record(t.Counts) // the table itself, if CertifiedGaps did not have it
 	slabCells, wideCells := opt.SlabCells, opt.WideSlabCells
 	if slabCells <= 0 {
 		slabCells = SearchSlabCells
@@ -224,10 +223,21 @@ func (g *Gaps) Search(t *model.Table, ms *model.MarginSet, opt SearchOptions) er
 				return
 			}
 			if res.lo == nil {
-				res.lo, res.hi = slices.Clone(cur), slices.Clone(cur)
+				// The attained values at the start (g is not written
+				// while chains run).
+				res.lo, res.hi = slices.Clone(g.AttainedLower), slices.Clone(g.AttainedUpper)
 			}
+			wider := false
 			for i, idx := range cells {
+				if y[i] < res.lo[idx] || y[i] > res.hi[idx] {
+					wider = true
+				}
 				res.lo[idx], res.hi[idx] = min(res.lo[idx], y[i]), max(res.hi[idx], y[i])
+			}
+			if wider && (len(res.wider)+1)*len(cur) <= GapWitnessValues {
+				// Kept to become a witness (Gaps.record); beyond the cap
+				// of the witnesses, a table widens nothing.
+				res.wider = append(res.wider, slices.Clone(cur))
 			}
 			res.tables++
 			if opt.OnTable != nil {
@@ -258,17 +268,8 @@ func (g *Gaps) Search(t *model.Table, ms *model.MarginSet, opt SearchOptions) er
 			for _, x := range r.all {
 				opt.OnTable(x)
 			}
-			if r.lo != nil {
-				for y := range n {
-					if r.lo[y] < g.AttainedLower[y] {
-						g.AttainedLower[y] = r.lo[y]
-						g.Searched++
-					}
-					if r.hi[y] > g.AttainedUpper[y] {
-						g.AttainedUpper[y] = r.hi[y]
-						g.Searched++
-					}
-				}
+			for _, w := range r.wider {
+				g.Searched += g.record(w)
 			}
 			after(c, r)
 		}

@@ -15,8 +15,9 @@ import (
 func gapsOf(lo, hi []int64, counts []int64) *cellbounds.Gaps {
 	certs := &cellbounds.Certificates{}
 	for c := range lo {
-		certs.Cells = append(certs.Cells, cellbounds.CellCertificate{Lower: cellbounds.BoundCertificate{Value: lo[c], Witness: -1},
-			Upper: cellbounds.BoundCertificate{Value: hi[c], Witness: -1}})
+		// The values are proven (the IP's): sharp when attained.
+		certs.Cells = append(certs.Cells, cellbounds.CellCertificate{Lower: cellbounds.BoundCertificate{Value: lo[c], Proof: cellbounds.ProofIP, Witness: -1},
+			Upper: cellbounds.BoundCertificate{Value: hi[c], Proof: cellbounds.ProofIP, Witness: -1}})
 	}
 	return cellbounds.CertifiedGaps(certs, counts)
 }

@@ -80,7 +80,7 @@ func newBoundsCmd() *cobra.Command {
 	f.StringVar(&s.out, "out", "", "write the result to this file (atomically) instead of stdout")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	f.BoolVar(&s.cold, "cold", false, "lp/ip: re-solve every model from scratch (no warm start)")
-	f.StringVar(&s.certs, "certificates", "", "write a certificate for every bound to this file (JSON: witness tables, dual vectors); with --method auto or certified")
+	f.StringVar(&s.certs, "certificates", "", "write a certificate for every bound to this file (JSON: witness tables, dual vectors); with --method auto or certified; with --table the witnesses include the table and tables near it: as confidential as the table")
 	f.Uint64Var(&s.seed, "seed", 1, "certified with --table: seed of the search for integer tables with the margins (the attained values)")
 	c.AddCommand(newBoundsVerifyCmd())
 	s.ef.register(c, false, "time limit for the whole run in seconds, from the start (reading the input, every method and --compare included; writing the result comes after it): the bounds not proven by then are reported as valid, unproven bounds (0 = none)")
@@ -281,6 +281,10 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 	prog.Finish()
 	rep := newBoundsReport(inst, s, res)
 	rep.widen(deadline)
+	// The tables the gap report found are witnesses of the certificates
+	// now: the note and the sharp cells count them, as the gap line and
+	// bounds verify do.
+	res.RecountCertified()
 	write := func(w io.Writer) error {
 		switch s.format {
 		case "json":
@@ -363,6 +367,9 @@ func (r *boundsReport) gapSummary() string {
 	g := r.gaps
 	out := fmt.Sprintf("attained vs proven: %d of %d bounds sharp; gap per cell median %g, max %d, total %d",
 		g.SharpBounds, g.Bounds, g.MedianGap, g.MaxGap, g.TotalGap)
+	if g.Unrecorded > 0 {
+		out += fmt.Sprintf(" (%d tables found not kept as witnesses: %d witness counts at most)", g.Unrecorded, cellbounds.GapWitnessValues)
+	}
 	if g.Moved > 0 || g.MovesStopped {
 		out += fmt.Sprintf(" (%d attained values widened by local moves from the table", g.Moved)
 		if g.MovesStopped {

@@ -510,3 +510,257 @@ func TestAppendJSONBound(t *testing.T) {
 		}
 	}
 }
+
+// verifyFixture writes a small table (A 2 levels, B 3, C 2, D 2; seeded
+// counts), runs bounds --method certified on it with all 2-way margins and
+// returns the table, the result and the certificates.
+func verifyFixture(t *testing.T) (table, res, certs string, base []string) {
+	t.Helper()
+	dir := t.TempDir()
+	table = filepath.Join(dir, "t.csv")
+	var b strings.Builder
+	b.WriteString("A,B,C,D,count\n")
+	i := 0
+	for _, a := range []string{"a0", "a1"} {
+		for _, bb := range []string{"b0", "b1", "b2"} {
+			for _, c := range []string{"c0", "c1"} {
+				for _, d := range []string{"d0", "d1"} {
+					fmt.Fprintf(&b, "%s,%s,%s,%s,%d\n", a, bb, c, d, (7*i+3)%11)
+					i++
+				}
+			}
+		}
+	}
+	if err := os.WriteFile(table, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, certs = filepath.Join(dir, "b.json"), filepath.Join(dir, "c.json")
+	base = []string{"--table", table, "--margins", "all:2"}
+	if _, msg, code := run(t, append([]string{"bounds", "--method", "certified", "--format", "json", "--out", res, "--certificates", certs, "--quiet"}, base...)...); code != 0 {
+		t.Fatalf("bounds: exit %d: %s", code, msg)
+	}
+	return table, res, certs, base
+}
+
+func readJSONMap(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func writeJSONMap(t *testing.T, path string, doc map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBoundsVerifyTampered: bounds verify checks every claim of the result
+// and of the certificates, or lists it as not checked (issue 44, item 10):
+// one tamper per row, each refused (exit 1) with a message naming the
+// field and, for a cell's field, the cell.
+func TestBoundsVerifyTampered(t *testing.T) {
+	_, res, certs, base := verifyFixture(t)
+	verify := func(res, certs string) (string, string, int) {
+		return run(t, append([]string{"bounds", "verify", "--bounds", res, "--certificates", certs}, base...)...)
+	}
+	out, msg, code := verify(res, certs)
+	if code != 0 {
+		t.Fatalf("untampered: exit %d: %s\n%s", code, msg, out)
+	}
+	// The fields verify cannot check are listed, each with its reason.
+	for _, f := range []string{"not checked", "seconds", "note", "method"} {
+		if !strings.Contains(out, f) {
+			t.Errorf("untampered: the report does not list %q:\n%s", f, out)
+		}
+	}
+	cell := func(doc map[string]any, j int) map[string]any { return doc["cells"].([]any)[j].(map[string]any) }
+	num := func(v any) float64 { return v.(float64) }
+	// A cell with a proper interval (lower < upper) to tamper with.
+	rdoc := readJSONMap(t, res)
+	k := -1
+	for j := range rdoc["cells"].([]any) {
+		if c := cell(rdoc, j); num(c["lower"]) < num(c["upper"]) {
+			k = j
+			break
+		}
+	}
+	if k < 0 {
+		t.Fatal("no cell with lower < upper")
+	}
+	kc := fmt.Sprintf("cell %d ", k)
+	cases := []struct {
+		name   string
+		certs  bool // tamper with the certificates, not the result
+		tamper func(doc map[string]any)
+		want   []string
+	}{
+		// issue 44, item 10: relabelled cells claim another cell's count and bounds.
+		{"labels swapped", false, func(d map[string]any) {
+			a, b := cell(d, 0), cell(d, 1)
+			a["labels"], b["labels"] = b["labels"], a["labels"]
+		}, []string{"labels", "cell 0 "}},
+		// issue 44, item 10: attained_* must be attained by a witness.
+		{"attained_lower", false, func(d map[string]any) { cell(d, k)["attained_lower"] = num(cell(d, k)["upper"]) + 1 }, []string{"attained_lower", kc}},
+		{"attained_upper", false, func(d map[string]any) { cell(d, k)["attained_upper"] = num(cell(d, k)["upper"]) + 1 }, []string{"attained_upper", kc}},
+		// issue 44, item 10: gap = (attained lower - lower) + (upper - attained upper).
+		{"gap", false, func(d map[string]any) { cell(d, k)["gap"] = num(cell(d, k)["gap"]) + 1 }, []string{"gap", kc}},
+		{"gaps.sharp_bounds", false, func(d map[string]any) {
+			g := d["gaps"].(map[string]any)
+			g["sharp_bounds"] = num(g["sharp_bounds"]) - 1
+		}, []string{"gaps.sharp_bounds"}},
+		{"gaps.total_gap", false, func(d map[string]any) {
+			g := d["gaps"].(map[string]any)
+			g["total_gap"] = num(g["total_gap"]) + 3
+		}, []string{"gaps.total_gap"}},
+		{"gaps.max_gap", false, func(d map[string]any) {
+			g := d["gaps"].(map[string]any)
+			g["max_gap"] = num(g["max_gap"]) + 3
+		}, []string{"gaps.max_gap"}},
+		{"gaps.median_gap", false, func(d map[string]any) {
+			g := d["gaps"].(map[string]any)
+			g["median_gap"] = num(g["median_gap"]) + 0.5
+		}, []string{"gaps.median_gap"}},
+		{"gaps.bounds", false, func(d map[string]any) {
+			g := d["gaps"].(map[string]any)
+			g["bounds"] = num(g["bounds"]) + 2
+		}, []string{"gaps.bounds"}},
+		// issue 44, items 10 and 12: sharp as defined once.
+		{"sharp", false, func(d map[string]any) { d["sharp"] = !d["sharp"].(bool) }, []string{"sharp"}},
+		{"sharp_cells", false, func(d map[string]any) { d["sharp_cells"] = num(d["sharp_cells"]) + 1 }, []string{"sharp_cells"}},
+		{"valid_cells", false, func(d map[string]any) { d["valid_cells"] = num(d["valid_cells"]) + 1 }, []string{"valid_cells"}},
+		{"certified.sharp", false, func(d map[string]any) {
+			c := d["certified"].(map[string]any)
+			c["sharp"] = num(c["sharp"]) + 1
+		}, []string{"certified.sharp"}},
+		{"certified.witnesses", false, func(d map[string]any) {
+			c := d["certified"].(map[string]any)
+			c["witnesses"] = num(c["witnesses"]) + 1
+		}, []string{"certified.witnesses"}},
+		// issue 44, item 10: margins must be the margins of the input.
+		{"margins", false, func(d map[string]any) { d["margins"] = d["margins"].([]any)[1:] }, []string{"margins"}},
+		{"vars", false, func(d map[string]any) {
+			v := d["vars"].([]any)[0].(map[string]any)
+			v["name"] = "Z"
+		}, []string{"vars"}},
+		{"unknown field", false, func(d map[string]any) { d["proven_everything"] = true }, []string{"proven_everything"}},
+		{"unknown cell field", false, func(d map[string]any) { cell(d, k)["safe"] = true }, []string{"safe", kc}},
+		// A compared method's column for a method the result does not compare.
+		{"unknown compared column", false, func(d map[string]any) { cell(d, k)["ip_lower"] = 0.0 }, []string{"ip_lower", kc}},
+		// issue 44, item 10: witness tables no bound references are checked too.
+		{"negative unreferenced witness", true, func(d map[string]any) {
+			w := d["witnesses"].([]any)
+			x := append([]any(nil), w[0].([]any)...)
+			x[0], x[1] = num(x[0])-5-num(x[0]), num(x[1])+5+num(x[0])
+			d["witnesses"] = append(w, x)
+		}, []string{"witness", "negative"}},
+		{"huge unreferenced witness", true, func(d map[string]any) {
+			w := d["witnesses"].([]any)
+			x := append([]any(nil), w[0].([]any)...)
+			x[0] = 1e9
+			d["witnesses"] = append(w, x)
+		}, []string{"witness", "margin"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := res
+			if tc.certs {
+				path = certs
+			}
+			doc := readJSONMap(t, path)
+			tc.tamper(doc)
+			bad := filepath.Join(t.TempDir(), "bad.json")
+			writeJSONMap(t, bad, doc)
+			r, c := bad, certs
+			if tc.certs {
+				r, c = res, bad
+			}
+			_, msg, code := verify(r, c)
+			if code != 1 {
+				t.Fatalf("exit %d (%s), want 1", code, msg)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q does not name %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+// TestBoundsSharpCountsAgree: the note, the gap line, the JSON's counts
+// and bounds verify give one number of sharp bounds (issue 44, item 12:
+// a certified report said "0 of 2048 bounds sharp" in its note, "245 of
+// 2048 bounds sharp" in its gap line, and verify 0 proven). Stopped before
+// any solve, the bounds are trivial and only the table itself attains
+// some of them; complete, every bound of this small table is sharp.
+func TestBoundsSharpCountsAgree(t *testing.T) {
+	_, _, _, base := verifyFixture(t)
+	for _, limit := range []string{"0.000001", "0"} {
+		t.Run("limit "+limit, func(t *testing.T) {
+			dir := t.TempDir()
+			res, certs := filepath.Join(dir, "b.json"), filepath.Join(dir, "c.json")
+			args := append([]string{"bounds", "--method", "certified", "--time-limit", limit, "--quiet"}, base...)
+			txt, msg, code := run(t, append(args, "--certificates", certs)...)
+			if code != 0 {
+				t.Fatalf("bounds: exit %d: %s", code, msg)
+			}
+			if _, msg, code := run(t, append(args, "--format", "json", "--out", res, "--certificates", filepath.Join(dir, "c2.json"))...); code != 0 {
+				t.Fatalf("bounds --format json: exit %d: %s", code, msg)
+			}
+			count := func(what, text, pattern string) int {
+				i := strings.Index(text, pattern)
+				if i < 0 {
+					t.Fatalf("%s: no %q in\n%s", what, pattern, text)
+				}
+				var k, of int
+				if _, err := fmt.Sscanf(text[i+len(pattern):], "%d of %d bounds sharp", &k, &of); err != nil {
+					t.Fatalf("%s: %v in %q", what, err, text[i:])
+				}
+				return k
+			}
+			j := strings.Index(txt, "note: ")
+			if j < 0 {
+				t.Fatalf("no note in\n%s", txt)
+			}
+			line := txt[j : j+strings.Index(txt[j:], "\n")]
+			pattern := "note: "
+			if strings.Contains(line, "time limit reached") {
+				// A stopped run's note starts with its cells: the bounds follow.
+				pattern = "valid bounds only; "
+			}
+			note := count("note", line, pattern)
+			gap := count("gap line", txt, "attained vs proven: ")
+			vout, msg, code := run(t, append([]string{"bounds", "verify", "--bounds", res, "--certificates", filepath.Join(dir, "c2.json"), "--format", "json"}, base...)...)
+			if code != 0 {
+				t.Fatalf("verify: exit %d: %s", code, msg)
+			}
+			var rep struct {
+				Sharp int `json:"sharp_bounds"`
+			}
+			if err := json.Unmarshal([]byte(vout), &rep); err != nil {
+				t.Fatal(err)
+			}
+			doc := readJSONMap(t, res)
+			js := int(doc["gaps"].(map[string]any)["sharp_bounds"].(float64))
+			st := int(doc["certified"].(map[string]any)["sharp"].(float64))
+			if note != gap || gap != rep.Sharp || js != gap || st != gap {
+				t.Errorf("sharp bounds: note %d, gap line %d, verify %d, JSON gaps %d, JSON certified %d: one definition, one number", note, gap, rep.Sharp, js, st)
+			}
+			if limit == "0" && gap != 48 {
+				t.Errorf("complete run: %d of 48 bounds sharp, want 48", gap)
+			}
+		})
+	}
+}

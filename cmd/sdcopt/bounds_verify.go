@@ -3,10 +3,11 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -36,8 +37,15 @@ func newBoundsVerifyCmd() *cobra.Command {
 			"(a witness and a dual vector or trivial proof), attained only, dual only,\n" +
 			"engine's word (an integer program), valid but not sharp (looser than the\n" +
 			"proven bound of the certificate), no evidence, or invalid (also when it\n" +
-			"excludes the cell's count, which must be the table's). Exit 1 when any\n" +
-			"bound is invalid.",
+			"excludes the cell's count, which must be the table's).\n\n" +
+			"Every other claim of RESULT.json is checked too, or listed under \"not\n" +
+			"checked\" with the reason: each cell's labels (they determine its index),\n" +
+			"attained values (a witness table has them), gap, the gap summary, the\n" +
+			"counts of sharp bounds and cells, the certified counts of the evidence,\n" +
+			"the variables and margins; every witness table, referenced or not. A bound\n" +
+			"is sharp when proven and attained by a witness table (one definition for\n" +
+			"bounds, its gap line and verify). Exit 1 when any bound is invalid or any\n" +
+			"claim refused; an unknown field is refused.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runBoundsVerify(c.OutOrStdout(), &s)
@@ -65,6 +73,10 @@ type verifyReport struct {
 	Witnesses    int                           `json:"witnesses"`
 	Counts       map[string]int                `json:"counts"`
 	Invalid      int                           `json:"invalid"`
+	SharpBounds  int                           `json:"sharp_bounds"`
+	SharpCells   int                           `json:"sharp_cells"`
+	Refused      []string                      `json:"refused"`
+	NotChecked   []cellbounds.FieldNote        `json:"not_checked"`
 	Seconds      float64                       `json:"seconds"`
 	Results      []cellbounds.CellVerification `json:"cells"`
 }
@@ -91,30 +103,29 @@ func runBoundsVerify(w io.Writer, s *boundsVerifySettings) error {
 		return libraryError("", err)
 	}
 	n := model.NumCells(model.Dims(inst.ms.Vars))
-	lower, upper, counts, err := readBoundsJSON(s.bounds, n)
+	rf, err := readResultFile(s.bounds)
 	if err != nil {
 		return err
-	}
-	if inst.table != nil {
-		for j, c := range counts {
-			if c >= 0 && c != inst.table.Counts[j] {
-				return cli.BadInput("--bounds %s: cell %d (%s) has the count %d, the table %s has %d: bounds of another table",
-					s.bounds, j, model.CellLabel(inst.ms.Vars, nil, j), c, s.table, inst.table.Counts[j])
-			}
-		}
 	}
 	certs, err := readCertificatesFile(s.certs)
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	v, err := cellbounds.Verify(inst.ms, lower, upper, certs)
-	if err != nil {
-		return cli.BadInput("%s: %v", s.certs, err)
+	var table []int64
+	if inst.table != nil {
+		table = inst.table.Counts
 	}
-	v.CheckCounts(counts, lower, upper)
+	start := time.Now()
+	v, err := cellbounds.VerifyResult(inst.ms, table, rf, certs)
+	switch {
+	case errors.Is(err, cellbounds.ErrResult):
+		return cli.BadInput("--bounds %s: %v", s.bounds, err)
+	case err != nil:
+		return cli.BadInput("--certificates %s: %v", s.certs, err)
+	}
 	rep := verifyReport{Method: "verify", Bounds: s.bounds, Certificates: s.certs, Cells: n, Witnesses: len(certs.Witnesses),
-		Counts: v.Counts, Invalid: v.Invalid, Seconds: time.Since(start).Seconds(), Results: v.Cells}
+		Counts: v.Counts, Invalid: v.Invalid, SharpBounds: v.SharpBounds, SharpCells: v.SharpCells, Refused: v.Refused,
+		NotChecked: v.NotChecked, Seconds: time.Since(start).Seconds(), Results: v.Cells}
 	err = emit(w, s.out, func(w io.Writer) error {
 		switch s.format {
 		case "json":
@@ -133,15 +144,21 @@ func runBoundsVerify(w io.Writer, s *boundsVerifySettings) error {
 	if err != nil {
 		return err
 	}
+	var msg []string
 	if v.Invalid > 0 {
-		first := ""
 		for _, c := range v.Cells {
 			if c.Reason != "" {
-				first = fmt.Sprintf("cell %d (%s): %s", c.Cell, model.CellLabel(inst.ms.Vars, nil, c.Cell), c.Reason)
+				msg = append(msg, fmt.Sprintf("%d cell(s) with an invalid bound or claim; first: cell %d (%s): %s",
+					v.Invalid, c.Cell, model.CellLabel(inst.ms.Vars, nil, c.Cell), c.Reason))
 				break
 			}
 		}
-		return cli.NoSolution("%d cell(s) with an invalid bound; first: %s", v.Invalid, first)
+	}
+	if len(v.Refused) > 0 {
+		msg = append(msg, fmt.Sprintf("%d other claim(s) refused; first: %s", len(v.Refused), v.Refused[0]))
+	}
+	if len(msg) > 0 {
+		return cli.NoSolution("%s (%s, %s)", strings.Join(msg, "; "), s.bounds, s.certs)
 	}
 	return nil
 }
@@ -154,6 +171,17 @@ func writeVerifyText(w io.Writer, inst *boundsInstance, r *verifyReport) error {
 		fmt.Fprintf(tw, "  %s\t%d bounds\n", st, r.Counts[st])
 	}
 	tw.Flush()
+	fmt.Fprintf(w, "sharp: %d of %d bounds (proven and attained by a witness table), %d of %d cells with both bounds sharp\n",
+		r.SharpBounds, 2*r.Cells, r.SharpCells, r.Cells)
+	for _, f := range r.Refused {
+		fmt.Fprintf(w, "  refused: %s\n", f)
+	}
+	if len(r.NotChecked) > 0 {
+		fmt.Fprintln(w, "not checked:")
+		for _, f := range r.NotChecked {
+			fmt.Fprintf(w, "  %s: %s\n", f.Field, f.Reason)
+		}
+	}
 	shown := 0
 	for _, c := range r.Results {
 		if c.LowerStatus == cellbounds.StatusProven && c.UpperStatus == cellbounds.StatusProven {
@@ -173,45 +201,18 @@ func writeVerifyText(w io.Writer, inst *boundsInstance, r *verifyReport) error {
 	return nil
 }
 
-// readBoundsJSON reads the per-cell bounds and counts of a `sdcopt bounds
-// --format json` result, in cell order (count -1 where none is reported,
-// as with --margin-files).
-func readBoundsJSON(path string, n int) (lower, upper []float64, counts []int64, err error) {
+// readResultFile reads a `sdcopt bounds --format json` result.
+func readResultFile(path string) (*cellbounds.ResultFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, nil, cli.BadInput("--bounds: %v", err)
+		return nil, cli.BadInput("--bounds: %v", err)
 	}
 	defer f.Close()
-	var doc struct {
-		Cells []struct {
-			Count *int64   `json:"count"`
-			Lower *float64 `json:"lower"`
-			Upper *float64 `json:"upper"`
-		} `json:"cells"`
+	rf, err := cellbounds.ReadResultFile(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return nil, cli.BadInput("--bounds %s: %v", path, err)
 	}
-	if err := json.NewDecoder(bufio.NewReader(f)).Decode(&doc); err != nil {
-		return nil, nil, nil, cli.BadInput("--bounds %s: not the JSON of sdcopt bounds: %v", path, err)
-	}
-	if len(doc.Cells) != n {
-		return nil, nil, nil, cli.BadInput("--bounds %s: %d cells, the table has %d", path, len(doc.Cells), n)
-	}
-	lower, upper, counts = make([]float64, n), make([]float64, n), make([]int64, n)
-	for i, c := range doc.Cells {
-		lower[i], upper[i], counts[i] = math.NaN(), math.NaN(), -1
-		if c.Lower != nil {
-			lower[i] = *c.Lower
-		}
-		if c.Upper != nil {
-			upper[i] = *c.Upper
-		}
-		if c.Count != nil {
-			if *c.Count < 0 {
-				return nil, nil, nil, cli.BadInput("--bounds %s: cell %d has the negative count %d", path, i, *c.Count)
-			}
-			counts[i] = *c.Count
-		}
-	}
-	return lower, upper, counts, nil
+	return rf, nil
 }
 
 func readCertificatesFile(path string) (*cellbounds.Certificates, error) {
