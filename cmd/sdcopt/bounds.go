@@ -80,7 +80,7 @@ func newBoundsCmd() *cobra.Command {
 	f.StringVar(&s.out, "out", "", "write the result to this file (atomically) instead of stdout")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	f.BoolVar(&s.cold, "cold", false, "lp/ip: re-solve every model from scratch (no warm start)")
-	f.StringVar(&s.certs, "certificates", "", "write a certificate for every bound to this file (JSON: witness tables, dual vectors); with --method auto or certified; with --table the witnesses include the table and tables near it: as confidential as the table")
+	f.StringVar(&s.certs, "certificates", "", "write a certificate for every bound to this file (JSON: witness tables, dual vectors); with --method auto or certified; with --table the witnesses include the table and tables near it: as confidential as the table (created 0600, as --out)")
 	f.Uint64Var(&s.seed, "seed", 1, "certified with --table: seed of the search for integer tables with the margins (the attained values)")
 	c.AddCommand(newBoundsVerifyCmd())
 	s.ef.register(c, false, "time limit for the whole run in seconds, from the start (reading the input, every method and --compare included; writing the result comes after it): the bounds not proven by then are reported as valid, unproven bounds (0 = none)")
@@ -294,11 +294,17 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 		}
 		return rep.writeText(w)
 	}
+	// With --table the result holds every cell's confidential count and
+	// the certificates the table and tables near it: private outputs.
+	put := outs.Write
+	if s.table != "" {
+		put = outs.WritePrivate
+	}
 	if s.certs != "" {
 		if res.Certificates == nil {
 			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %s produced no certificates", s.method)}
 		}
-		if err := outs.Write(s.certs, func(w io.Writer) error { return cellbounds.WriteCertificates(w, res.Certificates) }); err != nil {
+		if err := put(s.certs, func(w io.Writer) error { return cellbounds.WriteCertificates(w, res.Certificates) }); err != nil {
 			return cli.BadInput("--certificates: %v", err)
 		}
 	}
@@ -313,7 +319,7 @@ func runBounds(w io.Writer, s *boundsSettings) error {
 		_, err = w.Write(buf.Bytes())
 		return err
 	}
-	if err := outs.Write(s.out, write); err != nil {
+	if err := put(s.out, write); err != nil {
 		return cli.BadInput("--out: %v", err)
 	}
 	if err := outs.Commit(); err != nil {

@@ -130,3 +130,35 @@ func TestAuditUpdateLocksTheFile(t *testing.T) {
 		}
 	}
 }
+
+// Issue 44, item 9 (private outputs 0600), for bounds: with --table the
+// result holds every cell's confidential count and the certificates hold
+// the table and tables a few moves from it (the witnesses of the attained
+// values), so both are created 0600; from released margin files alone
+// (--margin-files) they hold only public data and are created 0644.
+func TestBoundsOutputsPrivateWithTable(t *testing.T) {
+	dir := t.TempDir()
+	csv := autoworkersCSV(t)
+	out, certs := filepath.Join(dir, "b.json"), filepath.Join(dir, "c.json")
+	if _, msg, code := run(t, "bounds", "--table", csv, "--margins", "BF,ABCE,ADE", "--method", "certified",
+		"--format", "json", "--out", out, "--certificates", certs); code != 0 {
+		t.Fatal(msg)
+	}
+	for _, f := range []string{out, certs} {
+		if m := fileMode(t, f); m != 0o600 {
+			t.Errorf("bounds --table: %s is created %#o, want 0600", filepath.Base(f), m)
+		}
+	}
+	ab := writeTemp(t, "ab.csv", "A,B,count\nx,p,3\nx,q,1\ny,p,0\ny,q,2\n")
+	bc := writeTemp(t, "bc.csv", "B,C,count\np,u,2\np,v,1\nq,u,1\nq,v,2\n")
+	pubOut, pubCerts := filepath.Join(dir, "m.json"), filepath.Join(dir, "mc.json")
+	if _, msg, code := run(t, "bounds", "--margin-files", ab+","+bc, "--method", "certified",
+		"--format", "json", "--out", pubOut, "--certificates", pubCerts); code != 0 {
+		t.Fatal(msg)
+	}
+	for _, f := range []string{pubOut, pubCerts} {
+		if m := fileMode(t, f); m != 0o644 {
+			t.Errorf("bounds --margin-files: %s is created %#o, want 0644", filepath.Base(f), m)
+		}
+	}
+}
