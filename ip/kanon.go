@@ -62,6 +62,42 @@ import (
 //     As above, w is continuous in [0, 1] and exact at the minimum.
 //
 // The objective is Σ_j Σ_a NCP_ja/(n·d) = GCP.
+//
+// A numeric attribute whose values exceed maxMIPValue in magnitude (or
+// whose range Max − Min overflows float64) is modelled on its values
+// normalized to [0, 1], (v − Min)/R_a (computed without overflow,
+// model.QIAttr.Width): the solvers treat such magnitudes as infinite,
+// and the NCPs, hence the objective, are the same.
+
+// maxMIPValue is the largest magnitude of a numeric quasi-identifier that
+// the MIP takes as it is; larger ones are normalized (normalizeHuge).
+const maxMIPValue = 1e15
+
+// normalizeHuge returns t, or a copy of t in which every numeric
+// attribute with a value beyond ±maxMIPValue (a range that overflows
+// included) holds its values normalized to [0, 1] (Min 0, Max 1): the
+// NCPs are unchanged up to rounding.
+func normalizeHuge(t *model.QITable) *model.QITable {
+	d := t.D()
+	var c *model.QITable
+	for a := range t.Attrs {
+		at := &t.Attrs[a]
+		if at.Kind != model.Numeric || !(at.Max > at.Min) || math.Max(math.Abs(at.Min), math.Abs(at.Max)) <= maxMIPValue {
+			continue
+		}
+		if c == nil {
+			c = &model.QITable{Attrs: slices.Clone(t.Attrs), N: t.N, X: slices.Clone(t.X)}
+		}
+		for i := range t.N {
+			c.X[i*d+a] = at.Width(at.Min, t.X[i*d+a])
+		}
+		c.Attrs[a].Min, c.Attrs[a].Max = 0, 1
+	}
+	if c == nil {
+		return t
+	}
+	return c
+}
 
 // KAnonStepMaxN is the largest table for which KAnonMIPProblem models the
 // numeric attributes in step form (up to about n³ entries per attribute,
@@ -138,6 +174,7 @@ func kanonMIPProblem(t *model.QITable, k int, steps bool) (*KAnonMIP, error) {
 	if est := float64(n) * float64(n) * float64(2+2*d); est > MaxKAnonMIPNonzeros {
 		return nil, fmt.Errorf("ip: %w: n = %d, d = %d gives about %.3g entries (cap %d)", ErrKAnonMIPTooLarge, n, d, est, MaxKAnonMIPNonzeros)
 	}
+	t = normalizeHuge(t)
 	scale := 1 / float64(n*d)
 	b := solvers.NewRowBuilder(solvers.Minimize)
 	m := &KAnonMIP{N: n, K: k, xcol: make([]int, n*n)}

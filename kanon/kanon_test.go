@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -818,5 +819,52 @@ func TestProgress(t *testing.T) {
 	want = append(want, call{"extract", 0, 1}, call{"extract", 1, 1}, call{"risk", 0, 1}, call{"risk", 1, 1})
 	if r.Partitions < 4 || !slices.Equal(calls, want) {
 		t.Errorf("progress calls (%d partitions):\n%v\nwant\n%v", r.Partitions, calls, want)
+	}
+}
+
+// TestHugeRange: a numeric quasi-identifier whose range overflows
+// (values ±1e308: Max - Min = +Inf) gets the same, correct GCP from every
+// method (issue 44, item 11: sortgreedy and greedy reported GCP 0,
+// hungarian and flow failed on NaN weights, mondrian on a NaN GCP). The
+// GCP is checked against the boxes' widths over the range computed
+// exactly (big.Float), and the exact methods must reach the optimum 0.5
+// (every 2-regular graph pairs one of ±1e308 with a record at least 1e308
+// away, which costs half the range, on two boxes).
+func TestHugeRange(t *testing.T) {
+	xs := []float64{1e308, -1e308, 0, 5, math.MaxFloat64, -math.MaxFloat64 / 3}
+	for _, n := range []int{4, 6} {
+		lo, hi := slices.Min(xs[:n]), slices.Max(xs[:n])
+		tab := &model.QITable{Attrs: []model.QIAttr{{Name: "a", Kind: model.Numeric, Min: lo, Max: hi}}, N: n, X: slices.Clone(xs[:n])}
+		for _, m := range Methods() {
+			t.Run(fmt.Sprintf("%s_n%d", m, n), func(t *testing.T) {
+				r, err := Anonymize(tab, 2, &Options{Method: m, Seed: 1})
+				if m == MethodMIP && errors.Is(err, solvers.ErrUnavailable) && os.Getenv("SDCOPT_REQUIRE_ENGINES") == "" {
+					t.Skip(err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkResult(t, tab, 2, r)
+				span := new(big.Float).Sub(big.NewFloat(hi), big.NewFloat(lo))
+				sum := 0.0
+				for _, b := range tab.Boxes(r.Graph) {
+					w := new(big.Float).Sub(big.NewFloat(b.Hi[0]), big.NewFloat(b.Lo[0]))
+					f, _ := w.Quo(w, span).Float64()
+					sum += f
+				}
+				if want := sum / float64(n); math.Abs(r.GCP-want) > 1e-12 {
+					t.Errorf("GCP %v, exact %v", r.GCP, want)
+				}
+				if n == 4 && (m == MethodHungarian || m == MethodFlow || m == MethodMIP || m == MethodMondrian) && math.Abs(r.GCP-0.5) > 1e-12 {
+					t.Errorf("GCP %v, optimum 0.5", r.GCP)
+				}
+				if r.GCP < 0.5-1e-12 && n == 4 {
+					t.Errorf("GCP %v below the optimum 0.5", r.GCP)
+				}
+				if m == MethodMIP && (!r.MIPOptimal || math.Abs(r.MIPBound-r.GCP) > 1e-6) {
+					t.Errorf("MIP: optimal %v, bound %v for GCP %v", r.MIPOptimal, r.MIPBound, r.GCP)
+				}
+			})
+		}
 	}
 }

@@ -109,9 +109,7 @@ func SplitOrder(t *model.QITable, part []int) (*model.Box, []int) {
 		w := 0.0
 		switch {
 		case at.Kind == model.Numeric:
-			if at.Max > at.Min {
-				w = (box.Hi[a] - box.Lo[a]) / (at.Max - at.Min)
-			}
+			w = at.Width(box.Lo[a], box.Hi[a])
 		default:
 			w = t.AttrNCP(box, a)
 		}

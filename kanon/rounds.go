@@ -164,10 +164,14 @@ const maxWeigherTable = 1 << 25
 // attribute-major (index ·n + j) so that a row (fixed i, all j) reads
 // contiguous memory; a column (fixed j, all i) gathers T_j's tables first.
 type weigher struct {
-	t      *model.QITable
-	n, d   int
-	kind   []uint8   // per attribute: kindSkip, kindNum, kindCat
-	span   []float64 // numeric: Max - Min
+	t    *model.QITable
+	n, d int
+	kind []uint8   // per attribute: kindSkip, kindNum, kindCat
+	span []float64 // numeric: the range, model.QIAttr.Span
+	// scale is model.QIAttr.Scale per attribute: 1 but for a numeric
+	// range that overflows float64; the numeric values and bounds below
+	// are multiplied by it, as model.QITable.AttrIncrease does.
+	scale  []float64
 	off    []int     // categorical: offset of the attribute's codes in a record's table
 	stride int       // Σ cardinalities
 	code   []int32   // code[i*d+a]: categorical code of record i
@@ -186,12 +190,13 @@ const (
 
 func newWeigher(t *model.QITable) *weigher {
 	d := t.D()
-	wt := &weigher{t: t, n: t.N, d: d, kind: make([]uint8, d), span: make([]float64, d), off: make([]int, d)}
+	wt := &weigher{t: t, n: t.N, d: d, kind: make([]uint8, d), span: make([]float64, d), scale: make([]float64, d), off: make([]int, d)}
 	for a := range t.Attrs {
 		at := &t.Attrs[a]
+		wt.scale[a] = at.Scale()
 		switch {
 		case at.Kind == model.Numeric && at.Max > at.Min:
-			wt.kind[a], wt.span[a] = kindNum, at.Max-at.Min
+			wt.kind[a], wt.span[a] = kindNum, at.Span()
 		case at.Kind == model.Categorical:
 			wt.kind[a], wt.off[a] = kindCat, wt.stride
 			wt.stride += len(at.Categories)
@@ -205,7 +210,7 @@ func newWeigher(t *model.QITable) *weigher {
 	wt.codeT, wt.xT = make([]int32, n*d), make([]float64, n*d)
 	for x, v := range t.X {
 		i, a := x/d, x%d
-		wt.xT[a*n+i] = v
+		wt.xT[a*n+i] = v * wt.scale[a]
 		if wt.kind[a] == kindCat {
 			wt.code[x] = int32(v)
 			wt.codeT[a*n+i] = int32(v)
@@ -223,7 +228,7 @@ func (wt *weigher) refresh(boxes []*model.Box) {
 	for j, b := range boxes {
 		for a, k := range wt.kind {
 			if k == kindNum {
-				wt.lo[a*n+j], wt.hi[a*n+j] = b.Lo[a], b.Hi[a]
+				wt.lo[a*n+j], wt.hi[a*n+j] = b.Lo[a]*wt.scale[a], b.Hi[a]*wt.scale[a]
 			}
 			if k != kindCat {
 				continue
@@ -278,7 +283,7 @@ func (wt *weigher) row(i int, out []float64) {
 	for a, k := range wt.kind {
 		switch k {
 		case kindNum:
-			v, span := x[a], wt.span[a]
+			v, span := x[a]*wt.scale[a], wt.span[a]
 			lo, hi := wt.lo[a*n:(a+1)*n], wt.hi[a*n:(a+1)*n]
 			for j := range out {
 				if v < lo[j] {
@@ -307,7 +312,7 @@ func (wt *weigher) w(i, j int) float64 {
 		switch k {
 		case kindNum:
 			lo, hi := wt.lo[a*n+j], wt.hi[a*n+j]
-			if v := x[a]; v < lo {
+			if v := x[a] * wt.scale[a]; v < lo {
 				s += ((hi - v) - (hi - lo)) / wt.span[a]
 			} else if v > hi {
 				s += ((v - lo) - (hi - lo)) / wt.span[a]

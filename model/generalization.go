@@ -85,13 +85,49 @@ type QIAttr struct {
 	Name string
 	Kind AttrKind
 	// Numeric: the attribute's range over the data set (NCP's denominator;
-	// a constant attribute has range 0 and NCP 0).
+	// a constant attribute has range 0 and NCP 0). Max - Min may overflow
+	// float64 (values near ±MaxFloat64): widths are then computed on
+	// halved values (Scale, Span, Width).
 	Min, Max float64
 	// Categorical: Categories[code] is the value of code; the cardinality
 	// is len(Categories).
 	Categories []string
 	// Hier is an optional generalization hierarchy (categorical only).
 	Hier *Hierarchy
+}
+
+// Scale is the factor a numeric attribute's values are multiplied by
+// before any difference is taken: 1, or 1/2 when the range Max - Min
+// overflows float64 (values of opposite signs beyond ±MaxFloat64/2, such
+// as ±1e308). Halving is exact (above the subnormals), so the NCPs are
+// the exact ratios up to rounding, and every width and the range stay
+// finite: a box spanning the whole range has NCP 1, not Inf/Inf = NaN,
+// and a narrower one a positive NCP, not x/Inf = 0.
+func (a *QIAttr) Scale() float64 {
+	if math.IsInf(a.Max-a.Min, 0) {
+		return 0.5
+	}
+	return 1
+}
+
+// Span is the range of a numeric attribute times Scale: Max - Min, or
+// Max/2 - Min/2 when Max - Min overflows; always finite for a valid
+// attribute.
+func (a *QIAttr) Span() float64 {
+	s := a.Scale()
+	return a.Max*s - a.Min*s
+}
+
+// Width is the NCP of the interval [lo, hi] of a numeric attribute,
+// (hi - lo) / (Max - Min), computed on the scaled values (Scale) so that
+// it is finite for every interval inside the range; 0 for a constant
+// attribute.
+func (a *QIAttr) Width(lo, hi float64) float64 {
+	if !(a.Max > a.Min) {
+		return 0
+	}
+	s := a.Scale()
+	return (hi*s - lo*s) / (a.Max*s - a.Min*s)
 }
 
 // Cardinality is the number of categories (categorical attributes).
@@ -223,10 +259,7 @@ func (t *QITable) attrNCP(b *Box, a int) float64 {
 	at := &t.Attrs[a]
 	switch {
 	case at.Kind == Numeric:
-		if at.Max > at.Min {
-			return (b.Hi[a] - b.Lo[a]) / (at.Max - at.Min)
-		}
-		return 0
+		return at.Width(b.Lo[a], b.Hi[a])
 	case at.Hier != nil:
 		return at.Hier.NCP(b.Node[a])
 	default:
@@ -279,8 +312,11 @@ func (t *QITable) AttrIncrease(b *Box, a int, v float64) float64 {
 	switch {
 	case at.Kind == Numeric:
 		if at.Max > at.Min && (v < b.Lo[a] || v > b.Hi[a]) {
-			lo, hi := math.Min(b.Lo[a], v), math.Max(b.Hi[a], v)
-			return ((hi - lo) - (b.Hi[a] - b.Lo[a])) / (at.Max - at.Min)
+			// On the scaled values (Scale), as Width, so that no
+			// difference overflows.
+			s := at.Scale()
+			lo, hi := math.Min(b.Lo[a], v)*s, math.Max(b.Hi[a], v)*s
+			return ((hi - lo) - (b.Hi[a]*s - b.Lo[a]*s)) / at.Span()
 		}
 	case at.Hier != nil:
 		n := at.Hier.LCA(b.Node[a], int32(v))
