@@ -695,8 +695,8 @@ func TestMIPDeadline(t *testing.T) {
 }
 
 // TestBudgetDeadline: the heuristics' budget is a deadline too: with a
-// budget that has passed, every partition is solved by greedy (counted in
-// Fallbacks) and the graph is valid; on Adult, hungarian with a 3 s budget
+// budget that has passed, every partition is solved by the quick fallback
+// (counted in Fallbacks) and the graph is valid; on Adult, hungarian with a 3 s budget
 // ends within the budget plus a generous slack.
 func TestBudgetDeadline(t *testing.T) {
 	tab := randTable(870, 40, false)
@@ -730,23 +730,78 @@ func TestBudgetDeadline(t *testing.T) {
 	t.Logf("%v, partition %d, %d of %d partitions fell back", time.Since(start), r.Partition, r.Fallbacks, r.Partitions)
 }
 
-// TestCirculant: the fallback graph is k-regular with the identity on
-// partitions of every size from k up, and Extract finds an assignment.
-func TestCirculant(t *testing.T) {
-	for _, c := range []struct{ n, k int }{{3, 3}, {7, 3}, {20, 5}, {9, 1}} {
-		tab := randTable(uint64(880+c.n), c.n, false)
-		g := &model.GenGraph{N: c.n, Matched: circulant(tab, c.k)}
-		if err := g.CheckRegular(c.k); err != nil {
-			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
-		}
-		for j, m := range g.Matched {
-			if !slices.Contains(m, int32(j)) {
-				t.Fatalf("n %d k %d: published %d lacks its original", c.n, c.k, j)
+// TestRoundsDeadline: every round function and the sparse setup stop
+// with errDeadline when the deadline has passed, inside the partition
+// (issue 44, item 16: before, a partition that had started ran all its
+// rounds), and Anonymize then finishes such partitions with the quick
+// fallback.
+func TestRoundsDeadline(t *testing.T) {
+	tab := randTable(890, 300, false)
+	const k = 4
+	past := time.Now().Add(-time.Second)
+	cases := []struct {
+		name string
+		run  func(st *rounds) error
+	}{
+		{"greedy", func(st *rounds) error { _, err := roundGreedy(st); return err }},
+		{"sortgreedy", func(st *rounds) error { _, err := roundSortGreedy(st); return err }},
+		{"hungarian", func(st *rounds) error { _, err := roundHungarian(st); return err }},
+		{"sparse pool", func(st *rounds) error { return st.initSparse(8, 50) }},
+		{"sparse round", func(st *rounds) error {
+			st.deadline = time.Time{}
+			if err := st.initSparse(8, 50); err != nil {
+				return err
 			}
+			st.deadline = past
+			_, err := roundSparse(st)
+			return err
+		}},
+		{"run", func(st *rounds) error { _, err := st.run(k, roundGreedy); return err }},
+	}
+	for _, c := range cases {
+		st := newRounds(tab, k)
+		st.deadline = past
+		if err := c.run(st); !errors.Is(err, errDeadline) {
+			t.Errorf("%s: %v, want errDeadline", c.name, err)
 		}
-		if _, err := Extract(g, c.k, 1); err != nil {
-			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
+	}
+	for _, m := range []string{MethodGreedy, MethodSortGreedy, MethodHungarian} {
+		o := &Options{Method: m, Partition: 100}
+		if _, err := solvePartition(tab, k, o, past); !errors.Is(err, errDeadline) {
+			t.Errorf("%s: solvePartition %v, want errDeadline", m, err)
 		}
+		if r, err := solvePartition(tab, k, o, time.Time{}); err != nil || len(r.matched) != tab.N {
+			t.Errorf("%s without deadline: %v", m, err)
+		}
+	}
+}
+
+// TestCirculant: the fallback graphs (circulant, and quickGraph: median
+// parts of k to 2k-1 records, each circulant) are k-regular with the
+// identity on partitions of every size from k up, and Extract finds an
+// assignment.
+func TestCirculant(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{3, 3}, {7, 3}, {20, 5}, {9, 1}, {200, 7}} {
+		tab := randTable(uint64(880+c.n), c.n, false)
+		for _, g := range []*model.GenGraph{{N: c.n, Matched: circulant(tab, c.k)}, {N: c.n, Matched: quickGraph(tab, c.k)}} {
+			checkFallbackGraph(t, tab, g, c.n, c.k)
+		}
+	}
+	// Equal records: Mondrian cannot split them, the chunks of 2k can.
+	tab := &model.QITable{Attrs: []model.QIAttr{{Name: "a", Kind: model.Numeric, Min: 0, Max: 1}}, N: 50, X: make([]float64, 50)}
+	checkFallbackGraph(t, tab, &model.GenGraph{N: 50, Matched: quickGraph(tab, 4)}, 50, 4)
+}
+
+func checkFallbackGraph(t *testing.T, tab *model.QITable, g *model.GenGraph, n, k int) {
+	t.Helper()
+	if err := g.CheckRegular(k); err != nil {
+		t.Fatalf("n %d k %d: %v", n, k, err)
+	}
+	if err := Verify(tab, nil, g, k, tab.GCP(g)); err != nil {
+		t.Fatalf("n %d k %d: %v", n, k, err)
+	}
+	if _, err := Extract(g, k, 1); err != nil {
+		t.Fatalf("n %d k %d: %v", n, k, err)
 	}
 }
 
@@ -866,5 +921,66 @@ func TestHugeRange(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPartitionDeadline: a partition that starts before the budget's
+// deadline stops at it (issue 44, item 16: on Adult, k = 10, greedy with
+// partitions of 16,000 and a 3 s budget took 50.6 s, sortgreedy with
+// 12,000 28.9 s, hungarian with 5 s 20.6 s): the rounds check the
+// deadline inside the partition, and the partitions interrupted there or
+// started after it are finished by the quick fallback, which the result
+// lists (FallbackParts). The result is verified k-anonymous. The slack is
+// generous, for a loaded machine; the overruns it catches were 17 to 45 s.
+func TestPartitionDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the Adult deadline runs take seconds each")
+	}
+	d, err := datasets.LoadAdult(false)
+	if err != nil {
+		t.Skip(err)
+	}
+	const k, slack = 10, 5 * time.Second
+	cases := []struct {
+		method    string
+		partition int
+		budget    time.Duration
+	}{
+		{MethodGreedy, 16000, 3 * time.Second},
+		{MethodSortGreedy, 12000, 3 * time.Second},
+		{MethodHungarian, 16000, 5 * time.Second},
+	}
+	for _, c := range cases {
+		t.Run(c.method, func(t *testing.T) {
+			start := time.Now()
+			// One worker: the partitions are solved one after the other
+			// (sortgreedy's two n² arrays are 2.3 GB at 12,000 records).
+			r, err := Anonymize(d.Table, k, &Options{Method: c.method, Partition: c.partition, Budget: c.budget, Workers: 1, SkipRisk: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := time.Since(start)
+			t.Logf("%v for a %v budget; %d of %d partitions fell back", s, c.budget, r.Fallbacks, r.Partitions)
+			if s > c.budget+slack {
+				t.Errorf("%v for a %v budget", s, c.budget)
+			}
+			checkResult(t, d.Table, k, r)
+			if r.Fallbacks == 0 || len(r.FallbackParts) != r.Fallbacks {
+				t.Fatalf("%d fallbacks, %d listed", r.Fallbacks, len(r.FallbackParts))
+			}
+			interrupted, records := 0, 0
+			for _, f := range r.FallbackParts {
+				records += f.Records
+				if f.Interrupted {
+					interrupted++
+				}
+				if f.Method != FallbackQuick || f.Partition < 0 || f.Partition >= r.Partitions {
+					t.Errorf("fallback %+v", f)
+				}
+			}
+			if interrupted == 0 || records != r.FallbackRecords {
+				t.Errorf("%d interrupted partitions, %d records listed for %d", interrupted, records, r.FallbackRecords)
+			}
+		})
 	}
 }

@@ -1,11 +1,18 @@
 package kanon
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/sdcopt/sdcopt/model"
 )
+
+// errDeadline is returned (wrapped) by the rounds when their deadline
+// passes inside a partition; Anonymize then finishes the partition with
+// the quick fallback (quickGraph).
+var errDeadline = errors.New("deadline passed inside the partition")
 
 // rounds is the state of the k-round framework on one partition (local
 // indices 0..n-1): after r rounds matched[j] holds the r originals matched
@@ -34,6 +41,24 @@ type rounds struct {
 	spCols  []int32
 	spCost  []float64
 	repairs int
+	// deadline, when not zero, is checked inside the rounds (every few
+	// originals, columns or rows and before every assignment search):
+	// past it a round returns errDeadline.
+	deadline time.Time
+}
+
+// expired reports whether st's deadline has passed (never without one).
+func (st *rounds) expired() bool {
+	return !st.deadline.IsZero() && time.Now().After(st.deadline)
+}
+
+// stopFunc returns expired as a stop function for native/hungarian, nil
+// without a deadline.
+func (st *rounds) stopFunc() func() bool {
+	if st.deadline.IsZero() {
+		return nil
+	}
+	return st.expired
 }
 
 // roundFunc computes the next round: a perfect matching on unused edges,
@@ -107,12 +132,15 @@ func (st *rounds) row(i int, row []float64) {
 }
 
 // weights returns the dense weight matrix W[i*n+j] = w(i, j), +Inf for
-// edges already in the graph.
-func (st *rounds) weights() []float64 {
+// edges already in the graph; errDeadline when the deadline passes.
+func (st *rounds) weights() ([]float64, error) {
 	n := st.n
 	W := make([]float64, n*n)
 	col := make([]float64, n)
 	for j := range n {
+		if j&15 == 0 && st.expired() {
+			return nil, errDeadline
+		}
 		st.column(j, col)
 		for i, w := range col {
 			W[i*n+j] = w
@@ -121,7 +149,7 @@ func (st *rounds) weights() []float64 {
 			W[int(i)*n+j] = math.Inf(1)
 		}
 	}
-	return W
+	return W, nil
 }
 
 // apply adds the round's matching to the graph and the boxes, after
@@ -332,9 +360,13 @@ func runRounds(t *model.QITable, k int, next roundFunc) ([][]int32, error) {
 	return newRounds(t, k).run(k, next)
 }
 
-// run runs rounds 2..k of next on st.
+// run runs rounds 2..k of next on st; errDeadline (wrapped) when st's
+// deadline passes before they are done.
 func (st *rounds) run(k int, next roundFunc) ([][]int32, error) {
 	for r := 2; r <= k; r++ {
+		if st.expired() {
+			return nil, fmt.Errorf("round %d: %w", r, errDeadline)
+		}
 		a, err := next(st)
 		if err != nil {
 			return nil, fmt.Errorf("round %d: %w", r, err)

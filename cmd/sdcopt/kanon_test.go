@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcopt/sdcopt/bench"
 	"github.com/sdcopt/sdcopt/kanon"
@@ -439,5 +440,75 @@ func TestKanonHugeRange(t *testing.T) {
 				t.Errorf("verify exit %d: %s %s", code, msg, out)
 			}
 		})
+	}
+}
+
+// fallbackDoc is the fallback part of the JSON report.
+type fallbackDoc struct {
+	N               int     `json:"n"`
+	Partitions      int     `json:"partitions"`
+	Verified        bool    `json:"verified"`
+	Seconds         float64 `json:"seconds"`
+	Fallbacks       int     `json:"fallbacks"`
+	FallbackRecords int     `json:"fallback_records"`
+	FallbackParts   []struct {
+		Partition   int    `json:"partition"`
+		Records     int    `json:"records"`
+		Interrupted bool   `json:"interrupted"`
+		Method      string `json:"method"`
+	} `json:"fallback_partitions"`
+}
+
+// TestKanonFallbackReport: the partitions a --time-limit left to the quick
+// fallback are listed in the text and JSON reports (issue 44, item 16:
+// which partitions and records the fallback finished): here a limit that
+// has passed before any partition starts; on Adult (k = 10, greedy,
+// --partition 16000, 3 s, which took 50.6 s before) a partition running at
+// the deadline is stopped there, listed as interrupted, and the run ends
+// within the limit plus a generous slack.
+func TestKanonFallbackReport(t *testing.T) {
+	flags, _ := kanonFiles(t)
+	args := append(flags, "--k", "2", "--method", "greedy", "--partition", "4", "--time-limit", "1e-9")
+	out, msg, code := run(t, append([]string{"kanon", "--format", "json"}, args...)...)
+	var doc fallbackDoc
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("exit %d: %s\n%s", code, msg, out)
+	}
+	if !doc.Verified || doc.Fallbacks != doc.Partitions || doc.FallbackRecords != doc.N || len(doc.FallbackParts) != doc.Partitions {
+		t.Errorf("%+v", doc)
+	}
+	for x, f := range doc.FallbackParts {
+		if f.Partition != x+1 || f.Interrupted || f.Method != kanon.FallbackQuick || f.Records < 2 {
+			t.Errorf("fallback %d: %+v", x, f)
+		}
+	}
+	out, msg, code = run(t, append([]string{"kanon"}, args...)...)
+	if code != 0 || !strings.Contains(out, "fallback    ") || !strings.Contains(out, "partition 1 (") || !strings.Contains(out, "not started") {
+		t.Errorf("text: exit %d %s\n%s", code, msg, out)
+	}
+	// Without a limit nothing falls back and the list is empty, not null.
+	out, _, _ = run(t, append([]string{"kanon", "--format", "json"}, append(flags, "--k", "2", "--method", "greedy", "--partition", "4")...)...)
+	if !strings.Contains(out, `"fallback_partitions": []`) || !strings.Contains(out, `"fallbacks": 0`) {
+		t.Errorf("no limit:\n%s", out)
+	}
+
+	skipWithoutShared(t)
+	if testing.Short() {
+		t.Skip("Adult run")
+	}
+	const limit, slack = 3.0, 5.0
+	start := time.Now()
+	out, msg, code = run(t, "kanon", "--format", "json", "--data", "adult", "--k", "10", "--method", "greedy", "--partition", "16000", "--time-limit", "3", "--workers", "1", "--quiet")
+	s := time.Since(start).Seconds()
+	doc = fallbackDoc{}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("exit %d: %s\n%s", code, msg, out)
+	}
+	t.Logf("Adult greedy P=16000, 3 s: %.1f s in all (%.1f s anonymizing), %d of %d partitions fell back (%+v)", s, doc.Seconds, doc.Fallbacks, doc.Partitions, doc.FallbackParts)
+	if doc.Seconds > limit+slack || s > limit+slack+3 {
+		t.Errorf("%.1f s anonymizing, %.1f s in all (reading Adult and measuring the risk included) for a %g s limit", doc.Seconds, s, limit)
+	}
+	if !doc.Verified || len(doc.FallbackParts) == 0 || !doc.FallbackParts[0].Interrupted {
+		t.Errorf("%+v", doc)
 	}
 }
