@@ -58,6 +58,16 @@
 // which it writes in the table's dialect. Hierarchy files are read
 // comma- or semicolon-separated (ARX's format), see LoadHierarchy.
 //
+// # Missing values
+//
+// One definition serves every reader and so every command: a cell is
+// missing when, trimmed, it is empty, "NA" or "?" (IsMissing). What a
+// missing value then does depends on the data's use, never on its
+// spelling: in a microaggregated column the CSVOptions.Missing policy
+// refuses, drops or imputes it; in a quasi-identifier (ReadQI) it drops
+// the record, or is kept; in categorical microdata (ReadMicrodata, audit
+// and serve) it is the category MissingLabel "?".
+//
 // # Quasi-identifier data (Doka et al.)
 //
 // ReadQI and LoadQI read a CSV file with mixed columns for k-anonymity:
@@ -65,7 +75,7 @@
 // their range over the kept records, categorical ones coded in sorted
 // byte order of their values, so codes do not depend on the record order)
 // and every cell is kept as text (QIData) so that a published file can
-// carry the other columns. A missing quasi-identifier value ("" or "?")
+// carry the other columns. A missing quasi-identifier value (IsMissing)
 // drops the row, or with keepMissing becomes the category "?". LoadAdult
 // reads the UCI Adult file of the shared data directory with AdultQI, the
 // 8 quasi-identifiers that mirror the CENSUS data of Doka et al. (Section

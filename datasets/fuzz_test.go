@@ -93,7 +93,7 @@ var decimalNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-
 // decimal number, finite or too large for a float64 (1e400).
 func isNumberCell(cell string) bool {
 	c := strings.TrimSpace(cell)
-	if missing(c) || !decimalNumber.MatchString(c) {
+	if IsMissing(c) || !decimalNumber.MatchString(c) {
 		return false
 	}
 	v, err := strconv.ParseFloat(c, 64)
@@ -157,7 +157,7 @@ func checkMissingPolicies(t *testing.T, data []byte, cols []string, tab *Table, 
 		if m == MissingDrop {
 			for i, rec := range tm.Rows {
 				for _, j := range tm.Cols {
-					if missing(strings.TrimSpace(rec[j])) {
+					if IsMissing(strings.TrimSpace(rec[j])) {
 						t.Fatalf("drop: row %d keeps the missing cell %q", i, rec[j])
 					}
 				}

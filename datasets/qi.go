@@ -40,17 +40,13 @@ type QIData struct {
 }
 
 // MissingQI is the category that a missing categorical value becomes when
-// missing values are kept.
-const MissingQI = "?"
-
-// missingQI reports whether a trimmed quasi-identifier cell is missing:
-// empty or "?".
-func missingQI(cell string) bool { return cell == "" || cell == MissingQI }
+// missing values are kept (MissingLabel).
+const MissingQI = MissingLabel
 
 // LoadQI reads the CSV file at path (one header row; cells are trimmed of
 // spaces) and selects the quasi-identifier columns qi, in the given order.
 // The names in categorical (each must be in qi) are categorical; every
-// other quasi-identifier must hold numbers. A missing value ("" or "?") in
+// other quasi-identifier must hold numbers. A missing value (IsMissing) in
 // a quasi-identifier drops the row when keepMissing is false; when it is
 // true, a missing categorical value is kept as the category "?" and a
 // missing numeric value is an error. Errors (*DataError, naming file, line
@@ -105,7 +101,7 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 		drop := false
 		for a, j := range cols {
 			c := rec[j]
-			if missingQI(c) {
+			if IsMissing(c) {
 				if !keepMissing {
 					drop = true
 				} else if !isCat[a] {
@@ -135,8 +131,8 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 		for a, j := range cols {
 			if isCat[a] {
 				c := rec[j]
-				if missingQI(c) {
-					c = MissingQI // kept: "" and "?" are one category
+				if IsMissing(c) {
+					c = MissingQI // kept: "", "NA" and "?" are one category
 				}
 				cats[a] = append(cats[a], c)
 				nums = append(nums, 0)

@@ -45,7 +45,7 @@ func addKanonDataFlags(f interface {
 	f.StringSliceVar(&d.qi, "qi", nil, "quasi-identifier columns, by name (adult default: "+strings.Join(datasets.AdultQI(), ",")+")")
 	f.StringSliceVar(&d.categorical, "categorical", nil, "categorical quasi-identifiers (the others are numeric; adult default: the categorical ones of --qi among "+strings.Join(datasets.AdultCategorical(), ",")+")")
 	f.StringArrayVar(&d.hierarchy, "hierarchy", nil, "ATTR=FILE: generalization hierarchy of a categorical quasi-identifier (value,ancestor,...,root per line, separated by ',' or ';' as in ARX's files; repeatable)")
-	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing ('?' or empty) categorical quasi-identifier, '?' being a category (default: drop them, said on stderr)")
+	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing (empty, NA or ?) categorical quasi-identifier, '?' being a category (default: drop them, said on stderr)")
 	addDialectFlags(f, &d.dialectFlags)
 }
 
@@ -107,7 +107,7 @@ func newKanonCmd() *cobra.Command {
 			"insensitive columns of a randomly assigned original, in a seeded shuffled\n" +
 			"order); --graph-out the private graph file original,published,own,assigned\n" +
 			"that `sdcopt kanon verify` checks the published file against.\n\n" +
-			"Records with a missing quasi-identifier value (empty or ?) are dropped, and\n" +
+			"Records with a missing quasi-identifier value (empty, NA or ?) are dropped, and\n" +
 			"stderr says how many (--keep-missing keeps them). --sep and --decimal read\n" +
 			"semicolon or tab files with decimal commas; hierarchy files may be ARX's\n" +
 			"(semicolons, repeated levels such as Male;Male;*).",
@@ -352,7 +352,7 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	}
 	t := d.Table
 	if d.Dropped > 0 && !s.quiet {
-		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records (%.1f %%) dropped for a missing quasi-identifier value (empty or ?): not anonymized, not published; --keep-missing keeps a missing categorical value as the category ?\n",
+		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records (%.1f %%) dropped for a missing quasi-identifier value (empty, NA or ?): not anonymized, not published; --keep-missing keeps a missing categorical value as the category ?\n",
 			d.Dropped, len(d.Records), 100*float64(d.Dropped)/float64(len(d.Records)))
 	}
 	if s.k > t.N {
