@@ -85,7 +85,6 @@ type Table struct {
 // NumRecords is the number of records of the table.
 func (t *Table) NumRecords() int { return t.Data.N }
 
-
 // Missing says what a missing value (IsMissing: "", "NA" or "?") in a
 // microaggregated column does. sdcMicro's microaggregation accepts NA in
 // the data; here the choice is explicit.
