@@ -45,3 +45,26 @@ func TestMissingUnified(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDropped: ReadQI counts the missing values of every
+// quasi-identifier with the first line, and CheckDropped refuses a drop
+// above the share allowed, naming the file, the first line and the column
+// (issue 44: a third of the records dropped silently).
+func TestCheckDropped(t *testing.T) {
+	in := "age,job\n30,a\n35,\n40,b\nNA,?\n50,c\n60,\n"
+	q, err := ReadQI(strings.NewReader(in), "p.csv", []string{"age", "job"}, []string{"job"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []MissingCount{{"age", 1, 5}, {"job", 3, 3}}
+	if q.Dropped != 3 || !slices.Equal(q.Missing, want) {
+		t.Fatalf("dropped %d, missing %+v, want 3, %+v", q.Dropped, q.Missing, want)
+	}
+	if err := q.CheckDropped(0.5); err != nil {
+		t.Errorf("3 of 6 within 0.5: %v", err)
+	}
+	err = q.CheckDropped(DefaultMaxDropped)
+	if err == nil || !strings.HasPrefix(err.Error(), `p.csv:3: column "job": 3 of 6 records (50.0 %)`) || !strings.Contains(err.Error(), "age 1, job 3") {
+		t.Errorf("above 5 %%: %v", err)
+	}
+}

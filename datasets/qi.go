@@ -37,6 +37,58 @@ type QIData struct {
 	Records [][]string     // every data row of the file (cells trimmed), dropped rows included
 	QICols  []int          // QICols[a]: index into Header of quasi-identifier a (the order of the qi argument)
 	Dropped int            // data rows dropped for a missing quasi-identifier value
+	// Source is the name the data was read under (the file).
+	Source string
+	// Missing counts, per quasi-identifier (in the order of QICols), the
+	// data rows with a missing value there (IsMissing), dropped or kept,
+	// and the line of the first (0: none).
+	Missing []MissingCount
+}
+
+// MissingCount is the count of missing values of one quasi-identifier.
+type MissingCount struct {
+	Column    string
+	Rows      int // data rows with a missing value in the column
+	FirstLine int // 1-based file line of the first (the header is line 1); 0 if none
+}
+
+// DefaultMaxDropped is the default share of the records that a
+// k-anonymization may drop for missing quasi-identifier values
+// (CheckDropped).
+const DefaultMaxDropped = 0.05
+
+// CheckDropped returns nil when the rows dropped for a missing
+// quasi-identifier value are at most maxShare of all data rows, and
+// otherwise a *DataError naming the file, the first dropped line, the
+// column with the most missing values and every column's count: a run
+// that silently left out a third of the people would publish a biased
+// file and say nothing of those left out.
+func (q *QIData) CheckDropped(maxShare float64) error {
+	all := len(q.Records)
+	if all == 0 || float64(q.Dropped) <= maxShare*float64(all) {
+		return nil
+	}
+	e := &DataError{File: q.Source}
+	var parts []string
+	worst := -1
+	for x, m := range q.Missing {
+		if m.Rows == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", m.Column, m.Rows))
+		if worst < 0 || m.Rows > q.Missing[worst].Rows {
+			worst = x
+		}
+		if e.Line == 0 || m.FirstLine < e.Line {
+			e.Line = m.FirstLine
+		}
+	}
+	if worst >= 0 {
+		e.Column = q.Missing[worst].Column
+	}
+	e.Msg = fmt.Sprintf("%d of %d records (%.1f %%) have a missing quasi-identifier value (empty, NA or ?: %s) and would be dropped, more than the %g %% allowed",
+		q.Dropped, all, 100*float64(q.Dropped)/float64(all), strings.Join(parts, ", "), 100*maxShare)
+	return e
 }
 
 // MissingQI is the category that a missing categorical value becomes when
@@ -90,7 +142,10 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 		return nil, &DataError{File: name, Msg: err.Error()}
 	}
 	d := len(cols)
-	out := &QIData{Header: header, QICols: cols}
+	out := &QIData{Header: header, QICols: cols, Source: name, Missing: make([]MissingCount, d)}
+	for a, j := range cols {
+		out.Missing[a].Column = header[j]
+	}
 	var nums []float64          // kept records' values (categorical slots unused)
 	cats := make([][]string, d) // kept records' categorical values
 	rows := &rowReader{cr: cr, name: name, width: len(header)}
@@ -102,6 +157,10 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 		for a, j := range cols {
 			c := rec[j]
 			if IsMissing(c) {
+				if m := &out.Missing[a]; m.Rows == 0 {
+					m.FirstLine = line
+				}
+				out.Missing[a].Rows++
 				if !keepMissing {
 					drop = true
 				} else if !isCat[a] {

@@ -107,7 +107,9 @@ func kanonFiles(t *testing.T) ([]string, string) {
 			t.Fatal(err)
 		}
 	}
-	return []string{"--data", data, "--qi", "bal,sex,city", "--categorical", "sex,city"}, dir
+	// One record of ten has a missing sex: --max-dropped allows dropping
+	// it (the default, 5 %, stops the run: issue 44).
+	return []string{"--data", data, "--qi", "bal,sex,city", "--categorical", "sex,city", "--max-dropped", "0.1"}, dir
 }
 
 func TestKanonMethodsVerified(t *testing.T) {
@@ -510,5 +512,41 @@ func TestKanonFallbackReport(t *testing.T) {
 	}
 	if !doc.Verified || len(doc.FallbackParts) == 0 || !doc.FallbackParts[0].Interrupted {
 		t.Errorf("%+v", doc)
+	}
+}
+
+// TestKanonMaxDropped: a run that would drop more than --max-dropped
+// (default 5 %) of the records for missing quasi-identifier values stops
+// with exit 2, naming the file, the first such line and the column, and
+// saying how to keep them (issue 44, a new user's run: 34 % dropped,
+// exit 0); --max-dropped allows more and --keep-missing keeps them. The
+// data: 12 records, 4 (33 %) with an empty occupation (people under 18 or
+// over 70).
+func TestKanonMaxDropped(t *testing.T) {
+	data := writeTemp(t, "people.csv", "age,occupation,income\n"+
+		"35,clerk,10\n42,sales,20\n16,,0\n51,clerk,30\n29,sales,40\n74,,5\n"+
+		"38,clerk,50\n45,sales,60\n17,,0\n33,clerk,70\n80,,5\n27,sales,80\n")
+	base := []string{"kanon", "--data", data, "--qi", "age,occupation", "--categorical", "occupation", "--k", "2", "--method", "greedy"}
+	_, msg, code := run(t, base...)
+	for _, want := range []string{"people.csv:4:", `column "occupation"`, "4 of 12 records (33.3 %)", "--keep-missing", "--max-dropped"} {
+		if code != 2 || !strings.Contains(msg, want) {
+			t.Errorf("default: exit %d %q, want 2 and %q", code, msg, want)
+		}
+	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("not one line: %q", msg)
+	}
+	out, msg, code := run(t, append(base, "--max-dropped", "0.4")...)
+	if code != 0 || !strings.Contains(out, "8 records (4 dropped") {
+		t.Errorf("--max-dropped 0.4: exit %d %s\n%s", code, msg, out)
+	}
+	out, msg, code = run(t, append(base, "--keep-missing")...)
+	if code != 0 || !strings.Contains(out, "12 records (0 dropped") {
+		t.Errorf("--keep-missing: exit %d %s\n%s", code, msg, out)
+	}
+	for _, bad := range []string{"-0.1", "1.5", "NaN"} {
+		if _, msg, code := run(t, append(base, "--max-dropped", bad)...); code != 2 || !strings.Contains(msg, "--max-dropped") {
+			t.Errorf("--max-dropped %s: exit %d %q", bad, code, msg)
+		}
 	}
 }
