@@ -101,7 +101,8 @@ const MissingQI = MissingLabel
 // other quasi-identifier must hold numbers. A missing value (IsMissing) in
 // a quasi-identifier drops the row when keepMissing is false; when it is
 // true, a missing categorical value is kept as the category "?" and a
-// missing numeric value is an error. Errors (*DataError, naming file, line
+// missing numeric value as NaN, "any value" (model.IsMissing: its box
+// spans the column's range, which is that of the values present). Errors (*DataError, naming file, line
 // and column, except I/O failures): empty file, header only, empty or
 // duplicate column names, ragged rows, unknown or repeated names in qi or
 // categorical, non-numeric or non-finite numeric values (also in dropped
@@ -163,9 +164,6 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 				out.Missing[a].Rows++
 				if !keepMissing {
 					drop = true
-				} else if !isCat[a] {
-					return nil, &DataError{File: name, Line: line, Column: header[j],
-						Msg: fmt.Sprintf("missing value %q in a numeric quasi-identifier (drop the row: do not keep missing values; or declare the column categorical)", c)}
 				}
 				continue
 			}
@@ -195,6 +193,8 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 				}
 				cats[a] = append(cats[a], c)
 				nums = append(nums, 0)
+			} else if IsMissing(rec[j]) {
+				nums = append(nums, math.NaN()) // kept: any value (model.IsMissing)
 			} else {
 				v, _ := o.parseFloat(rec[j]) // checked above
 				nums = append(nums, v)
@@ -220,8 +220,12 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 			at.Kind = model.Numeric
 			at.Min, at.Max = math.Inf(1), math.Inf(-1)
 			for i := 0; i < n; i++ {
-				v := nums[i*d+a]
-				at.Min, at.Max = math.Min(at.Min, v), math.Max(at.Max, v)
+				if v := nums[i*d+a]; !model.IsMissing(v) {
+					at.Min, at.Max = math.Min(at.Min, v), math.Max(at.Max, v)
+				}
+			}
+			if at.Min > at.Max { // every value missing: a constant attribute
+				at.Min, at.Max = 0, 0
 			}
 			continue
 		}

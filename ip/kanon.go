@@ -225,16 +225,30 @@ func kanonMIPProblem(t *model.QITable, k int, steps bool) (*KAnonMIP, error) {
 			for j := 0; j < n; j++ {
 				js := strconv.Itoa(j)
 				vj := t.X[j*d+a]
+				if model.IsMissing(vj) {
+					// Any value: T_j's box is the whole range.
+					b.AddVar(-c, at.Min, at.Min, solvers.Continuous, "lo_"+js+"_"+as)
+					b.AddVar(c, at.Max, at.Max, solvers.Continuous, "hi_"+js+"_"+as)
+					continue
+				}
 				lo := b.AddVar(-c, at.Min, vj, solvers.Continuous, "lo_"+js+"_"+as)
 				hi := b.AddVar(c, vj, at.Max, solvers.Continuous, "hi_"+js+"_"+as)
 				for i := 0; i < n; i++ {
 					vi := t.X[i*d+a]
-					switch {
-					case i == j:
-					case vi < vj:
-						b.AddConstraint(-solvers.Inf, vj, []int{lo, m.xcol[i*n+j]}, []float64{1, vj - vi}, "")
-					case vi > vj:
-						b.AddConstraint(vj, solvers.Inf, []int{hi, m.xcol[i*n+j]}, []float64{1, -(vi - vj)}, "")
+					missing := model.IsMissing(vi) // any value: both rows, to the ends of the range
+					if i != j && (vi < vj || missing) && vj > at.Min {
+						vl := vi
+						if missing {
+							vl = at.Min
+						}
+						b.AddConstraint(-solvers.Inf, vj, []int{lo, m.xcol[i*n+j]}, []float64{1, vj - vl}, "")
+					}
+					if i != j && (vi > vj || missing) && vj < at.Max {
+						vh := vi
+						if missing {
+							vh = at.Max
+						}
+						b.AddConstraint(vj, solvers.Inf, []int{hi, m.xcol[i*n+j]}, []float64{1, -(vh - vj)}, "")
 					}
 				}
 			}
@@ -391,9 +405,16 @@ func SolveKAnonMIP(t *model.QITable, k int, solver string, prm *solvers.Params) 
 // every i.
 func addNumericSteps(b *solvers.RowBuilder, m *KAnonMIP, t *model.QITable, a int, c float64) {
 	n, d := t.N, t.D()
-	u := make([]float64, n)
-	for i := range u {
-		u[i] = t.X[i*d+a]
+	attr := &t.Attrs[a]
+	u := make([]float64, 0, n+2)
+	for i := range n {
+		if v := t.X[i*d+a]; !model.IsMissing(v) {
+			u = append(u, v)
+		} else if len(u) == 0 || u[0] != attr.Min {
+			// A missing value spans the whole range: the steps reach
+			// its ends.
+			u = append([]float64{attr.Min, attr.Max}, u...)
+		}
 	}
 	slices.Sort(u)
 	u = slices.Compact(u)
@@ -401,11 +422,17 @@ func addNumericSteps(b *solvers.RowBuilder, m *KAnonMIP, t *model.QITable, a int
 	for j := 0; j < n; j++ {
 		js := strconv.Itoa(j)
 		vj := t.X[j*d+a]
+		if model.IsMissing(vj) {
+			// Any value: T_j's box is the whole range, a constant term.
+			b.AddVar(c*(attr.Max-attr.Min), 1, 1, solvers.Continuous, "all_"+js+"_"+as)
+			continue
+		}
 		s, _ := slices.BinarySearch(u, vj)
+		// A record with a missing value (any value) forces every step.
 		for tt := s; tt+1 < len(u); tt++ {
 			w := b.AddVar(c*(u[tt+1]-u[tt]), 0, 1, solvers.Continuous, "up_"+js+"_"+as+"_"+strconv.Itoa(tt))
 			for i := 0; i < n; i++ {
-				if t.X[i*d+a] > u[tt] {
+				if vi := t.X[i*d+a]; vi > u[tt] || (i != j && model.IsMissing(vi)) {
 					b.AddConstraint(0, solvers.Inf, []int{w, m.xcol[i*n+j]}, []float64{1, -1}, "")
 				}
 			}
@@ -413,7 +440,7 @@ func addNumericSteps(b *solvers.RowBuilder, m *KAnonMIP, t *model.QITable, a int
 		for tt := s; tt >= 1; tt-- {
 			w := b.AddVar(c*(u[tt]-u[tt-1]), 0, 1, solvers.Continuous, "dn_"+js+"_"+as+"_"+strconv.Itoa(tt))
 			for i := 0; i < n; i++ {
-				if t.X[i*d+a] < u[tt] {
+				if vi := t.X[i*d+a]; vi < u[tt] || (i != j && model.IsMissing(vi)) {
 					b.AddConstraint(0, solvers.Inf, []int{w, m.xcol[i*n+j]}, []float64{1, -1}, "")
 				}
 			}

@@ -479,8 +479,9 @@ func solvePartition(t *model.QITable, k int, o *Options, deadline time.Time) (pa
 }
 
 // LexOrder returns the record indices of t sorted lexicographically by
-// their quasi-identifier tuples (numeric attributes by value, categorical
-// ones by code, in attribute order; ties by index).
+// their quasi-identifier tuples (numeric attributes by value, a missing
+// value after every value, categorical ones by code, in attribute order;
+// ties by index).
 func LexOrder(t *model.QITable) []int {
 	ord := make([]int, t.N)
 	for i := range ord {
@@ -490,16 +491,35 @@ func LexOrder(t *model.QITable) []int {
 	slices.SortFunc(ord, func(a, b int) int {
 		ra, rb := t.X[a*d:(a+1)*d], t.X[b*d:(b+1)*d]
 		for x := range ra {
-			if ra[x] < rb[x] {
-				return -1
-			}
-			if ra[x] > rb[x] {
-				return 1
+			if c := compareValues(ra[x], rb[x]); c != 0 {
+				return c
 			}
 		}
 		return a - b
 	})
 	return ord
+}
+
+// orderKey is the sort key of a quasi-identifier value: the value, or
+// +Inf for a missing numeric value (model.IsMissing), which so sorts after
+// every value (the data hold no infinite value).
+func orderKey(v float64) float64 {
+	if model.IsMissing(v) {
+		return math.Inf(1)
+	}
+	return v
+}
+
+// compareValues orders two quasi-identifier values by orderKey.
+func compareValues(x, y float64) int {
+	x, y = orderKey(x), orderKey(y)
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
 }
 
 // Partitions cuts the lexicographic order of t's records into consecutive

@@ -291,6 +291,8 @@ func (wt *weigher) column(j int, out []float64) {
 					out[i] += ((hi - v) - width) / span
 				} else if v > hi {
 					out[i] += ((v - lo) - width) / span
+				} else if v != v {
+					out[i] += (span - width) / span // missing: the whole range
 				}
 			}
 		case kindCat:
@@ -313,6 +315,12 @@ func (wt *weigher) row(i int, out []float64) {
 		case kindNum:
 			v, span := x[a]*wt.scale[a], wt.span[a]
 			lo, hi := wt.lo[a*n:(a+1)*n], wt.hi[a*n:(a+1)*n]
+			if v != v { // missing: the whole range
+				for j := range out {
+					out[j] += (span - (hi[j] - lo[j])) / span
+				}
+				continue
+			}
 			for j := range out {
 				if v < lo[j] {
 					out[j] += ((hi[j] - v) - (hi[j] - lo[j])) / span
@@ -344,6 +352,8 @@ func (wt *weigher) w(i, j int) float64 {
 				s += ((hi - v) - (hi - lo)) / wt.span[a]
 			} else if v > hi {
 				s += ((v - lo) - (hi - lo)) / wt.span[a]
+			} else if v != v {
+				s += (wt.span[a] - (hi - lo)) / wt.span[a] // missing: the whole range
 			}
 		case kindCat:
 			if inc := wt.tab[(wt.off[a]+int(code[a]))*n+j]; inc != 0 {

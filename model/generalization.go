@@ -135,12 +135,21 @@ func (a *QIAttr) Cardinality() int { return len(a.Categories) }
 
 // QITable holds the quasi-identifiers of N records, row-major: record i is
 // X[i*D : (i+1)*D] with D = len(Attrs); categorical values are codes
-// 0..Cardinality-1 stored as float64.
+// 0..Cardinality-1 stored as float64. A numeric value NaN is missing
+// (IsMissing) and means "any value": the box of a record with a missing
+// value spans the attribute's whole range [Min, Max], and so does every
+// box it joins; a record with a missing value lies only in boxes that
+// span the whole range (whatever its true value, the box holds it).
+// Min and Max are the range of the values that are not missing.
 type QITable struct {
 	Attrs []QIAttr
 	N     int
 	X     []float64
 }
+
+// IsMissing reports whether a numeric quasi-identifier value is missing
+// (NaN): "any value", see QITable.
+func IsMissing(v float64) bool { return v != v }
 
 // D is the number of quasi-identifiers.
 func (t *QITable) D() int { return len(t.Attrs) }
@@ -172,7 +181,10 @@ func (t *QITable) Check() error {
 		} else {
 			for i := 0; i < t.N; i++ {
 				v := t.X[i*d+a]
-				if math.IsNaN(v) || math.IsInf(v, 0) || v < at.Min || v > at.Max {
+				if IsMissing(v) {
+					continue // any value
+				}
+				if math.IsInf(v, 0) || v < at.Min || v > at.Max {
 					return fmt.Errorf("model: record %d, attribute %s: value %v outside [%v, %v]", i, at.Name, v, at.Min, at.Max)
 				}
 			}
@@ -198,6 +210,9 @@ func (t *QITable) NewBox(i int) *Box {
 	for a := range t.Attrs {
 		at := &t.Attrs[a]
 		b.Lo[a], b.Hi[a] = r[a], r[a]
+		if at.Kind == Numeric && IsMissing(r[a]) {
+			b.Lo[a], b.Hi[a] = at.Min, at.Max // any value: the whole range
+		}
 		if at.Kind == Categorical {
 			c := int(r[a])
 			b.Node[a] = int32(c)
@@ -217,6 +232,8 @@ func (t *QITable) Add(b *Box, i int) {
 		at := &t.Attrs[a]
 		v := r[a]
 		switch {
+		case at.Kind == Numeric && IsMissing(v):
+			b.Lo[a], b.Hi[a] = at.Min, at.Max // any value: the whole range
 		case at.Kind == Numeric:
 			b.Lo[a] = math.Min(b.Lo[a], v)
 			b.Hi[a] = math.Max(b.Hi[a], v)
@@ -236,6 +253,10 @@ func (t *QITable) Contains(b *Box, i int) bool {
 		at := &t.Attrs[a]
 		v := r[a]
 		switch {
+		case at.Kind == Numeric && IsMissing(v):
+			if b.Lo[a] > at.Min || b.Hi[a] < at.Max {
+				return false // any value: only a box of the whole range holds it
+			}
 		case at.Kind == Numeric:
 			if v < b.Lo[a] || v > b.Hi[a] {
 				return false
@@ -310,6 +331,13 @@ func (t *QITable) Increase(b *Box, i int) float64 {
 func (t *QITable) AttrIncrease(b *Box, a int, v float64) float64 {
 	at := &t.Attrs[a]
 	switch {
+	case at.Kind == Numeric && IsMissing(v):
+		if at.Max > at.Min {
+			// Any value: the box grows to the whole range (as Width, on
+			// the scaled values).
+			s := at.Scale()
+			return ((at.Max*s - at.Min*s) - (b.Hi[a]*s - b.Lo[a]*s)) / at.Span()
+		}
 	case at.Kind == Numeric:
 		if at.Max > at.Min && (v < b.Lo[a] || v > b.Hi[a]) {
 			// On the scaled values (Scale), as Width, so that no

@@ -52,7 +52,7 @@ func addKanonDataFlags(f interface {
 	f.StringSliceVar(&d.qi, "qi", nil, "quasi-identifier columns, by name (adult default: "+strings.Join(datasets.AdultQI(), ",")+")")
 	f.StringSliceVar(&d.categorical, "categorical", nil, "categorical quasi-identifiers (the others are numeric; adult default: the categorical ones of --qi among "+strings.Join(datasets.AdultCategorical(), ",")+")")
 	f.StringArrayVar(&d.hierarchy, "hierarchy", nil, "ATTR=FILE: generalization hierarchy of a categorical quasi-identifier (value,ancestor,...,root per line, separated by ',' or ';' as in ARX's files; repeatable)")
-	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing (empty, NA or ?) categorical quasi-identifier, '?' being a category (default: drop them, said on stderr)")
+	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing (empty, NA or ?) quasi-identifier value: a categorical one is the category '?', a numeric one any value (its box spans the column's whole range, as does every box it joins) (default: drop them, said on stderr)")
 	f.Float64Var(&d.maxDropped, "max-dropped", datasets.DefaultMaxDropped, fmt.Sprintf("kanon: largest share of the records that may be dropped for a missing quasi-identifier value; more stops the run (exit 2) naming the columns (--data adult: %g, its standard preprocessing drops 7.4 %%); kanon verify accepts and ignores it", adultMaxDropped))
 	addDialectFlags(f, &d.dialectFlags)
 }
@@ -116,7 +116,9 @@ func newKanonCmd() *cobra.Command {
 			"order); --graph-out the private graph file original,published,own,assigned\n" +
 			"that `sdcopt kanon verify` checks the published file against.\n\n" +
 			"Records with a missing quasi-identifier value (empty, NA or ?) are dropped, and\n" +
-			"stderr says how many (--keep-missing keeps them); a run that would drop more\n" +
+			"stderr says how many (--keep-missing keeps them: a categorical value as the\n" +
+			"category ?, a numeric one as any value, whose box spans the whole range); a\n" +
+			"run that would drop more\n" +
 			"than --max-dropped of the records (default 0.05, adult 0.08) stops (exit 2),\n" +
 			"naming the columns. --sep and --decimal read\n" +
 			"semicolon or tab files with decimal commas; hierarchy files may be ARX's\n" +
@@ -368,11 +370,11 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		maxDropped = adultMaxDropped
 	}
 	if err := d.CheckDropped(maxDropped); err != nil {
-		return cli.BadInput("%v; keep those records with --keep-missing or allow more with --max-dropped", err)
+		return cli.BadInput("%v; keep those records with --keep-missing (a missing categorical value is the category ?, a numeric one any value, generalized to the whole range) or allow more with --max-dropped", err)
 	}
 	t := d.Table
 	if d.Dropped > 0 && !s.quiet {
-		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records (%.1f %%) dropped for a missing quasi-identifier value (empty, NA or ?): not anonymized, not published; --keep-missing keeps a missing categorical value as the category ?\n",
+		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records (%.1f %%) dropped for a missing quasi-identifier value (empty, NA or ?): not anonymized, not published; --keep-missing keeps them (a missing categorical value as the category ?, a numeric one as any value: the whole range)\n",
 			d.Dropped, len(d.Records), 100*float64(d.Dropped)/float64(len(d.Records)))
 	}
 	if s.k > t.N {
