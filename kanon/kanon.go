@@ -406,7 +406,7 @@ func anonymize(t *model.QITable, k int, opt *Options) (*Result, error) {
 			fbRecords += len(idx)
 			f := Fallback{Partition: p, Records: len(idx), Interrupted: results[p].interrupted, Method: FallbackQuick}
 			if o.Method == MethodMIP {
-				f.Method, f.Interrupted = MethodHungarian, true
+				f.Method = MethodHungarian
 			}
 			fbParts = append(fbParts, f)
 		}

@@ -658,6 +658,16 @@ func TestMIPDeadline(t *testing.T) {
 	if r.Fallbacks != r.Partitions || r.MIPOptimal || !math.IsNaN(r.MIPBound) {
 		t.Fatalf("expired deadline: %d fallbacks of %d partitions, optimal %v, bound %v", r.Fallbacks, r.Partitions, r.MIPOptimal, r.MIPBound)
 	}
+	// Listed (issue 44, item 16): started after the deadline, finished by
+	// the hungarian heuristic.
+	if len(r.FallbackParts) != r.Partitions || r.FallbackRecords != tab.N {
+		t.Fatalf("expired deadline: %+v, %d records", r.FallbackParts, r.FallbackRecords)
+	}
+	for _, f := range r.FallbackParts {
+		if f.Interrupted || f.Method != MethodHungarian {
+			t.Errorf("expired deadline: %+v", f)
+		}
+	}
 	if testing.Short() {
 		t.Skip("the Adult deadline runs take seconds each")
 	}
