@@ -118,9 +118,8 @@ func newKanonCmd() *cobra.Command {
 			"Records with a missing quasi-identifier value (empty, NA or ?) are dropped, and\n" +
 			"stderr says how many (--keep-missing keeps them: a categorical value as the\n" +
 			"category ?, a numeric one as any value, whose box spans the whole range); a\n" +
-			"run that would drop more\n" +
-			"than --max-dropped of the records (default 0.05, adult 0.08) stops (exit 2),\n" +
-			"naming the columns. --sep and --decimal read\n" +
+			"run that would drop more than --max-dropped of the records (default 0.05,\n" +
+			"adult 0.08) stops (exit 2), naming the columns. --sep and --decimal read\n" +
 			"semicolon or tab files with decimal commas; hierarchy files may be ARX's\n" +
 			"(semicolons, repeated levels such as Male;Male;*).",
 		Args: noArgs,
