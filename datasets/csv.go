@@ -87,12 +87,7 @@ type Table struct {
 // NumRecords is the number of records of the table.
 func (t *Table) NumRecords() int { return t.Data.N }
 
-// missing reports whether a trimmed cell marks a missing value.
-func missing(cell string) bool {
-	return cell == "" || cell == "NA" || cell == "?"
-}
-
-// Missing says what a missing value ("", "NA" or "?") in a
+// Missing says what a missing value (IsMissing: "", "NA" or "?") in a
 // microaggregated column does. sdcMicro's microaggregation accepts NA in
 // the data; here the choice is explicit.
 type Missing int
@@ -428,7 +423,7 @@ func (sc *columnScan) firstBad(lenient bool) badCell {
 // add classifies the cell on the given line.
 func (sc *columnScan) add(cell string, line int) {
 	c := strings.TrimSpace(cell)
-	if missing(c) {
+	if IsMissing(c) {
 		if sc.miss.line == 0 {
 			sc.miss = badCell{line, fmt.Sprintf("missing value %q", cell)}
 		}

@@ -63,6 +63,16 @@
 // set; both write in the table's dialect. Hierarchy files are read
 // comma- or semicolon-separated (ARX's format), see LoadHierarchy.
 //
+// # Missing values
+//
+// One definition serves every reader and so every command: a cell is
+// missing when, trimmed, it is empty, "NA" or "?" (IsMissing). What a
+// missing value then does depends on the data's use, never on its
+// spelling: in a microaggregated column the CSVOptions.Missing policy
+// refuses, drops or imputes it; in a quasi-identifier (ReadQI) it drops
+// the record, or is kept (a category "?", or any numeric value); in categorical microdata (ReadMicrodata, audit
+// and serve) it is the category MissingLabel "?".
+//
 // # Quasi-identifier data (Doka et al.)
 //
 // ReadQI and LoadQI read a CSV file with mixed columns for k-anonymity:
@@ -70,8 +80,10 @@
 // their range over the kept records, categorical ones coded in sorted
 // byte order of their values, so codes do not depend on the record order)
 // and every cell is kept as text (QIData) so that a published file can
-// carry the other columns. A missing quasi-identifier value ("" or "?")
-// drops the row, or with keepMissing becomes the category "?". LoadAdult
+// carry the other columns. A missing quasi-identifier value (IsMissing)
+// drops the row, or with keepMissing becomes the category "?"
+// (categorical) or NaN, "any value" (numeric, model.IsMissing: its box
+// spans the column's range). LoadAdult
 // reads the UCI Adult file of the shared data directory with AdultQI, the
 // 8 quasi-identifiers that mirror the CENSUS data of Doka et al. (Section
 // 8, Table 2); NewSyntheticQI generates tables with the same attributes

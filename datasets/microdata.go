@@ -96,19 +96,20 @@ type LevelOptions struct {
 // row and one record per respondent (name is used in error messages). vars
 // names the declared variables (header names, at least one, no repeats);
 // the other columns are ignored. Every field of a declared variable is a
-// category label, trimmed; "?" and "NA" are labels like any other (the
-// UCI Adult file writes its missing values as "?"), an empty field is an
-// error. The levels of a variable are those of levels[name] in that order
-// when given (a label outside them is an error naming the file, line and
-// column), otherwise the labels of the data in canonical order
+// category label, trimmed; a missing value (IsMissing: empty, "NA" or
+// "?"; the UCI Adult file writes its missing values as "?") is the one
+// category MissingLabel "?". The levels of a variable are those of
+// levels[name] in that order when given (a label outside them is an error
+// naming the file, line and column; so is a missing value when "?" is not
+// among them), otherwise the labels of the data in canonical order
 // (CompareLabels), never in the order of the records: the order of first
 // appearance would publish the first records' combinations with the
 // levels.
 //
 // Errors (*DataError except I/O failures): empty file, header only,
-// unknown or repeated variables, ragged rows, empty fields, labels outside
-// a levels file, levels given for an undeclared variable, a variable
-// without levels.
+// unknown or repeated variables, ragged rows, labels outside a levels
+// file, levels given for an undeclared variable, a variable without
+// levels.
 func ReadMicrodata(r io.Reader, name string, vars []string, levels map[string][]string) (*Microdata, error) {
 	return ReadMicrodataWith(r, name, vars, LevelOptions{Levels: levels})
 }
@@ -158,11 +159,16 @@ func ReadMicrodataWith(r io.Reader, name string, vars []string, opt LevelOptions
 	for rec, line := range rows.all() {
 		for i, j := range colOf {
 			l := strings.TrimSpace(rec[j])
-			if l == "" {
-				return nil, &DataError{File: name, Line: line, Column: header[j], Msg: "empty category label"}
+			miss := IsMissing(l)
+			if miss {
+				l = MissingLabel // "", "NA" and "?" are one category
 			}
 			x, ok := index[i][l]
 			if !ok {
+				if fixed[i] && miss {
+					return nil, &DataError{File: name, Line: line, Column: header[j],
+						Msg: fmt.Sprintf("missing value %q: a missing value is the category %q, which is not among the %d levels of the levels file (add it)", rec[j], MissingLabel, len(md.Vars[i].Levels))}
+				}
 				if fixed[i] {
 					return nil, &DataError{File: name, Line: line, Column: header[j],
 						Msg: fmt.Sprintf("label %q is not among the %d levels of the levels file", l, len(md.Vars[i].Levels))}

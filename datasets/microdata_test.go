@@ -60,7 +60,9 @@ func TestReadMicrodataErrors(t *testing.T) {
 		{"sex,age\n", []string{"sex"}, nil, "m.csv:1: header only"},
 		{"sex,age\nM,1\n", []string{"nope"}, nil, `unknown column "nope"`},
 		{"sex,age\nM,1\n", []string{"sex", "sex"}, nil, "selected twice"},
-		{"sex,age\nM,1\n,2\n", []string{"sex"}, nil, `m.csv:3: column "sex": empty category label`},
+		// An empty field is a missing value, the category "?" (issue 44:
+		// one definition of missing values; it was an error before).
+		{"sex,age\nM,1\n,2\n", []string{"sex"}, lv, `m.csv:3: column "sex": missing value "": a missing value is the category "?", which is not among the 1 levels`},
 		{"sex,age\nM,1\nF\n", []string{"sex"}, nil, "m.csv:3: 1 fields"},
 		{"sex,age\nM,1\nF,2\n", []string{"sex"}, lv, `m.csv:3: column "sex": label "F" is not among the 1 levels`},
 		{"sex,age\nM,1\n", nil, nil, "no variables"},

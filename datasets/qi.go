@@ -37,23 +37,72 @@ type QIData struct {
 	Records [][]string     // every data row of the file (cells trimmed), dropped rows included
 	QICols  []int          // QICols[a]: index into Header of quasi-identifier a (the order of the qi argument)
 	Dropped int            // data rows dropped for a missing quasi-identifier value
+	// Source is the name the data was read under (the file).
+	Source string
+	// Missing counts, per quasi-identifier (in the order of QICols), the
+	// data rows with a missing value there (IsMissing), dropped or kept,
+	// and the line of the first (0: none).
+	Missing []MissingCount
+}
+
+// MissingCount is the count of missing values of one quasi-identifier.
+type MissingCount struct {
+	Column    string
+	Rows      int // data rows with a missing value in the column
+	FirstLine int // 1-based file line of the first (the header is line 1); 0 if none
+}
+
+// DefaultMaxDropped is the default share of the records that a
+// k-anonymization may drop for missing quasi-identifier values
+// (CheckDropped).
+const DefaultMaxDropped = 0.05
+
+// CheckDropped returns nil when the rows dropped for a missing
+// quasi-identifier value are at most maxShare of all data rows, and
+// otherwise a *DataError naming the file, the first dropped line, the
+// column with the most missing values and every column's count: a run
+// that silently left out a third of the people would publish a biased
+// file and say nothing of those left out.
+func (q *QIData) CheckDropped(maxShare float64) error {
+	all := len(q.Records)
+	if all == 0 || float64(q.Dropped) <= maxShare*float64(all) {
+		return nil
+	}
+	e := &DataError{File: q.Source}
+	var parts []string
+	worst := -1
+	for x, m := range q.Missing {
+		if m.Rows == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", m.Column, m.Rows))
+		if worst < 0 || m.Rows > q.Missing[worst].Rows {
+			worst = x
+		}
+		if e.Line == 0 || m.FirstLine < e.Line {
+			e.Line = m.FirstLine
+		}
+	}
+	if worst >= 0 {
+		e.Column = q.Missing[worst].Column
+	}
+	e.Msg = fmt.Sprintf("%d of %d records (%.1f %%) have a missing quasi-identifier value (empty, NA or ?: %s) and would be dropped, more than the %g %% allowed",
+		q.Dropped, all, 100*float64(q.Dropped)/float64(all), strings.Join(parts, ", "), 100*maxShare)
+	return e
 }
 
 // MissingQI is the category that a missing categorical value becomes when
-// missing values are kept.
-const MissingQI = "?"
-
-// missingQI reports whether a trimmed quasi-identifier cell is missing:
-// empty or "?".
-func missingQI(cell string) bool { return cell == "" || cell == MissingQI }
+// missing values are kept (MissingLabel).
+const MissingQI = MissingLabel
 
 // LoadQI reads the CSV file at path (one header row; cells are trimmed of
 // spaces) and selects the quasi-identifier columns qi, in the given order.
 // The names in categorical (each must be in qi) are categorical; every
-// other quasi-identifier must hold numbers. A missing value ("" or "?") in
+// other quasi-identifier must hold numbers. A missing value (IsMissing) in
 // a quasi-identifier drops the row when keepMissing is false; when it is
 // true, a missing categorical value is kept as the category "?" and a
-// missing numeric value is an error. Errors (*DataError, naming file, line
+// missing numeric value as NaN, "any value" (model.IsMissing: its box
+// spans the column's range, which is that of the values present). Errors (*DataError, naming file, line
 // and column, except I/O failures): empty file, header only, empty or
 // duplicate column names, ragged rows, unknown or repeated names in qi or
 // categorical, non-numeric or non-finite numeric values (also in dropped
@@ -94,7 +143,10 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 		return nil, &DataError{File: name, Msg: err.Error()}
 	}
 	d := len(cols)
-	out := &QIData{Header: header, QICols: cols}
+	out := &QIData{Header: header, QICols: cols, Source: name, Missing: make([]MissingCount, d)}
+	for a, j := range cols {
+		out.Missing[a].Column = header[j]
+	}
 	var nums []float64          // kept records' values (categorical slots unused)
 	cats := make([][]string, d) // kept records' categorical values
 	rows := &rowReader{cr: cr, name: name, width: len(header)}
@@ -105,12 +157,13 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 		drop := false
 		for a, j := range cols {
 			c := rec[j]
-			if missingQI(c) {
+			if IsMissing(c) {
+				if m := &out.Missing[a]; m.Rows == 0 {
+					m.FirstLine = line
+				}
+				out.Missing[a].Rows++
 				if !keepMissing {
 					drop = true
-				} else if !isCat[a] {
-					return nil, &DataError{File: name, Line: line, Column: header[j],
-						Msg: fmt.Sprintf("missing value %q in a numeric quasi-identifier (drop the row: do not keep missing values; or declare the column categorical)", c)}
 				}
 				continue
 			}
@@ -135,11 +188,13 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 		for a, j := range cols {
 			if isCat[a] {
 				c := rec[j]
-				if missingQI(c) {
-					c = MissingQI // kept: "" and "?" are one category
+				if IsMissing(c) {
+					c = MissingQI // kept: "", "NA" and "?" are one category
 				}
 				cats[a] = append(cats[a], c)
 				nums = append(nums, 0)
+			} else if IsMissing(rec[j]) {
+				nums = append(nums, math.NaN()) // kept: any value (model.IsMissing)
 			} else {
 				v, _ := o.parseFloat(rec[j]) // checked above
 				nums = append(nums, v)
@@ -165,8 +220,12 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 			at.Kind = model.Numeric
 			at.Min, at.Max = math.Inf(1), math.Inf(-1)
 			for i := 0; i < n; i++ {
-				v := nums[i*d+a]
-				at.Min, at.Max = math.Min(at.Min, v), math.Max(at.Max, v)
+				if v := nums[i*d+a]; !model.IsMissing(v) {
+					at.Min, at.Max = math.Min(at.Min, v), math.Max(at.Max, v)
+				}
+			}
+			if at.Min > at.Max { // every value missing: a constant attribute
+				at.Min, at.Max = 0, 0
 			}
 			continue
 		}

@@ -95,7 +95,8 @@ func TestLoadQIErrors(t *testing.T) {
 		col   string
 		isDat bool
 	}{
-		{"numeric missing kept", "a,b\n1,x\n?,y\n", []string{"a", "b"}, []string{"b"}, true, `:3: column "a": missing value "?" in a numeric`, 3, "a", true},
+		// A kept missing numeric value was an error here; it is "any
+		// value" since issue 44 (TestKeepMissingNumeric).
 		{"bad number", "a,b\n1,x\n2,y\nabc,z\n", []string{"a", "b"}, []string{"b"}, false, `:4: column "a": non-numeric value "abc"`, 4, "a", true},
 		{"bad number in dropped row", "a,b\n1,x\nzz,?\n", []string{"a", "b"}, []string{"b"}, false, `:3: column "a": non-numeric value "zz"`, 3, "a", true},
 		{"digit separator", "a,b\n1,x\n1_2,y\n", []string{"a", "b"}, []string{"b"}, false, `:3: column "a": non-numeric value "1_2" (numbers are read in plain decimal`, 3, "a", true},
@@ -416,5 +417,29 @@ func BenchmarkLoadAdult(b *testing.B) {
 		if _, err := LoadAdult(false); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestKeepMissingNumeric: with keepMissing a missing numeric value (any
+// spelling) is kept as NaN, "any value", and the range is that of the
+// values present (issue 44: it was an error).
+func TestKeepMissingNumeric(t *testing.T) {
+	q, err := ReadQI(strings.NewReader("a,b\n1,x\n?,y\nNA,x\n4,y\n,x\n"), "k.csv", []string{"a", "b"}, []string{"b"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := q.Table.Attrs[0]
+	if q.Table.N != 5 || q.Dropped != 0 || at.Min != 1 || at.Max != 4 {
+		t.Fatalf("N %d dropped %d range [%v, %v]", q.Table.N, q.Dropped, at.Min, at.Max)
+	}
+	for i, want := range []bool{false, true, true, false, true} {
+		if got := model.IsMissing(q.Table.Row(i)[0]); got != want {
+			t.Errorf("record %d missing %v, want %v", i, got, want)
+		}
+	}
+	// Every value missing: a constant attribute.
+	q, err = ReadQI(strings.NewReader("a,b\n?,y\nNA,x\n"), "k.csv", []string{"a", "b"}, []string{"b"}, true)
+	if err != nil || q.Table.Attrs[0].Min != 0 || q.Table.Attrs[0].Max != 0 || q.Table.Check() != nil {
+		t.Fatalf("all missing: %v %+v", err, q)
 	}
 }

@@ -62,6 +62,42 @@ import (
 //     As above, w is continuous in [0, 1] and exact at the minimum.
 //
 // The objective is Σ_j Σ_a NCP_ja/(n·d) = GCP.
+//
+// A numeric attribute whose values exceed maxMIPValue in magnitude (or
+// whose range Max − Min overflows float64) is modelled on its values
+// normalized to [0, 1], (v − Min)/R_a (computed without overflow,
+// model.QIAttr.Width): the solvers treat such magnitudes as infinite,
+// and the NCPs, hence the objective, are the same.
+
+// maxMIPValue is the largest magnitude of a numeric quasi-identifier that
+// the MIP takes as it is; larger ones are normalized (normalizeHuge).
+const maxMIPValue = 1e15
+
+// normalizeHuge returns t, or a copy of t in which every numeric
+// attribute with a value beyond ±maxMIPValue (a range that overflows
+// included) holds its values normalized to [0, 1] (Min 0, Max 1): the
+// NCPs are unchanged up to rounding.
+func normalizeHuge(t *model.QITable) *model.QITable {
+	d := t.D()
+	var c *model.QITable
+	for a := range t.Attrs {
+		at := &t.Attrs[a]
+		if at.Kind != model.Numeric || !(at.Max > at.Min) || math.Max(math.Abs(at.Min), math.Abs(at.Max)) <= maxMIPValue {
+			continue
+		}
+		if c == nil {
+			c = &model.QITable{Attrs: slices.Clone(t.Attrs), N: t.N, X: slices.Clone(t.X)}
+		}
+		for i := range t.N {
+			c.X[i*d+a] = at.Width(at.Min, t.X[i*d+a])
+		}
+		c.Attrs[a].Min, c.Attrs[a].Max = 0, 1
+	}
+	if c == nil {
+		return t
+	}
+	return c
+}
 
 // KAnonStepMaxN is the largest table for which KAnonMIPProblem models the
 // numeric attributes in step form (up to about n³ entries per attribute,
@@ -138,6 +174,7 @@ func kanonMIPProblem(t *model.QITable, k int, steps bool) (*KAnonMIP, error) {
 	if est := float64(n) * float64(n) * float64(2+2*d); est > MaxKAnonMIPNonzeros {
 		return nil, fmt.Errorf("ip: %w: n = %d, d = %d gives about %.3g entries (cap %d)", ErrKAnonMIPTooLarge, n, d, est, MaxKAnonMIPNonzeros)
 	}
+	t = normalizeHuge(t)
 	scale := 1 / float64(n*d)
 	b := solvers.NewRowBuilder(solvers.Minimize)
 	m := &KAnonMIP{N: n, K: k, xcol: make([]int, n*n)}
@@ -188,16 +225,30 @@ func kanonMIPProblem(t *model.QITable, k int, steps bool) (*KAnonMIP, error) {
 			for j := 0; j < n; j++ {
 				js := strconv.Itoa(j)
 				vj := t.X[j*d+a]
+				if model.IsMissing(vj) {
+					// Any value: T_j's box is the whole range.
+					b.AddVar(-c, at.Min, at.Min, solvers.Continuous, "lo_"+js+"_"+as)
+					b.AddVar(c, at.Max, at.Max, solvers.Continuous, "hi_"+js+"_"+as)
+					continue
+				}
 				lo := b.AddVar(-c, at.Min, vj, solvers.Continuous, "lo_"+js+"_"+as)
 				hi := b.AddVar(c, vj, at.Max, solvers.Continuous, "hi_"+js+"_"+as)
 				for i := 0; i < n; i++ {
 					vi := t.X[i*d+a]
-					switch {
-					case i == j:
-					case vi < vj:
-						b.AddConstraint(-solvers.Inf, vj, []int{lo, m.xcol[i*n+j]}, []float64{1, vj - vi}, "")
-					case vi > vj:
-						b.AddConstraint(vj, solvers.Inf, []int{hi, m.xcol[i*n+j]}, []float64{1, -(vi - vj)}, "")
+					missing := model.IsMissing(vi) // any value: both rows, to the ends of the range
+					if i != j && (vi < vj || missing) && vj > at.Min {
+						vl := vi
+						if missing {
+							vl = at.Min
+						}
+						b.AddConstraint(-solvers.Inf, vj, []int{lo, m.xcol[i*n+j]}, []float64{1, vj - vl}, "")
+					}
+					if i != j && (vi > vj || missing) && vj < at.Max {
+						vh := vi
+						if missing {
+							vh = at.Max
+						}
+						b.AddConstraint(vj, solvers.Inf, []int{hi, m.xcol[i*n+j]}, []float64{1, -(vh - vj)}, "")
 					}
 				}
 			}
@@ -354,9 +405,16 @@ func SolveKAnonMIP(t *model.QITable, k int, solver string, prm *solvers.Params) 
 // every i.
 func addNumericSteps(b *solvers.RowBuilder, m *KAnonMIP, t *model.QITable, a int, c float64) {
 	n, d := t.N, t.D()
-	u := make([]float64, n)
-	for i := range u {
-		u[i] = t.X[i*d+a]
+	attr := &t.Attrs[a]
+	u := make([]float64, 0, n+2)
+	for i := range n {
+		if v := t.X[i*d+a]; !model.IsMissing(v) {
+			u = append(u, v)
+		} else if len(u) == 0 || u[0] != attr.Min {
+			// A missing value spans the whole range: the steps reach
+			// its ends.
+			u = append([]float64{attr.Min, attr.Max}, u...)
+		}
 	}
 	slices.Sort(u)
 	u = slices.Compact(u)
@@ -364,11 +422,17 @@ func addNumericSteps(b *solvers.RowBuilder, m *KAnonMIP, t *model.QITable, a int
 	for j := 0; j < n; j++ {
 		js := strconv.Itoa(j)
 		vj := t.X[j*d+a]
+		if model.IsMissing(vj) {
+			// Any value: T_j's box is the whole range, a constant term.
+			b.AddVar(c*(attr.Max-attr.Min), 1, 1, solvers.Continuous, "all_"+js+"_"+as)
+			continue
+		}
 		s, _ := slices.BinarySearch(u, vj)
+		// A record with a missing value (any value) forces every step.
 		for tt := s; tt+1 < len(u); tt++ {
 			w := b.AddVar(c*(u[tt+1]-u[tt]), 0, 1, solvers.Continuous, "up_"+js+"_"+as+"_"+strconv.Itoa(tt))
 			for i := 0; i < n; i++ {
-				if t.X[i*d+a] > u[tt] {
+				if vi := t.X[i*d+a]; vi > u[tt] || (i != j && model.IsMissing(vi)) {
 					b.AddConstraint(0, solvers.Inf, []int{w, m.xcol[i*n+j]}, []float64{1, -1}, "")
 				}
 			}
@@ -376,7 +440,7 @@ func addNumericSteps(b *solvers.RowBuilder, m *KAnonMIP, t *model.QITable, a int
 		for tt := s; tt >= 1; tt-- {
 			w := b.AddVar(c*(u[tt]-u[tt-1]), 0, 1, solvers.Continuous, "dn_"+js+"_"+as+"_"+strconv.Itoa(tt))
 			for i := 0; i < n; i++ {
-				if t.X[i*d+a] < u[tt] {
+				if vi := t.X[i*d+a]; vi < u[tt] || (i != j && model.IsMissing(vi)) {
 					b.AddConstraint(0, solvers.Inf, []int{w, m.xcol[i*n+j]}, []float64{1, -1}, "")
 				}
 			}

@@ -108,6 +108,23 @@
 // Adult — fits Options.Budget (DefaultBudget = 30 s) on the workers,
 // within memory caps for the dense matrices. Result.Partition reports it.
 //
+// # Deadline
+//
+// A Budget that is set is a deadline for the run (the MIP's is
+// TimeLimit, see above). greedy, sortgreedy and hungarian check it inside
+// a partition too: every 16 originals of a greedy round, every 16 columns
+// of sortgreedy's and the dense hungarian's weights, every 16 rows of the
+// sparse hungarian's pools and candidates, and before every augmenting
+// path search of native/hungarian (SolveStop, Sparse.Stop). A partition
+// running at the deadline drops its rounds; it and the partitions that
+// start after the deadline get the quick fallback graph (FallbackQuick:
+// Mondrian's median splits of the partition into parts of k to 2k-1
+// records, each part the circulant graph of its lexicographic order,
+// O(n log² n)), k-regular like the others, so the result is verified the
+// same way. Result.Fallbacks, FallbackRecords and FallbackParts (which
+// partition, its records, interrupted or not started) report them. flow
+// checks the deadline only between partitions.
+//
 // # Sparse hungarian
 //
 // hungarian on a partition of more than SparseMin records (or with

@@ -23,7 +23,10 @@ func solveFlow(t *model.QITable, k int) ([][]int32, error) {
 	}
 	// With the identity boxes (NCP sum 0) the round weights are the
 	// pairwise distances, and the diagonal is forbidden (+Inf).
-	cost := newRounds(t, 1).weights()
+	cost, err := newRounds(t, 1).weights() // no deadline: never fails
+	if err != nil {
+		return nil, err
+	}
 	chosen, _, err := mincostflow.KRegular(n, k-1, cost)
 	if err != nil {
 		return nil, err

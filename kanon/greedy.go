@@ -12,7 +12,10 @@ func roundGreedy(st *rounds) ([]int32, error) {
 	p := newPartial(st.n)
 	row := make([]float64, st.n)
 	inf := math.Inf(1)
-	for _, i := range st.order {
+	for x, i := range st.order {
+		if x&15 == 0 && st.expired() {
+			return nil, errDeadline
+		}
 		st.row(i, row)
 		best, bw := -1, inf
 		for _, j32 := range p.freeT {

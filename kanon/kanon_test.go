@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -657,6 +658,16 @@ func TestMIPDeadline(t *testing.T) {
 	if r.Fallbacks != r.Partitions || r.MIPOptimal || !math.IsNaN(r.MIPBound) {
 		t.Fatalf("expired deadline: %d fallbacks of %d partitions, optimal %v, bound %v", r.Fallbacks, r.Partitions, r.MIPOptimal, r.MIPBound)
 	}
+	// Listed (issue 44, item 16): started after the deadline, finished by
+	// the hungarian heuristic.
+	if len(r.FallbackParts) != r.Partitions || r.FallbackRecords != tab.N {
+		t.Fatalf("expired deadline: %+v, %d records", r.FallbackParts, r.FallbackRecords)
+	}
+	for _, f := range r.FallbackParts {
+		if f.Interrupted || f.Method != MethodHungarian {
+			t.Errorf("expired deadline: %+v", f)
+		}
+	}
 	if testing.Short() {
 		t.Skip("the Adult deadline runs take seconds each")
 	}
@@ -694,8 +705,8 @@ func TestMIPDeadline(t *testing.T) {
 }
 
 // TestBudgetDeadline: the heuristics' budget is a deadline too: with a
-// budget that has passed, every partition is solved by greedy (counted in
-// Fallbacks) and the graph is valid; on Adult, hungarian with a 3 s budget
+// budget that has passed, every partition is solved by the quick fallback
+// (counted in Fallbacks) and the graph is valid; on Adult, hungarian with a 3 s budget
 // ends within the budget plus a generous slack.
 func TestBudgetDeadline(t *testing.T) {
 	tab := randTable(870, 40, false)
@@ -729,23 +740,78 @@ func TestBudgetDeadline(t *testing.T) {
 	t.Logf("%v, partition %d, %d of %d partitions fell back", time.Since(start), r.Partition, r.Fallbacks, r.Partitions)
 }
 
-// TestCirculant: the fallback graph is k-regular with the identity on
-// partitions of every size from k up, and Extract finds an assignment.
-func TestCirculant(t *testing.T) {
-	for _, c := range []struct{ n, k int }{{3, 3}, {7, 3}, {20, 5}, {9, 1}} {
-		tab := randTable(uint64(880+c.n), c.n, false)
-		g := &model.GenGraph{N: c.n, Matched: circulant(tab, c.k)}
-		if err := g.CheckRegular(c.k); err != nil {
-			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
-		}
-		for j, m := range g.Matched {
-			if !slices.Contains(m, int32(j)) {
-				t.Fatalf("n %d k %d: published %d lacks its original", c.n, c.k, j)
+// TestRoundsDeadline: every round function and the sparse setup stop
+// with errDeadline when the deadline has passed, inside the partition
+// (issue 44, item 16: before, a partition that had started ran all its
+// rounds), and Anonymize then finishes such partitions with the quick
+// fallback.
+func TestRoundsDeadline(t *testing.T) {
+	tab := randTable(890, 300, false)
+	const k = 4
+	past := time.Now().Add(-time.Second)
+	cases := []struct {
+		name string
+		run  func(st *rounds) error
+	}{
+		{"greedy", func(st *rounds) error { _, err := roundGreedy(st); return err }},
+		{"sortgreedy", func(st *rounds) error { _, err := roundSortGreedy(st); return err }},
+		{"hungarian", func(st *rounds) error { _, err := roundHungarian(st); return err }},
+		{"sparse pool", func(st *rounds) error { return st.initSparse(8, 50) }},
+		{"sparse round", func(st *rounds) error {
+			st.deadline = time.Time{}
+			if err := st.initSparse(8, 50); err != nil {
+				return err
 			}
+			st.deadline = past
+			_, err := roundSparse(st)
+			return err
+		}},
+		{"run", func(st *rounds) error { _, err := st.run(k, roundGreedy); return err }},
+	}
+	for _, c := range cases {
+		st := newRounds(tab, k)
+		st.deadline = past
+		if err := c.run(st); !errors.Is(err, errDeadline) {
+			t.Errorf("%s: %v, want errDeadline", c.name, err)
 		}
-		if _, err := Extract(g, c.k, 1); err != nil {
-			t.Fatalf("n %d k %d: %v", c.n, c.k, err)
+	}
+	for _, m := range []string{MethodGreedy, MethodSortGreedy, MethodHungarian} {
+		o := &Options{Method: m, Partition: 100}
+		if _, err := solvePartition(tab, k, o, past); !errors.Is(err, errDeadline) {
+			t.Errorf("%s: solvePartition %v, want errDeadline", m, err)
 		}
+		if r, err := solvePartition(tab, k, o, time.Time{}); err != nil || len(r.matched) != tab.N {
+			t.Errorf("%s without deadline: %v", m, err)
+		}
+	}
+}
+
+// TestCirculant: the fallback graphs (circulant, and quickGraph: median
+// parts of k to 2k-1 records, each circulant) are k-regular with the
+// identity on partitions of every size from k up, and Extract finds an
+// assignment.
+func TestCirculant(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{3, 3}, {7, 3}, {20, 5}, {9, 1}, {200, 7}} {
+		tab := randTable(uint64(880+c.n), c.n, false)
+		for _, g := range []*model.GenGraph{{N: c.n, Matched: circulant(tab, c.k)}, {N: c.n, Matched: quickGraph(tab, c.k)}} {
+			checkFallbackGraph(t, tab, g, c.n, c.k)
+		}
+	}
+	// Equal records: Mondrian cannot split them, the chunks of 2k can.
+	tab := &model.QITable{Attrs: []model.QIAttr{{Name: "a", Kind: model.Numeric, Min: 0, Max: 1}}, N: 50, X: make([]float64, 50)}
+	checkFallbackGraph(t, tab, &model.GenGraph{N: 50, Matched: quickGraph(tab, 4)}, 50, 4)
+}
+
+func checkFallbackGraph(t *testing.T, tab *model.QITable, g *model.GenGraph, n, k int) {
+	t.Helper()
+	if err := g.CheckRegular(k); err != nil {
+		t.Fatalf("n %d k %d: %v", n, k, err)
+	}
+	if err := Verify(tab, nil, g, k, tab.GCP(g)); err != nil {
+		t.Fatalf("n %d k %d: %v", n, k, err)
+	}
+	if _, err := Extract(g, k, 1); err != nil {
+		t.Fatalf("n %d k %d: %v", n, k, err)
 	}
 }
 
@@ -819,4 +885,220 @@ func TestProgress(t *testing.T) {
 	if r.Partitions < 4 || !slices.Equal(calls, want) {
 		t.Errorf("progress calls (%d partitions):\n%v\nwant\n%v", r.Partitions, calls, want)
 	}
+}
+
+// TestHugeRange: a numeric quasi-identifier whose range overflows
+// (values ±1e308: Max - Min = +Inf) gets the same, correct GCP from every
+// method (issue 44, item 11: sortgreedy and greedy reported GCP 0,
+// hungarian and flow failed on NaN weights, mondrian on a NaN GCP). The
+// GCP is checked against the boxes' widths over the range computed
+// exactly (big.Float), and the exact methods must reach the optimum 0.5
+// (every 2-regular graph pairs one of ±1e308 with a record at least 1e308
+// away, which costs half the range, on two boxes).
+func TestHugeRange(t *testing.T) {
+	xs := []float64{1e308, -1e308, 0, 5, math.MaxFloat64, -math.MaxFloat64 / 3}
+	for _, n := range []int{4, 6} {
+		lo, hi := slices.Min(xs[:n]), slices.Max(xs[:n])
+		tab := &model.QITable{Attrs: []model.QIAttr{{Name: "a", Kind: model.Numeric, Min: lo, Max: hi}}, N: n, X: slices.Clone(xs[:n])}
+		for _, m := range Methods() {
+			t.Run(fmt.Sprintf("%s_n%d", m, n), func(t *testing.T) {
+				r, err := Anonymize(tab, 2, &Options{Method: m, Seed: 1})
+				if m == MethodMIP && errors.Is(err, solvers.ErrUnavailable) && os.Getenv("SDCOPT_REQUIRE_ENGINES") == "" {
+					t.Skip(err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkResult(t, tab, 2, r)
+				span := new(big.Float).Sub(big.NewFloat(hi), big.NewFloat(lo))
+				sum := 0.0
+				for _, b := range tab.Boxes(r.Graph) {
+					w := new(big.Float).Sub(big.NewFloat(b.Hi[0]), big.NewFloat(b.Lo[0]))
+					f, _ := w.Quo(w, span).Float64()
+					sum += f
+				}
+				if want := sum / float64(n); math.Abs(r.GCP-want) > 1e-12 {
+					t.Errorf("GCP %v, exact %v", r.GCP, want)
+				}
+				if n == 4 && (m == MethodHungarian || m == MethodFlow || m == MethodMIP || m == MethodMondrian) && math.Abs(r.GCP-0.5) > 1e-12 {
+					t.Errorf("GCP %v, optimum 0.5", r.GCP)
+				}
+				if r.GCP < 0.5-1e-12 && n == 4 {
+					t.Errorf("GCP %v below the optimum 0.5", r.GCP)
+				}
+				if m == MethodMIP && (!r.MIPOptimal || math.Abs(r.MIPBound-r.GCP) > 1e-6) {
+					t.Errorf("MIP: optimal %v, bound %v for GCP %v", r.MIPOptimal, r.MIPBound, r.GCP)
+				}
+			})
+		}
+	}
+}
+
+// TestPartitionDeadline: a partition that starts before the budget's
+// deadline stops at it (issue 44, item 16: on Adult, k = 10, greedy with
+// partitions of 16,000 and a 3 s budget took 50.6 s, sortgreedy with
+// 12,000 28.9 s, hungarian with 5 s 20.6 s): the rounds check the
+// deadline inside the partition, and the partitions interrupted there or
+// started after it are finished by the quick fallback, which the result
+// lists (FallbackParts). The result is verified k-anonymous. The slack is
+// generous, for a loaded machine; the overruns it catches were 17 to 45 s.
+func TestPartitionDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the Adult deadline runs take seconds each")
+	}
+	d, err := datasets.LoadAdult(false)
+	if err != nil {
+		t.Skip(err)
+	}
+	const k, slack = 10, 5 * time.Second
+	cases := []struct {
+		method    string
+		partition int
+		budget    time.Duration
+	}{
+		{MethodGreedy, 16000, 3 * time.Second},
+		{MethodSortGreedy, 12000, 3 * time.Second},
+		{MethodHungarian, 16000, 5 * time.Second},
+	}
+	for _, c := range cases {
+		t.Run(c.method, func(t *testing.T) {
+			start := time.Now()
+			// One worker: the partitions are solved one after the other
+			// (sortgreedy's two n² arrays are 2.3 GB at 12,000 records).
+			r, err := Anonymize(d.Table, k, &Options{Method: c.method, Partition: c.partition, Budget: c.budget, Workers: 1, SkipRisk: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := time.Since(start)
+			t.Logf("%v for a %v budget; %d of %d partitions fell back", s, c.budget, r.Fallbacks, r.Partitions)
+			if s > c.budget+slack {
+				t.Errorf("%v for a %v budget", s, c.budget)
+			}
+			checkResult(t, d.Table, k, r)
+			if r.Fallbacks == 0 || len(r.FallbackParts) != r.Fallbacks {
+				t.Fatalf("%d fallbacks, %d listed", r.Fallbacks, len(r.FallbackParts))
+			}
+			interrupted, records := 0, 0
+			for _, f := range r.FallbackParts {
+				records += f.Records
+				if f.Interrupted {
+					interrupted++
+				}
+				if f.Method != FallbackQuick || f.Partition < 0 || f.Partition >= r.Partitions {
+					t.Errorf("fallback %+v", f)
+				}
+			}
+			if interrupted == 0 || records != r.FallbackRecords {
+				t.Errorf("%d interrupted partitions, %d records listed for %d", interrupted, records, r.FallbackRecords)
+			}
+		})
+	}
+}
+
+// withMissing returns a copy of tab with about a fifth of the numeric
+// values missing (NaN: any value), at least one.
+func withMissing(tab *model.QITable, seed uint64) *model.QITable {
+	rng := rand.New(rand.NewPCG(seed, 44))
+	c := &model.QITable{Attrs: tab.Attrs, N: tab.N, X: slices.Clone(tab.X)}
+	d := tab.D()
+	for x := range c.X {
+		if tab.Attrs[x%d].Kind == model.Numeric && (x == 0 || rng.IntN(5) == 0) {
+			c.X[x] = math.NaN()
+		}
+	}
+	return c
+}
+
+// TestMissingNumeric: a missing numeric quasi-identifier value is "any
+// value" (issue 44: --keep-missing failed on a numeric column): the box of
+// such a record, and of every record matched to it, spans the whole range;
+// the tabulated weights equal model's Increase; every method gives a
+// verified result with its risk measured, never below the brute-force
+// optimum, and the MIP reaches it.
+func TestMissingNumeric(t *testing.T) {
+	for seed := range uint64(4) {
+		tab := withMissing(randTable(900+seed, 25, seed%2 == 0), seed)
+		st := newRounds(tab, 4)
+		for r := 1; r <= 4; r++ {
+			col := make([]float64, tab.N)
+			for i := range tab.N {
+				st.row(i, col)
+				for j := range tab.N {
+					want := tab.Increase(st.boxes[j], i)
+					if got := st.w(i, j); got != want {
+						t.Fatalf("seed %d round %d w(%d,%d) = %v, Increase %v", seed, r, i, j, got, want)
+					}
+					if st.unused(i, j) && col[j] != want {
+						t.Fatalf("seed %d round %d row %d column %d = %v, Increase %v", seed, r, i, j, col[j], want)
+					}
+				}
+			}
+			for j := range tab.N {
+				st.column(j, col)
+				for i, got := range col {
+					if want := tab.Increase(st.boxes[j], i); got != want {
+						t.Fatalf("seed %d round %d column %d row %d = %v, Increase %v", seed, r, j, i, got, want)
+					}
+				}
+			}
+			if r < 4 {
+				a, err := roundGreedy(st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := st.apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for ci, c := range []struct{ n, k int }{{5, 2}, {6, 2}, {6, 3}, {40, 3}} {
+		tab := withMissing(randTable(uint64(910+ci), c.n, ci%2 == 1), uint64(ci))
+		if err := tab.Check(); err != nil {
+			t.Fatal(err)
+		}
+		opt := math.NaN()
+		if c.n <= 6 {
+			opt = bruteForce(tab, c.k)
+		}
+		for _, m := range Methods() {
+			if m == MethodMIP && c.n > 6 {
+				continue // the MIP on 40 records takes minutes
+			}
+			r, err := Anonymize(tab, c.k, &Options{Method: m, Seed: 3, Partition: OnePartition * boolInt(m != MethodMondrian)})
+			if m == MethodMIP && errors.Is(err, solvers.ErrUnavailable) && os.Getenv("SDCOPT_REQUIRE_ENGINES") == "" {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("n %d k %d %s: %v", c.n, c.k, m, err)
+			}
+			checkResult(t, tab, c.k, r)
+			if r.Risk == nil || r.Risk.MaxReidentification > 1/float64(c.k)+1e-12 {
+				t.Fatalf("n %d k %d %s: risk %+v", c.n, c.k, m, r.Risk)
+			}
+			boxes := tab.Boxes(r.Graph)
+			for j, b := range boxes {
+				for _, i := range r.Graph.Matched[j] {
+					for a, at := range tab.Attrs {
+						if at.Kind == model.Numeric && model.IsMissing(tab.Row(int(i))[a]) && (b.Lo[a] != at.Min || b.Hi[a] != at.Max) {
+							t.Fatalf("n %d k %d %s: box %d holds record %d, missing on %s, but spans [%v, %v] of [%v, %v]", c.n, c.k, m, j, i, at.Name, b.Lo[a], b.Hi[a], at.Min, at.Max)
+						}
+					}
+				}
+			}
+			if !math.IsNaN(opt) && r.GCP < opt-1e-12 {
+				t.Fatalf("n %d k %d %s: GCP %v below the optimum %v", c.n, c.k, m, r.GCP, opt)
+			}
+			if m == MethodMIP && !math.IsNaN(opt) && (!r.MIPOptimal || math.Abs(r.GCP-opt) > 1e-6 || r.MIPBound > opt+1e-6) {
+				t.Fatalf("n %d k %d mip: GCP %v, bound %v (optimal %v), brute force %v", c.n, c.k, r.GCP, r.MIPBound, r.MIPOptimal, opt)
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -54,7 +54,7 @@ func solveMIP(t *model.QITable, k int, o *Options, deadline time.Time) (partResu
 	}
 	left := time.Until(deadline)
 	if left <= 0 {
-		return mipFallback(t, k)
+		return mipFallback(t, k, false) // started after the deadline
 	}
 	prm.TimeLimit = left
 	type answer struct {
@@ -72,21 +72,21 @@ func solveMIP(t *model.QITable, k int, o *Options, deadline time.Time) (partResu
 	case a := <-done:
 		if errors.Is(a.err, ip.ErrNoSolution) {
 			// Stopped by the time limit before any feasible graph.
-			return mipFallback(t, k)
+			return mipFallback(t, k, true)
 		}
 		if a.err != nil {
 			return partResult{}, a.err
 		}
 		return partResult{matched: a.r.Graph.Matched, bound: a.r.Bound, optimal: a.r.Optimal, solver: a.r.Solver}, nil
 	case <-timer.C:
-		return mipFallback(t, k)
+		return mipFallback(t, k, true)
 	}
 }
 
 // mipFallback solves a partition whose MIP did not finish in time by the
 // hungarian rounds (exact assignments per round, fast on the small
-// partitions the MIP takes).
-func mipFallback(t *model.QITable, k int) (partResult, error) {
+// partitions the MIP takes); interrupted: the engine had been started.
+func mipFallback(t *model.QITable, k int, interrupted bool) (partResult, error) {
 	m, err := runRounds(t, k, roundHungarian)
-	return partResult{matched: m, bound: math.NaN(), fellBack: true}, err
+	return partResult{matched: m, bound: math.NaN(), fellBack: true, interrupted: interrupted}, err
 }

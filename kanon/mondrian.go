@@ -26,7 +26,8 @@ import (
 // attributes in decreasing width (ties: attribute order):
 //
 //   - numeric and flat categorical attributes are split at the median:
-//     with the part's values sorted, m = the value at position ⌊(size−1)/2⌋,
+//     with the part's values sorted (a missing numeric value after every
+//     value), m = the value at position ⌊(size−1)/2⌋,
 //     left = {x ≤ m}, right = {x > m}; when a side would have fewer than
 //     k records (many values equal to m), left = {x < m}, right = {x ≥ m}
 //     is tried. Categorical values are ordered by their code, that is
@@ -109,9 +110,7 @@ func SplitOrder(t *model.QITable, part []int) (*model.Box, []int) {
 		w := 0.0
 		switch {
 		case at.Kind == model.Numeric:
-			if at.Max > at.Min {
-				w = (box.Hi[a] - box.Lo[a]) / (at.Max - at.Min)
-			}
+			w = at.Width(box.Lo[a], box.Hi[a])
 		default:
 			w = t.AttrNCP(box, a)
 		}
@@ -142,7 +141,7 @@ func splitMedian(t *model.QITable, part []int, a, k int, vals []float64) [][]int
 	d := t.D()
 	vals = vals[:0]
 	for _, i := range part {
-		vals = append(vals, t.X[i*d+a])
+		vals = append(vals, orderKey(t.X[i*d+a])) // a missing value after every value
 	}
 	slices.Sort(vals)
 	m := vals[(len(vals)-1)/2]
@@ -162,7 +161,7 @@ func splitMedian(t *model.QITable, part []int, a, k int, vals []float64) [][]int
 	}
 	var left, right []int
 	for _, i := range part {
-		if cut(t.X[i*d+a]) {
+		if cut(orderKey(t.X[i*d+a])) {
 			left = append(left, i)
 		} else {
 			right = append(right, i)

@@ -1,11 +1,18 @@
 package kanon
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/sdcopt/sdcopt/model"
 )
+
+// errDeadline is returned (wrapped) by the rounds when their deadline
+// passes inside a partition; Anonymize then finishes the partition with
+// the quick fallback (quickGraph).
+var errDeadline = errors.New("deadline passed inside the partition")
 
 // rounds is the state of the k-round framework on one partition (local
 // indices 0..n-1): after r rounds matched[j] holds the r originals matched
@@ -34,6 +41,24 @@ type rounds struct {
 	spCols  []int32
 	spCost  []float64
 	repairs int
+	// deadline, when not zero, is checked inside the rounds (every few
+	// originals, columns or rows and before every assignment search):
+	// past it a round returns errDeadline.
+	deadline time.Time
+}
+
+// expired reports whether st's deadline has passed (never without one).
+func (st *rounds) expired() bool {
+	return !st.deadline.IsZero() && time.Now().After(st.deadline)
+}
+
+// stopFunc returns expired as a stop function for native/hungarian, nil
+// without a deadline.
+func (st *rounds) stopFunc() func() bool {
+	if st.deadline.IsZero() {
+		return nil
+	}
+	return st.expired
 }
 
 // roundFunc computes the next round: a perfect matching on unused edges,
@@ -107,12 +132,15 @@ func (st *rounds) row(i int, row []float64) {
 }
 
 // weights returns the dense weight matrix W[i*n+j] = w(i, j), +Inf for
-// edges already in the graph.
-func (st *rounds) weights() []float64 {
+// edges already in the graph; errDeadline when the deadline passes.
+func (st *rounds) weights() ([]float64, error) {
 	n := st.n
 	W := make([]float64, n*n)
 	col := make([]float64, n)
 	for j := range n {
+		if j&15 == 0 && st.expired() {
+			return nil, errDeadline
+		}
 		st.column(j, col)
 		for i, w := range col {
 			W[i*n+j] = w
@@ -121,7 +149,7 @@ func (st *rounds) weights() []float64 {
 			W[int(i)*n+j] = math.Inf(1)
 		}
 	}
-	return W
+	return W, nil
 }
 
 // apply adds the round's matching to the graph and the boxes, after
@@ -164,10 +192,14 @@ const maxWeigherTable = 1 << 25
 // attribute-major (index ·n + j) so that a row (fixed i, all j) reads
 // contiguous memory; a column (fixed j, all i) gathers T_j's tables first.
 type weigher struct {
-	t      *model.QITable
-	n, d   int
-	kind   []uint8   // per attribute: kindSkip, kindNum, kindCat
-	span   []float64 // numeric: Max - Min
+	t    *model.QITable
+	n, d int
+	kind []uint8   // per attribute: kindSkip, kindNum, kindCat
+	span []float64 // numeric: the range, model.QIAttr.Span
+	// scale is model.QIAttr.Scale per attribute: 1 but for a numeric
+	// range that overflows float64; the numeric values and bounds below
+	// are multiplied by it, as model.QITable.AttrIncrease does.
+	scale  []float64
 	off    []int     // categorical: offset of the attribute's codes in a record's table
 	stride int       // Σ cardinalities
 	code   []int32   // code[i*d+a]: categorical code of record i
@@ -186,12 +218,13 @@ const (
 
 func newWeigher(t *model.QITable) *weigher {
 	d := t.D()
-	wt := &weigher{t: t, n: t.N, d: d, kind: make([]uint8, d), span: make([]float64, d), off: make([]int, d)}
+	wt := &weigher{t: t, n: t.N, d: d, kind: make([]uint8, d), span: make([]float64, d), scale: make([]float64, d), off: make([]int, d)}
 	for a := range t.Attrs {
 		at := &t.Attrs[a]
+		wt.scale[a] = at.Scale()
 		switch {
 		case at.Kind == model.Numeric && at.Max > at.Min:
-			wt.kind[a], wt.span[a] = kindNum, at.Max-at.Min
+			wt.kind[a], wt.span[a] = kindNum, at.Span()
 		case at.Kind == model.Categorical:
 			wt.kind[a], wt.off[a] = kindCat, wt.stride
 			wt.stride += len(at.Categories)
@@ -205,7 +238,7 @@ func newWeigher(t *model.QITable) *weigher {
 	wt.codeT, wt.xT = make([]int32, n*d), make([]float64, n*d)
 	for x, v := range t.X {
 		i, a := x/d, x%d
-		wt.xT[a*n+i] = v
+		wt.xT[a*n+i] = v * wt.scale[a]
 		if wt.kind[a] == kindCat {
 			wt.code[x] = int32(v)
 			wt.codeT[a*n+i] = int32(v)
@@ -223,7 +256,7 @@ func (wt *weigher) refresh(boxes []*model.Box) {
 	for j, b := range boxes {
 		for a, k := range wt.kind {
 			if k == kindNum {
-				wt.lo[a*n+j], wt.hi[a*n+j] = b.Lo[a], b.Hi[a]
+				wt.lo[a*n+j], wt.hi[a*n+j] = b.Lo[a]*wt.scale[a], b.Hi[a]*wt.scale[a]
 			}
 			if k != kindCat {
 				continue
@@ -258,6 +291,8 @@ func (wt *weigher) column(j int, out []float64) {
 					out[i] += ((hi - v) - width) / span
 				} else if v > hi {
 					out[i] += ((v - lo) - width) / span
+				} else if v != v {
+					out[i] += (span - width) / span // missing: the whole range
 				}
 			}
 		case kindCat:
@@ -278,8 +313,14 @@ func (wt *weigher) row(i int, out []float64) {
 	for a, k := range wt.kind {
 		switch k {
 		case kindNum:
-			v, span := x[a], wt.span[a]
+			v, span := x[a]*wt.scale[a], wt.span[a]
 			lo, hi := wt.lo[a*n:(a+1)*n], wt.hi[a*n:(a+1)*n]
+			if v != v { // missing: the whole range
+				for j := range out {
+					out[j] += (span - (hi[j] - lo[j])) / span
+				}
+				continue
+			}
 			for j := range out {
 				if v < lo[j] {
 					out[j] += ((hi[j] - v) - (hi[j] - lo[j])) / span
@@ -307,10 +348,12 @@ func (wt *weigher) w(i, j int) float64 {
 		switch k {
 		case kindNum:
 			lo, hi := wt.lo[a*n+j], wt.hi[a*n+j]
-			if v := x[a]; v < lo {
+			if v := x[a] * wt.scale[a]; v < lo {
 				s += ((hi - v) - (hi - lo)) / wt.span[a]
 			} else if v > hi {
 				s += ((v - lo) - (hi - lo)) / wt.span[a]
+			} else if v != v {
+				s += (wt.span[a] - (hi - lo)) / wt.span[a] // missing: the whole range
 			}
 		case kindCat:
 			if inc := wt.tab[(wt.off[a]+int(code[a]))*n+j]; inc != 0 {
@@ -327,9 +370,13 @@ func runRounds(t *model.QITable, k int, next roundFunc) ([][]int32, error) {
 	return newRounds(t, k).run(k, next)
 }
 
-// run runs rounds 2..k of next on st.
+// run runs rounds 2..k of next on st; errDeadline (wrapped) when st's
+// deadline passes before they are done.
 func (st *rounds) run(k int, next roundFunc) ([][]int32, error) {
 	for r := 2; r <= k; r++ {
+		if st.expired() {
+			return nil, fmt.Errorf("round %d: %w", r, errDeadline)
+		}
 		a, err := next(st)
 		if err != nil {
 			return nil, fmt.Errorf("round %d: %w", r, err)

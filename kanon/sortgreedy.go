@@ -22,6 +22,9 @@ func roundSortGreedy(st *rounds) ([]int32, error) {
 	col := make([]float64, n)
 	inf := math.Inf(1)
 	for j := range n {
+		if j&15 == 0 && st.expired() {
+			return nil, errDeadline
+		}
 		st.column(j, col)
 		for _, i := range st.matched[j] {
 			col[i] = inf
@@ -38,6 +41,9 @@ func roundSortGreedy(st *rounds) ([]int32, error) {
 	sorted := radixSortHigh(keys, st.buf[:len(keys)])
 	st.keys, st.buf = keys, st.buf[:cap(st.buf)]
 	keys = sorted
+	if st.expired() {
+		return nil, errDeadline
+	}
 	p := newPartial(n)
 	left := n
 	for _, key := range keys {
@@ -53,6 +59,9 @@ func roundSortGreedy(st *rounds) ([]int32, error) {
 	for _, i := range st.order {
 		if p.assign[i] >= 0 {
 			continue
+		}
+		if st.expired() { // a dead end costs O(n) and more
+			return nil, errDeadline
 		}
 		if err := st.resolve(p, i, st.w); err != nil {
 			return nil, err

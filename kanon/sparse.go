@@ -36,7 +36,7 @@ func DefaultCandidates(k int) int { return 16 + k/2 }
 // initSparse prepares st for roundSparse with candidate lists of length
 // L, drawn from pools of the M nearest records (all records when M >=
 // n-1).
-func (st *rounds) initSparse(L, M int) {
+func (st *rounds) initSparse(L, M int) error {
 	n := st.n
 	st.candL = L
 	st.rowBuf = make([]float64, n)
@@ -44,7 +44,11 @@ func (st *rounds) initSparse(L, M int) {
 	st.colD, st.colI = make([][]float64, n), make([][]int32, n)
 	if M < n-1 {
 		st.pool = st.nearestPool(M)
+		if st.pool == nil {
+			return errDeadline
+		}
 	}
+	return nil
 }
 
 // DefaultPool returns the default pool size of the sparse hungarian for
@@ -59,7 +63,8 @@ func DefaultPool(k int) int { return max(400, 8*k+64) }
 // it in QI space, that is of least identity-box weight w(i, j) = NCP sum
 // of the box of records i and j (ties: the first scanned, j from i+1 on,
 // wrapping). It must be called before the first round (the boxes are the
-// records then). O(n²d) time once per partition, O(nM) memory.
+// records then). O(n²d) time once per partition, O(nM) memory. nil when
+// st's deadline passes.
 func (st *rounds) nearestPool(M int) [][]int32 {
 	n := st.n
 	M = min(M, n-1)
@@ -68,6 +73,9 @@ func (st *rounds) nearestPool(M int) [][]int32 {
 	hd := make([]float64, 0, M)
 	hj := make([]int32, 0, M)
 	for i := range n {
+		if i&15 == 0 && st.expired() {
+			return nil
+		}
 		st.row(i, row)
 		hd, hj = hd[:0], hj[:0]
 		for x := 1; x < n; x++ {
@@ -109,8 +117,8 @@ func (st *rounds) nearestPool(M int) [][]int32 {
 // every published T_j its L lightest unused edges; ties go to the edges
 // scanned first (j from i+1 on, wrapping, for a row; i ascending for a
 // column). One pass over the n x n weights, row by row (O(n²d) time like a
-// greedy round, O(nL) memory).
-func (st *rounds) candidates(L int) {
+// greedy round, O(nL) memory). errDeadline when st's deadline passes.
+func (st *rounds) candidates(L int) error {
 	n := st.n
 	L = min(L, n-1)
 	row := st.rowBuf
@@ -122,10 +130,12 @@ func (st *rounds) candidates(L int) {
 	hj := make([]int32, 0, L)
 	inf := math.Inf(1)
 	if st.pool != nil {
-		st.poolCandidates(L)
-		return
+		return st.poolCandidates(L)
 	}
 	for i := range n {
+		if i&15 == 0 && st.expired() {
+			return errDeadline
+		}
 		st.row(i, row) // +Inf on used edges
 		hd, hj = hd[:0], hj[:0]
 		for x := 1; x <= n; x++ {
@@ -145,6 +155,7 @@ func (st *rounds) candidates(L int) {
 		st.cand[i] = append(st.cand[i][:0], hj...)
 	}
 	st.mergeColumns()
+	return nil
 }
 
 // mergeColumns adds the columns' lists (st.colI) to the rows' (st.cand).
@@ -179,7 +190,8 @@ func (st *rounds) mergeColumns() {
 // poolCandidates is candidates restricted to the pools: the L lightest
 // unused edges of original i among T_j, j in pool(i), and the L lightest
 // of published T_j among S_i, i in pool(j). O(nMd) time per round.
-func (st *rounds) poolCandidates(L int) {
+// errDeadline when st's deadline passes.
+func (st *rounds) poolCandidates(L int) error {
 	n := st.n
 	if st.mark == nil {
 		st.mark = make([]int32, n)
@@ -191,6 +203,9 @@ func (st *rounds) poolCandidates(L int) {
 	hd := make([]float64, 0, L)
 	hj := make([]int32, 0, L)
 	for i := range n {
+		if i&63 == 0 && st.expired() {
+			return errDeadline
+		}
 		for _, j := range st.partners[i] {
 			mark[j] = int32(i) // (S_i, T_j) used
 		}
@@ -203,6 +218,9 @@ func (st *rounds) poolCandidates(L int) {
 		st.cand[i] = append(st.cand[i][:0], hj...)
 	}
 	for j := range n {
+		if j&63 == 0 && st.expired() {
+			return errDeadline
+		}
 		for _, i := range st.matched[j] {
 			mark[i] = int32(j) + int32(n) // (S_i, T_j) used; offset keeps row marks apart
 		}
@@ -215,6 +233,7 @@ func (st *rounds) poolCandidates(L int) {
 		st.colI[j] = append(st.colI[j][:0], hj...)
 	}
 	st.mergeColumns()
+	return nil
 }
 
 // heapOffer offers (w, j) to the max-heap (hd, hj) of the at most L
@@ -267,7 +286,9 @@ func siftDown(hd []float64, hj []int32, c int) {
 // supplies one, its edges join the candidate graph for this and later
 // rounds, and the sparse problem is solved again (now feasible).
 func roundSparse(st *rounds) ([]int32, error) {
-	st.candidates(st.candL)
+	if err := st.candidates(st.candL); err != nil {
+		return nil, err
+	}
 	a, err := solveCandidates(st, st.cand)
 	if err == nil || !errors.Is(err, hungarian.ErrInfeasible) {
 		return a, err
@@ -298,7 +319,11 @@ func solveCandidates(st *rounds, cand [][]int32) ([]int32, error) {
 		p.Start[i+1] = len(p.Cols)
 	}
 	st.spCols, st.spCost = p.Cols, p.Cost
+	p.Stop = st.stopFunc()
 	assign, _, err := hungarian.SolveSparse(p)
+	if errors.Is(err, hungarian.ErrStopped) {
+		return nil, errDeadline
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sparse assignment: %w", err)
 	}

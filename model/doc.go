@@ -63,6 +63,13 @@
 //
 //	GCP = Σ_j Σ_a NCP_a(box_j) / (N·D)   ∈ [0, 1].
 //
+// Two edge cases are exact rather than refused. A range Max_a − Min_a
+// that overflows float64 (values near ±1e308) is computed on halved
+// values (QIAttr.Scale, Span, Width), so NCPs stay finite and correct. A
+// missing numeric value (NaN, IsMissing) is "any value": its record's
+// box, and every box it joins, spans [Min_a, Max_a], and it lies only in
+// such boxes (NewBox, Add, Contains, Increase).
+//
 // A valid publication's graph is k-regular and contains the identity
 // round S_j–T_j (GenGraph.CheckRegular). QITable.Increase is the edge
 // weight of the greedy and Hungarian rounds of package kanon: the rise of

@@ -85,7 +85,9 @@ type QIAttr struct {
 	Name string
 	Kind AttrKind
 	// Numeric: the attribute's range over the data set (NCP's denominator;
-	// a constant attribute has range 0 and NCP 0).
+	// a constant attribute has range 0 and NCP 0). Max - Min may overflow
+	// float64 (values near ±MaxFloat64): widths are then computed on
+	// halved values (Scale, Span, Width).
 	Min, Max float64
 	// Categorical: Categories[code] is the value of code; the cardinality
 	// is len(Categories).
@@ -94,17 +96,60 @@ type QIAttr struct {
 	Hier *Hierarchy
 }
 
+// Scale is the factor a numeric attribute's values are multiplied by
+// before any difference is taken: 1, or 1/2 when the range Max - Min
+// overflows float64 (values of opposite signs beyond ±MaxFloat64/2, such
+// as ±1e308). Halving is exact (above the subnormals), so the NCPs are
+// the exact ratios up to rounding, and every width and the range stay
+// finite: a box spanning the whole range has NCP 1, not Inf/Inf = NaN,
+// and a narrower one a positive NCP, not x/Inf = 0.
+func (a *QIAttr) Scale() float64 {
+	if math.IsInf(a.Max-a.Min, 0) {
+		return 0.5
+	}
+	return 1
+}
+
+// Span is the range of a numeric attribute times Scale: Max - Min, or
+// Max/2 - Min/2 when Max - Min overflows; always finite for a valid
+// attribute.
+func (a *QIAttr) Span() float64 {
+	s := a.Scale()
+	return a.Max*s - a.Min*s
+}
+
+// Width is the NCP of the interval [lo, hi] of a numeric attribute,
+// (hi - lo) / (Max - Min), computed on the scaled values (Scale) so that
+// it is finite for every interval inside the range; 0 for a constant
+// attribute.
+func (a *QIAttr) Width(lo, hi float64) float64 {
+	if !(a.Max > a.Min) {
+		return 0
+	}
+	s := a.Scale()
+	return (hi*s - lo*s) / (a.Max*s - a.Min*s)
+}
+
 // Cardinality is the number of categories (categorical attributes).
 func (a *QIAttr) Cardinality() int { return len(a.Categories) }
 
 // QITable holds the quasi-identifiers of N records, row-major: record i is
 // X[i*D : (i+1)*D] with D = len(Attrs); categorical values are codes
-// 0..Cardinality-1 stored as float64.
+// 0..Cardinality-1 stored as float64. A numeric value NaN is missing
+// (IsMissing) and means "any value": the box of a record with a missing
+// value spans the attribute's whole range [Min, Max], and so does every
+// box it joins; a record with a missing value lies only in boxes that
+// span the whole range (whatever its true value, the box holds it).
+// Min and Max are the range of the values that are not missing.
 type QITable struct {
 	Attrs []QIAttr
 	N     int
 	X     []float64
 }
+
+// IsMissing reports whether a numeric quasi-identifier value is missing
+// (NaN): "any value", see QITable.
+func IsMissing(v float64) bool { return v != v }
 
 // D is the number of quasi-identifiers.
 func (t *QITable) D() int { return len(t.Attrs) }
@@ -136,7 +181,10 @@ func (t *QITable) Check() error {
 		} else {
 			for i := 0; i < t.N; i++ {
 				v := t.X[i*d+a]
-				if math.IsNaN(v) || math.IsInf(v, 0) || v < at.Min || v > at.Max {
+				if IsMissing(v) {
+					continue // any value
+				}
+				if math.IsInf(v, 0) || v < at.Min || v > at.Max {
 					return fmt.Errorf("model: record %d, attribute %s: value %v outside [%v, %v]", i, at.Name, v, at.Min, at.Max)
 				}
 			}
@@ -162,6 +210,9 @@ func (t *QITable) NewBox(i int) *Box {
 	for a := range t.Attrs {
 		at := &t.Attrs[a]
 		b.Lo[a], b.Hi[a] = r[a], r[a]
+		if at.Kind == Numeric && IsMissing(r[a]) {
+			b.Lo[a], b.Hi[a] = at.Min, at.Max // any value: the whole range
+		}
 		if at.Kind == Categorical {
 			c := int(r[a])
 			b.Node[a] = int32(c)
@@ -181,6 +232,8 @@ func (t *QITable) Add(b *Box, i int) {
 		at := &t.Attrs[a]
 		v := r[a]
 		switch {
+		case at.Kind == Numeric && IsMissing(v):
+			b.Lo[a], b.Hi[a] = at.Min, at.Max // any value: the whole range
 		case at.Kind == Numeric:
 			b.Lo[a] = math.Min(b.Lo[a], v)
 			b.Hi[a] = math.Max(b.Hi[a], v)
@@ -200,6 +253,10 @@ func (t *QITable) Contains(b *Box, i int) bool {
 		at := &t.Attrs[a]
 		v := r[a]
 		switch {
+		case at.Kind == Numeric && IsMissing(v):
+			if b.Lo[a] > at.Min || b.Hi[a] < at.Max {
+				return false // any value: only a box of the whole range holds it
+			}
 		case at.Kind == Numeric:
 			if v < b.Lo[a] || v > b.Hi[a] {
 				return false
@@ -223,10 +280,7 @@ func (t *QITable) attrNCP(b *Box, a int) float64 {
 	at := &t.Attrs[a]
 	switch {
 	case at.Kind == Numeric:
-		if at.Max > at.Min {
-			return (b.Hi[a] - b.Lo[a]) / (at.Max - at.Min)
-		}
-		return 0
+		return at.Width(b.Lo[a], b.Hi[a])
 	case at.Hier != nil:
 		return at.Hier.NCP(b.Node[a])
 	default:
@@ -277,10 +331,20 @@ func (t *QITable) Increase(b *Box, i int) float64 {
 func (t *QITable) AttrIncrease(b *Box, a int, v float64) float64 {
 	at := &t.Attrs[a]
 	switch {
+	case at.Kind == Numeric && IsMissing(v):
+		if at.Max > at.Min {
+			// Any value: the box grows to the whole range (as Width, on
+			// the scaled values).
+			s := at.Scale()
+			return ((at.Max*s - at.Min*s) - (b.Hi[a]*s - b.Lo[a]*s)) / at.Span()
+		}
 	case at.Kind == Numeric:
 		if at.Max > at.Min && (v < b.Lo[a] || v > b.Hi[a]) {
-			lo, hi := math.Min(b.Lo[a], v), math.Max(b.Hi[a], v)
-			return ((hi - lo) - (b.Hi[a] - b.Lo[a])) / (at.Max - at.Min)
+			// On the scaled values (Scale), as Width, so that no
+			// difference overflows.
+			s := at.Scale()
+			lo, hi := math.Min(b.Lo[a], v)*s, math.Max(b.Hi[a], v)*s
+			return ((hi - lo) - (b.Hi[a]*s - b.Lo[a]*s)) / at.Span()
 		}
 	case at.Hier != nil:
 		n := at.Hier.LCA(b.Node[a], int32(v))

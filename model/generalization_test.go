@@ -123,3 +123,35 @@ func TestCheckAnonymous(t *testing.T) {
 		}
 	}
 }
+
+// TestWidthHugeRange: a numeric range that overflows float64 (issue 44,
+// item 11: values ±1e308) gives finite widths equal to the exact ratios;
+// ordinary ranges are untouched (scale 1).
+func TestWidthHugeRange(t *testing.T) {
+	cases := []struct {
+		min, max, lo, hi float64
+		scale, want      float64
+	}{
+		{-1e308, 1e308, -1e308, 1e308, 0.5, 1},
+		{-1e308, 1e308, 0, 1e308, 0.5, 0.5},
+		{-1e308, 1e308, -1e308, 5, 0.5, 0.5},
+		{-1e308, 1e308, 0, 5, 0.5, 2.5e-308},
+		{-math.MaxFloat64, math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64, 0.5, 1},
+		{17, 90, 20, 30, 1, 10.0 / 73},
+		{3, 3, 3, 3, 1, 0},
+	}
+	for _, c := range cases {
+		at := &QIAttr{Kind: Numeric, Min: c.min, Max: c.max}
+		if s := at.Scale(); s != c.scale {
+			t.Errorf("[%g, %g]: scale %v, want %v", c.min, c.max, s, c.scale)
+		}
+		if got := at.Width(c.lo, c.hi); math.IsNaN(got) || math.Abs(got-c.want) > 1e-15*math.Max(1, c.want) {
+			t.Errorf("[%g, %g] in [%g, %g]: width %v, want %v", c.lo, c.hi, c.min, c.max, got, c.want)
+		}
+		tab := &QITable{Attrs: []QIAttr{*at}, N: 2, X: []float64{c.lo, c.hi}}
+		b := tab.NewBox(0)
+		if inc := tab.Increase(b, 1); math.Abs(inc-at.Width(c.lo, c.hi)) > 1e-15 {
+			t.Errorf("[%g, %g]: increase %v, width %v", c.lo, c.hi, inc, at.Width(c.lo, c.hi))
+		}
+	}
+}

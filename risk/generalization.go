@@ -259,10 +259,26 @@ func newBoxIndex(t *model.QITable) *boxIndex {
 			if ix.rank[a] != nil {
 				v = float64(ix.rank[a][int(v)])
 			}
+			if model.IsMissing(v) {
+				// A missing numeric value (any value) lies only in boxes
+				// of the whole range: its key is +Inf, and such boxes
+				// reach +Inf (numericHi).
+				v = math.Inf(1)
+			}
 			ix.key[i*d+a] = v
 		}
 	}
 	return ix
+}
+
+// numericHi is the upper end of a numeric box's key interval: +Inf for a
+// box spanning the attribute's whole range, which holds the records with
+// a missing value (key +Inf) as model.QITable.Contains says, else hi.
+func numericHi(at *model.QIAttr, lo, hi float64) float64 {
+	if lo <= at.Min && hi >= at.Max {
+		return math.Inf(1)
+	}
+	return hi
 }
 
 // leafRanks numbers the data leaves of h in depth-first order and returns
@@ -346,7 +362,7 @@ func (ix *boxIndex) distinctBoxes(boxes []*model.Box) ([]*cond, []int) {
 		for a := range ix.t.Attrs {
 			switch {
 			case ix.t.Attrs[a].Kind == model.Numeric:
-				c.lo[a], c.hi[a] = b.Lo[a], b.Hi[a]
+				c.lo[a], c.hi[a] = b.Lo[a], numericHi(&ix.t.Attrs[a], b.Lo[a], b.Hi[a])
 			case ix.rank[a] != nil:
 				c.lo[a], c.hi[a] = float64(ix.lo[a][b.Node[a]]), float64(ix.hi[a][b.Node[a]])
 			default:

@@ -33,19 +33,27 @@ type kanonDataFlags struct {
 	categorical []string
 	hierarchy   []string
 	keepMissing bool
+	maxDropped  float64
 }
+
+// adultMaxDropped is the default --max-dropped of --data adult: its
+// standard preprocessing (the literature's 30,162 records) drops the
+// 2,399 of 32,561 rows (7.4 %) with a missing value.
+const adultMaxDropped = 0.08
 
 func addKanonDataFlags(f interface {
 	StringVar(*string, string, string, string)
 	StringSliceVar(*[]string, string, []string, string)
 	StringArrayVar(*[]string, string, []string, string)
 	BoolVar(*bool, string, bool, string)
+	Float64Var(*float64, string, float64, string)
 }, d *kanonDataFlags) {
 	f.StringVar(&d.data, "data", "", "data: a CSV file with a header row, or adult (the shared UCI Adult file) (required)")
 	f.StringSliceVar(&d.qi, "qi", nil, "quasi-identifier columns, by name (adult default: "+strings.Join(datasets.AdultQI(), ",")+")")
 	f.StringSliceVar(&d.categorical, "categorical", nil, "categorical quasi-identifiers (the others are numeric; adult default: the categorical ones of --qi among "+strings.Join(datasets.AdultCategorical(), ",")+")")
 	f.StringArrayVar(&d.hierarchy, "hierarchy", nil, "ATTR=FILE: generalization hierarchy of a categorical quasi-identifier (value,ancestor,...,root per line, separated by ',' or ';' as in ARX's files; repeatable)")
-	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing ('?' or empty) categorical quasi-identifier, '?' being a category (default: drop them, said on stderr)")
+	f.BoolVar(&d.keepMissing, "keep-missing", false, "keep records with a missing (empty, NA or ?) quasi-identifier value: a categorical one is the category '?', a numeric one any value (its box spans the column's whole range, as does every box it joins) (default: drop them, said on stderr)")
+	f.Float64Var(&d.maxDropped, "max-dropped", datasets.DefaultMaxDropped, fmt.Sprintf("kanon: largest share of the records that may be dropped for a missing quasi-identifier value; more stops the run (exit 2) naming the columns (--data adult: %g, its standard preprocessing drops 7.4 %%); kanon verify accepts and ignores it", adultMaxDropped))
 	addDialectFlags(f, &d.dialectFlags)
 }
 
@@ -87,7 +95,12 @@ func newKanonCmd() *cobra.Command {
 			"cost model so that the run takes about --time-limit seconds (default 30);\n" +
 			"larger partitions give lower GCP. --partition P overrides it (0 = one\n" +
 			"partition). hungarian solves partitions of more than 2000 records on a sparse\n" +
-			"candidate graph (each record's lightest edges).\n\n" +
+			"candidate graph (each record's lightest edges). A --time-limit you give is a\n" +
+			"deadline, also with --partition: greedy, sortgreedy and hungarian check it\n" +
+			"inside a partition, and a partition stopped there or not started by then is\n" +
+			"finished by a quick fallback (median splits into parts of k to 2k-1 records,\n" +
+			"each box spanning k consecutive records of its part), still verified\n" +
+			"k-anonymous; the report lists those partitions (fallback, fallback_partitions).\n\n" +
 			"Roles: every column is a quasi-identifier (--qi, generalized), an\n" +
 			"--identifier (removed), --sensitive or --insensitive (published unchanged),\n" +
 			"or in no role: then it is not published, and stderr says so. Before computing\n" +
@@ -104,8 +117,11 @@ func newKanonCmd() *cobra.Command {
 			"insensitive columns of a randomly assigned original, in a seeded shuffled\n" +
 			"order); --graph-out the private graph file original,published,own,assigned\n" +
 			"that `sdcopt kanon verify` checks the published file against.\n\n" +
-			"Records with a missing quasi-identifier value (empty or ?) are dropped, and\n" +
-			"stderr says how many (--keep-missing keeps them). --sep and --decimal read\n" +
+			"Records with a missing quasi-identifier value (empty, NA or ?) are dropped, and\n" +
+			"stderr says how many (--keep-missing keeps them: a categorical value as the\n" +
+			"category ?, a numeric one as any value, whose box spans the whole range); a\n" +
+			"run that would drop more than --max-dropped of the records (default 0.05,\n" +
+			"adult 0.08) stops (exit 2), naming the columns. --sep and --decimal read\n" +
 			"semicolon or tab files with decimal commas; hierarchy files may be ARX's\n" +
 			"(semicolons, repeated levels such as Male;Male;*).",
 		Args: noArgs,
@@ -128,7 +144,7 @@ func newKanonCmd() *cobra.Command {
 	f.StringVar(&s.graphOut, "graph-out", "", "write the private graph (CSV original,published,own,assigned) to this file (created 0600)")
 	f.StringVar(&s.format, "format", "text", "output format: text|json")
 	f.StringVar(&s.solver, "solver", "", "mip: MIP engine (highs|cbc; default auto)")
-	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size and is a deadline (partitions started after it get a quick fallback graph; default: %g s to size the partitions, no deadline, so the result never depends on the machine's speed); mip: time limit of the whole run (0 = none)", kanon.DefaultBudget.Seconds()))
+	f.Float64Var(&s.timeLimit, "time-limit", 0, fmt.Sprintf("heuristics: time budget in seconds that chooses the partition size and is a deadline, kept inside partitions too (greedy, sortgreedy, hungarian: a partition running at the deadline is stopped there and, like those not started, finished by a quick fallback graph, reported; flow checks it between partitions only; default: %g s to size the partitions, no deadline, so the result never depends on the machine's speed); mip: time limit of the whole run (0 = none)", kanon.DefaultBudget.Seconds()))
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
 	c.AddCommand(newKanonVerifyCmd())
 	return c
@@ -148,21 +164,35 @@ type kanonResult struct {
 	PartAuto    bool     `json:"partition_auto"`        // chosen by the cost model (no --partition)
 	TimeBudget  *float64 `json:"time_budget,omitempty"` // seconds: the budget of the automatic choice
 	Classes     *int     `json:"classes,omitempty"`     // mondrian: equivalence classes
-	Fallbacks   int      `json:"fallbacks"`             // partitions solved by the quick fallback at the deadline
-	Seconds     float64  `json:"seconds"`
-	Dropped     int      `json:"dropped"`
-	KeptMissing bool     `json:"keep_missing"`
-	Verified    bool     `json:"verified"`
-	Seed        uint64   `json:"seed"`
-	MIPBound    *float64 `json:"mip_bound,omitempty"`
-	MIPOptimal  *bool    `json:"mip_optimal,omitempty"`
-	Solver      string   `json:"solver,omitempty"`
-	Out         string   `json:"out,omitempty"`
-	GraphOut    string   `json:"graph_out,omitempty"`
+	Fallbacks   int      `json:"fallbacks"`             // partitions finished by a fallback at the deadline
+	// FallbackRecords counts the records of those partitions and
+	// FallbackParts lists them (which partition, its records, whether
+	// the deadline interrupted it or it started after, the method).
+	FallbackRecords int             `json:"fallback_records"`
+	FallbackParts   []kanonFallback `json:"fallback_partitions"`
+	Seconds         float64         `json:"seconds"`
+	Dropped         int             `json:"dropped"`
+	KeptMissing     bool            `json:"keep_missing"`
+	Verified        bool            `json:"verified"`
+	Seed            uint64          `json:"seed"`
+	MIPBound        *float64        `json:"mip_bound,omitempty"`
+	MIPOptimal      *bool           `json:"mip_optimal,omitempty"`
+	Solver          string          `json:"solver,omitempty"`
+	Out             string          `json:"out,omitempty"`
+	GraphOut        string          `json:"graph_out,omitempty"`
 	publishReport
 
 	// Risk is the disclosure risk of the published boxes (package risk).
 	Risk *generalizationRisk `json:"risk"`
+}
+
+// kanonFallback is one partition finished by a fallback at the deadline
+// (kanon.Fallback).
+type kanonFallback struct {
+	Partition   int    `json:"partition"` // 1-based, in the order of the split
+	Records     int    `json:"records"`
+	Interrupted bool   `json:"interrupted"` // started before the deadline and stopped at it
+	Method      string `json:"method"`
 }
 
 // kanonData is loaded data with its label.
@@ -176,6 +206,9 @@ type kanonData struct {
 func loadKanonData(d *kanonDataFlags, changed func(string) bool) (*kanonData, error) {
 	if d.data == "" {
 		return nil, cli.BadInput("--data is required (a CSV file, or adult)")
+	}
+	if err := cli.FloatRange("--max-dropped", d.maxDropped, 0, 1); err != nil {
+		return nil, err
 	}
 	var q *datasets.QIData
 	opt, err := d.dialectFlags.options()
@@ -333,9 +366,16 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	if err != nil {
 		return err
 	}
+	maxDropped := s.maxDropped
+	if d.label == "adult" && !changed("max-dropped") {
+		maxDropped = adultMaxDropped
+	}
+	if err := d.CheckDropped(maxDropped); err != nil {
+		return cli.BadInput("%v; keep those records with --keep-missing (a missing categorical value is the category ?, a numeric one any value, generalized to the whole range) or allow more with --max-dropped", err)
+	}
 	t := d.Table
 	if d.Dropped > 0 && !s.quiet {
-		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records (%.1f %%) dropped for a missing quasi-identifier value (empty or ?): not anonymized, not published; --keep-missing keeps a missing categorical value as the category ?\n",
+		fmt.Fprintf(os.Stderr, "sdcopt: %d of %d records (%.1f %%) dropped for a missing quasi-identifier value (empty, NA or ?): not anonymized, not published; --keep-missing keeps them (a missing categorical value as the category ?, a numeric one as any value: the whole range)\n",
 			d.Dropped, len(d.Records), 100*float64(d.Dropped)/float64(len(d.Records)))
 	}
 	if s.k > t.N {
@@ -387,8 +427,8 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 		fmt.Fprintf(os.Stderr, "sdcopt: warning: the MIP engine had not stopped at --time-limit in %d of %d partition(s); those were solved by the hungarian heuristic (no MIP bound)\n",
 			res.Fallbacks, res.Partitions)
 	case res.Fallbacks > 0:
-		fmt.Fprintf(os.Stderr, "sdcopt: warning: the time budget ran out before %d of %d partition(s) started; those got the circulant graph of their sorted records (each box spans k consecutive records)\n",
-			res.Fallbacks, res.Partitions)
+		fmt.Fprintf(os.Stderr, "sdcopt: warning: --time-limit ran out with %d of %d partition(s) (%d of %d records) unfinished or not started; %s finished them: %s\n",
+			res.Fallbacks, res.Partitions, res.FallbackRecords, t.N, fallbackHow, fallbackList(res.FallbackParts))
 	}
 	if err := kanon.CheckResult(t, s.k, res); err != nil {
 		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: the result of %s failed verification: %w", s.method, err)}
@@ -414,8 +454,11 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	r := kanonResult{
 		Data: d.label, QI: qiNames(t), Categorical: categoricalNames(t), N: t.N, K: s.k, Method: s.method,
 		GCP: res.GCP, Partitions: res.Partitions, Partition: res.Partition, PartAuto: auto, Seconds: res.Seconds, Dropped: d.Dropped,
-		Fallbacks: res.Fallbacks, KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
+		Fallbacks: res.Fallbacks, FallbackRecords: res.FallbackRecords, FallbackParts: []kanonFallback{}, KeptMissing: s.keepMissing, Verified: true, Seed: s.seed, Out: s.out, GraphOut: s.graphOut, publishReport: pubRep,
 		Risk: newGeneralizationRisk(res.Risk),
+	}
+	for _, f := range res.FallbackParts {
+		r.FallbackParts = append(r.FallbackParts, kanonFallback{Partition: f.Partition + 1, Records: f.Records, Interrupted: f.Interrupted, Method: f.Method})
 	}
 	if auto {
 		b := kanon.DefaultBudget.Seconds()
@@ -451,6 +494,10 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	default:
 		fmt.Fprintf(w, "method      %s, k = %d, %d partition(s) of %s\n", r.Method, r.K, r.Partitions, partitionLabel(r.Partition))
 	}
+	if r.Fallbacks > 0 {
+		fmt.Fprintf(w, "fallback    %d of %d partition(s), %d of %d records, finished by %s at the deadline: %s\n",
+			r.Fallbacks, r.Partitions, r.FallbackRecords, r.N, r.FallbackParts[0].Method, fallbackList(res.FallbackParts))
+	}
 	fmt.Fprintf(w, "GCP         %.6f\n", r.GCP)
 	if r.MIPOptimal != nil {
 		bound := "none"
@@ -468,6 +515,26 @@ func runKanon(w io.Writer, s *kanonSettings, changed func(string) bool) error {
 	writePublishText(w, &r.publishReport, 12)
 	fmt.Fprintf(w, "seconds     %.3f\n", r.Seconds)
 	return nil
+}
+
+// fallbackHow says what the quick fallback of the heuristics does.
+const fallbackHow = "the quick fallback (" + kanon.FallbackQuick + ": median splits into parts of k to 2k-1 records, each box spanning k consecutive records of its part)"
+
+// fallbackList names the partitions a fallback finished: "partition 2
+// (15081 records, interrupted), partition 3 (15081 records, not started)".
+func fallbackList(fs []kanon.Fallback) string {
+	var b strings.Builder
+	for x, f := range fs {
+		if x > 0 {
+			b.WriteString(", ")
+		}
+		how := "not started"
+		if f.Interrupted {
+			how = "interrupted"
+		}
+		fmt.Fprintf(&b, "partition %d (%d records, %s)", f.Partition+1, f.Records, how)
+	}
+	return b.String()
 }
 
 // partitionLabel names a partition size (0 = all records).

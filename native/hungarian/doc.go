@@ -61,4 +61,11 @@
 // should stay well below 1e300 in magnitude: a reduced cost that overflows
 // to +Inf would be taken for a forbidden edge. Ties are broken
 // deterministically (same input, same assignment).
+//
+// # Stopping
+//
+// SolveStop (and SolveSparse with Sparse.Stop set) calls the caller's stop
+// function before every augmenting path search and gives up with an error
+// wrapping ErrStopped when it reports true, so that a deadline is kept
+// within one search (O(n²) dense) instead of the whole O(n³) solve.
 package hungarian

@@ -12,11 +12,23 @@ var ErrInput = errors.New("hungarian: malformed input")
 // ErrInfeasible is wrapped when no perfect matching of finite cost exists.
 var ErrInfeasible = errors.New("hungarian: no perfect matching of finite cost")
 
+// ErrStopped is wrapped when the caller's stop function asked the solver
+// to give up (SolveStop, Sparse.Stop).
+var ErrStopped = errors.New("hungarian: stopped")
+
 // Solve finds a minimum-cost perfect matching of the n×n dense cost matrix
 // (row-major, cost[i*n+j]; +Inf = forbidden edge). assign[i] = column of
 // row i. Error if no perfect matching of finite cost exists or input is
 // malformed (NaN, −Inf, wrong length, n < 0).
 func Solve(n int, cost []float64) (assign []int, total float64, err error) {
+	return SolveStop(n, cost, nil)
+}
+
+// SolveStop is Solve that calls stop (when not nil) before every
+// augmenting path search (O(n²) each) and returns an error wrapping
+// ErrStopped as soon as it reports true: a caller's deadline is kept
+// within one search.
+func SolveStop(n int, cost []float64, stop func() bool) (assign []int, total float64, err error) {
 	if n < 0 {
 		return nil, 0, fmt.Errorf("%w: n = %d < 0", ErrInput, n)
 	}
@@ -76,6 +88,9 @@ func Solve(n int, cost []float64) (assign []int, total float64, err error) {
 	for cur := 0; cur < n; cur++ {
 		if col4row[cur] >= 0 {
 			continue
+		}
+		if stop != nil && stop() {
+			return nil, 0, fmt.Errorf("%w before row %d of %d", ErrStopped, cur, n)
 		}
 		if !sp.augment(cur) {
 			return nil, 0, fmt.Errorf("%w: row %d has no augmenting path (Hall's condition fails)", ErrInfeasible, cur)

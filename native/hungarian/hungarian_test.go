@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sdcopt/sdcopt/internal/costtest"
@@ -355,6 +356,49 @@ func TestAgainstLPLarge(t *testing.T) {
 		}
 		if math.Abs(total-lpTotal) > 1e-7*math.Max(1, math.Abs(total)) {
 			t.Fatalf("%+v: hungarian %v, LP (%s) %v", c, total, engines[0], lpTotal)
+		}
+	}
+}
+
+// TestStop: a stop function that reports true gives up with hungarian.ErrStopped
+// (dense and sparse), the kanon deadline of issue 44, item 16; one that
+// never does gives Solve's answer.
+func TestStop(t *testing.T) {
+	const n = 60
+	rng := rand.New(rand.NewPCG(44, 16))
+	cost := make([]float64, n*n)
+	for x := range cost {
+		cost[x] = rng.Float64()
+	}
+	want, wantTotal, err := hungarian.Solve(n, cost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &hungarian.Sparse{N: n, Start: make([]int, n+1)}
+	for i := range n {
+		for j := range n {
+			sp.Cols, sp.Cost = append(sp.Cols, int32(j)), append(sp.Cost, cost[i*n+j])
+		}
+		sp.Start[i+1] = len(sp.Cols)
+	}
+	for _, calls := range []int{0, 2, 1 << 30} {
+		c := 0
+		stop := func() bool { c++; return c > calls }
+		a, total, err := hungarian.SolveStop(n, cost, stop)
+		if calls < n && !errors.Is(err, hungarian.ErrStopped) {
+			t.Errorf("dense, stop after %d calls: %v", calls, err)
+		}
+		if calls >= n && (err != nil || total != wantTotal || !slices.Equal(a, want)) {
+			t.Errorf("dense, never stopped: %v, total %v want %v", err, total, wantTotal)
+		}
+		c = 0
+		sp.Stop = stop
+		a, total, err = hungarian.SolveSparse(sp)
+		if calls < n && !errors.Is(err, hungarian.ErrStopped) {
+			t.Errorf("sparse, stop after %d calls: %v", calls, err)
+		}
+		if calls >= n && (err != nil || math.Abs(total-wantTotal) > 1e-9) {
+			t.Errorf("sparse, never stopped: %v, total %v want %v (%v)", err, total, wantTotal, a)
 		}
 	}
 }

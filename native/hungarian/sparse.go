@@ -14,6 +14,10 @@ type Sparse struct {
 	Start []int     // len N+1, Start[0] = 0, non-decreasing, Start[N] = len(Cols)
 	Cols  []int32   // column of each edge
 	Cost  []float64 // cost of each edge (finite)
+	// Stop, when not nil, is called before every augmenting path search;
+	// when it reports true SolveSparse returns an error wrapping
+	// ErrStopped.
+	Stop func() bool
 }
 
 // SolveSparse finds a minimum-cost perfect matching of the sparse problem
@@ -96,6 +100,9 @@ func SolveSparse(p *Sparse) (assign []int, total float64, err error) {
 	for cur := 0; cur < n; cur++ {
 		if col4row[cur] >= 0 {
 			continue
+		}
+		if p.Stop != nil && p.Stop() {
+			return nil, 0, fmt.Errorf("%w before row %d of %d", ErrStopped, cur, n)
 		}
 		if !s.augment(cur) {
 			return nil, 0, fmt.Errorf("%w: row %d has no augmenting path in the graph (Hall's condition fails)", ErrInfeasible, cur)
