@@ -76,13 +76,22 @@ type microaggResult struct {
 }
 
 // keptRisky is a leak finding published anyway (--keep-risky), as in
-// sdcopt microagg's JSON result.
+// sdcopt microagg's and sdcopt kanon's JSON results.
 type keptRisky struct {
 	Column   string  `json:"column"`
 	Kind     string  `json:"kind"`
 	QI       string  `json:"qi,omitempty"`
 	Share    float64 `json:"share"`
 	Evidence string  `json:"evidence"`
+}
+
+// keptRiskyOf reports the findings kept by --keep-risky.
+func keptRiskyOf(kept []roles.Finding) []keptRisky {
+	var out []keptRisky
+	for _, f := range kept {
+		out = append(out, keptRisky{Column: f.Column, Kind: f.Kind.String(), QI: f.QI, Share: f.Share, Evidence: f.String()})
+	}
+	return out
 }
 
 func newMicroaggCmd() *cobra.Command {
@@ -251,9 +260,7 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 		SSE: res.SSE, SST: res.SST, IL: res.IL, IL1s: res.IL1s, IntervalDisclosure: res.Interval, IntervalOneOutside: res.IntervalOneOutside, IntervalP: res.IntervalP,
 		RecordLinkage: res.Linkage, RecordLinkageTied: res.LinkageTied, Missing: tab.Missing.String(), MissingRecords: tab.MissingRecords,
 		Published: asg.Names(asg.Published()), DroppedCols: asg.Names(asg.Dropped()), Seconds: res.Seconds, Out: s.out, roles: asg}
-	for _, f := range kept {
-		r.KeptRisky = append(r.KeptRisky, keptRisky{Column: f.Column, Kind: f.Kind.String(), QI: f.QI, Share: f.Share, Evidence: f.String()})
-	}
+	r.KeptRisky = keptRiskyOf(kept)
 	if s.icsm {
 		r.Method = "icsm"
 	}
