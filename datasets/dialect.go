@@ -135,6 +135,22 @@ func FormatRounded(v float64, decimals int) string {
 	return s
 }
 
+// Rounded is the value v reads back as once written with decimals digits
+// after the decimal point, as the protected files are written
+// (FormatRounded; decimals < 0: full precision, v itself): the value a
+// reader of the published file sees, on which its disclosure risk is
+// measured.
+func Rounded(v float64, decimals int) float64 {
+	if decimals < 0 {
+		return v
+	}
+	x, err := strconv.ParseFloat(FormatRounded(v, decimals), 64)
+	if err != nil { // cannot happen: FormatFloat's output reads back
+		return v
+	}
+	return x
+}
+
 // maxDecimals caps the decimals found in a source: beyond 17 significant
 // digits a float64 holds nothing more.
 const maxDecimals = 17

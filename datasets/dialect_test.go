@@ -214,3 +214,18 @@ func TestDecimals(t *testing.T) {
 		}
 	}
 }
+
+// Rounded is the value a file written by FormatRounded reads back as
+// (the values whose disclosure risk sdcopt-pipeline microagg measures);
+// decimals < 0 keep v.
+func TestRounded(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		d    int
+		want float64
+	}{{265865.6666666667, 0, 265866}, {-0.4, 0, 0}, {2.5, 0, 2}, {1.005, 2, 1}, {-1.5, 0, -2}, {1.25, 1, 1.2}, {0.1 + 0.2, -1, 0.1 + 0.2}} {
+		if got := Rounded(c.v, c.d); got != c.want {
+			t.Errorf("Rounded(%v, %d) = %v, want %v", c.v, c.d, got, c.want)
+		}
+	}
+}

@@ -13,7 +13,9 @@
 // al.'s global certainty penalty as in model.QITable.GCP; IL = 100·SSE/SST
 // as in model.IL, SST from the combined per-attribute sums and sums of
 // squares; IL1s, interval disclosure and a within-part DBRL bound as in
-// package risk, see MicroaggResult). KanonLocal and MicroaggLocal run the
+// package risk, of the published values when MicroaggConfig.Digits
+// gives the file's precision: the centroids rounded in the workers as
+// datasets writes them; see MicroaggResult). KanonLocal and MicroaggLocal run the
 // same coarse parts without Beam: the reference the pipelines are tested
 // against, result for result.
 //

@@ -80,18 +80,25 @@ func init() {
 }
 
 // sampleFn keeps the seeded Bernoulli sample (InSample), keyed by 0.
+// D > 0 keeps only the first D values of each record: its split
+// attributes (microagg stages the values in original units after them).
 type sampleFn struct {
 	Seed uint64
 	Rate float64
+	D    int
 }
 
 func (f *sampleFn) ProcessElement(r Rec, emit func(int, Rec)) {
 	var out Rec
 	d := r.d()
+	keep := d
+	if f.D > 0 {
+		keep = min(d, f.D)
+	}
 	for x, i := range r.I {
 		if InSample(f.Seed, i, f.Rate) {
 			out.I = append(out.I, i)
-			out.X = append(out.X, r.X[x*d:(x+1)*d]...)
+			out.X = append(out.X, r.X[x*d:x*d+keep]...)
 		}
 	}
 	if len(out.I) > 0 {
@@ -366,10 +373,11 @@ func (f *writeSummaryFn) ProcessElement(ctx context.Context, s kanonSummary) err
 }
 
 // coarseSplit adds the sample, the split tree and the routing to the
-// pipeline: the records keyed by coarse part.
-func coarseSplit(s beam.Scope, recs beam.PCollection, attrs string, n, coarse int, seed uint64) beam.PCollection {
+// pipeline: the records keyed by coarse part. The tree splits on the
+// first d values of each record (0: all of them; the attributes attrs).
+func coarseSplit(s beam.Scope, recs beam.PCollection, attrs string, d, n, coarse int, seed uint64) beam.PCollection {
 	rate := SampleRate(min(coarse, n))
-	sample := beam.ParDo(s.Scope("sample"), &sampleFn{Seed: seed, Rate: rate}, recs)
+	sample := beam.ParDo(s.Scope("sample"), &sampleFn{Seed: seed, Rate: rate, D: d}, recs)
 	minSample := int(math.Round(rate * float64(coarse) / 2))
 	tree := beam.ParDo(s.Scope("split-tree"), &treeFn{Attrs: attrs, MinSample: max(1, minSample)}, beam.GroupByKey(s, sample))
 	return beam.ParDo(s.Scope("route"), &routeFn{}, recs, beam.SideInput{Input: tree})
@@ -428,7 +436,7 @@ func runKanon(ctx context.Context, cfg KanonConfig, attrs []model.QIAttr, n int,
 	}
 	p, s := beam.NewPipelineWithRoot()
 	recs := readStaged(s, input)
-	keyed := coarseSplit(s, recs, aj, n, cfg.Coarse, cfg.Seed)
+	keyed := coarseSplit(s, recs, aj, 0, n, cfg.Coarse, cfg.Seed)
 	stats := beam.ParDo(s.Scope("anonymize"), &kanonFn{Attrs: aj, K: cfg.K, Method: cfg.Method, Partition: cfg.Partition,
 		Seed: cfg.Seed, MIPSolver: cfg.MIPSolver, Dir: dir, Publish: publish}, beam.GroupByKey(s, keyed))
 	beam.ParDo0(s.Scope("summary"), &writeSummaryFn{Dir: dir}, beam.Combine(s, mergeSummary, stats))

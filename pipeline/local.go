@@ -114,17 +114,18 @@ func MicroaggLocal(z *model.Dataset, cfg MicroaggConfig) (*MicroaggResult, error
 	if err != nil {
 		return nil, err
 	}
+	xs, w := stagedRows(z, &cfg)
 	var om Moments
 	for i := 0; i < z.N; i += StageBatch {
 		hi := min(z.N, i+StageBatch)
-		om = mergeMoments(om, recMoments(Rec{I: make([]int64, hi-i), X: z.X[i*z.D : hi*z.D]}))
+		om = mergeMoments(om, recMoments(Rec{I: make([]int64, hi-i), X: xs[i*w : hi*w]}))
 	}
 	var parts []*microPart
 	var sum Moments
 	var pairs []Rec
 	for x, key := range keys {
-		sx, idx := subRows(z.X, z.D, ids[x])
-		pt, m, pr, err := microSolve(z.Names, sx, idx, key, cfg.K, cfg.ICSM, cfg.ICSMRounds, &om)
+		sx, idx := subRows(xs, w, ids[x])
+		pt, m, pr, err := microSolve(z.Names, sx, idx, key, cfg.K, cfg.ICSM, cfg.ICSMRounds, &om, cfg.Digits)
 		if err != nil {
 			return nil, err
 		}
@@ -133,9 +134,9 @@ func MicroaggLocal(z *model.Dataset, cfg MicroaggConfig) (*MicroaggResult, error
 		pairs = append(pairs, pr...)
 	}
 	half := intervalHalf(&sum, cfg.IntervalP)
-	atRisk := 0
+	var atRisk IntervalCounts
 	for _, r := range pairs {
-		atRisk += intervalCount(r, half)
+		atRisk = addCounts(atRisk, intervalCount(r, half))
 	}
 	res, err := assembleMicro(z.N, parts, sum, atRisk, cfg.IntervalP)
 	if err != nil {

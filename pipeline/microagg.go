@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/risk"
@@ -29,7 +30,20 @@ type MicroaggConfig struct {
 	// IntervalP is the width of interval disclosure (0 =
 	// risk.DefaultIntervalP).
 	IntervalP float64
-	Runner    Runner
+	// Raw and Digits make IL1s, interval disclosure and DBRL those of
+	// the published file. Raw is z in original units (the data z
+	// standardizes: the same records and attributes in the same order)
+	// and Digits the decimals of each attribute in the published file
+	// (as datasets.Table.Digits; -1: full precision). With Digits set,
+	// each part's centroids are computed from Raw and rounded by
+	// datasets.Rounded, as the file is written, and compared with Raw;
+	// SSE, SST and IL stay those of z's unrounded centroids, as sdcopt
+	// microagg reports them. With Digits nil, Raw is ignored and the
+	// measures compare z with its unrounded centroids (the same measures
+	// of unrounded centroids in any units: they are scale-free).
+	Raw    *model.Dataset
+	Digits []int
+	Runner Runner
 }
 
 // MicroaggResult is the outcome of Microagg.
@@ -47,9 +61,12 @@ type MicroaggResult struct {
 	// Interval is risk.IntervalDisclosure (width IntervalP): the
 	// intervals need the protected data's standard deviation, combined
 	// over the parts first; the records are then counted in a second
-	// pipeline stage: exact up to rounding.
-	Interval  float64
-	IntervalP float64
+	// pipeline stage: exact up to rounding. IntervalOneOutside is
+	// risk.IntervalDisclosureOneOutside (sdcMicro's dRisk before 5.6.0),
+	// counted in the same stage.
+	Interval           float64
+	IntervalOneOutside float64
+	IntervalP          float64
 	// Linkage is DBRL (risk.RecordLinkage) with each protected record's
 	// nearest originals searched in its own coarse part only, on the
 	// whole data's standardization (risk.RecordLinkageScaled), summed
@@ -71,12 +88,15 @@ type microPart struct {
 }
 
 // Moments are the combined statistics of a microaggregation run: the
-// records, the per-attribute sums and sums of squares (for SST and the
-// standard deviations), the within-group SSE, and the per-part sums of
-// the measures that add over parts: the absolute deviations (IL1s), the
-// protected data's sums of squares (its standard deviation: the sums are
-// the original's, as centroids keep them) and the expected linked
-// records of the part-local DBRL.
+// records, the per-attribute sums and sums of squares (for SST; for the
+// standard deviations of the whole data in a record batch's moments),
+// the within-group SSE, and the per-part sums of the measures that add
+// over parts, on the values measured (MicroaggConfig.Digits: the
+// published values in original units, or z): the original's sums and sums
+// of squares (IL1s' standard deviations), the absolute deviations
+// (IL1s), the protected data's sums and sums of squares (its standard
+// deviation: rounded centroids need not keep the sums) and the expected
+// linked records of the part-local DBRL.
 type Moments struct {
 	N         int
 	Parts     int
@@ -84,7 +104,10 @@ type Moments struct {
 	Sum       []float64
 	SumSq     []float64
 	SSE       float64
+	OrigSum   []float64
+	OrigSumSq []float64
 	AbsDev    []float64
+	ProtSum   []float64
 	ProtSumSq []float64
 	Linked    float64
 	Tied      int
@@ -95,9 +118,10 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*Moments)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*writeMomentsFn)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*intervalFn)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*IntervalCounts)(nil)).Elem())
 	beam.RegisterFunction(mergeMoments)
 	beam.RegisterFunction(recMoments)
-	beam.RegisterFunction(addInts)
+	beam.RegisterFunction(addCounts)
 }
 
 // recMoments is the moments of a batch of original records.
@@ -113,34 +137,48 @@ func recMoments(r Rec) Moments {
 	return m
 }
 
-func addInts(a, b int) int { return a + b }
+// IntervalCounts are the records at risk of interval disclosure: with
+// every original value inside its interval, and with at most one outside.
+type IntervalCounts struct {
+	Inside, OneOutside int
+}
 
-// stats returns the means and the sample standard deviations (divisor
-// n − 1; 0 for n = 1 and for a negative rounding residue) of the
-// moments' attributes, and the protected data's standard deviations.
-func (m *Moments) stats() (mean, sd, protSD []float64) {
-	n := float64(m.N)
-	mean, sd, protSD = make([]float64, len(m.Sum)), make([]float64, len(m.Sum)), make([]float64, len(m.Sum))
-	for j, s := range m.Sum {
-		mean[j] = s / n
-		if m.N > 1 {
-			sd[j] = math.Sqrt(max(0, (m.SumSq[j]-s*s/n)/(n-1)))
-			if m.ProtSumSq != nil {
-				protSD[j] = math.Sqrt(max(0, (m.ProtSumSq[j]-s*s/n)/(n-1)))
-			}
+func addCounts(a, b IntervalCounts) IntervalCounts {
+	return IntervalCounts{Inside: a.Inside + b.Inside, OneOutside: a.OneOutside + b.OneOutside}
+}
+
+// stats returns the means and the sample standard deviations of the
+// moments' sums and sums of squares.
+func (m *Moments) stats() (mean, sd []float64) {
+	return momentStats(m.N, m.Sum, m.SumSq)
+}
+
+// momentStats returns the means and the sample standard deviations
+// (divisor n − 1; 0 for n = 1 and for a negative rounding residue) of n
+// records with per-attribute sums and sums of squares.
+func momentStats(n int, sum, sumSq []float64) (mean, sd []float64) {
+	nf := float64(n)
+	mean, sd = make([]float64, len(sum)), make([]float64, len(sum))
+	for j, s := range sum {
+		mean[j] = s / nf
+		if n > 1 {
+			sd[j] = math.Sqrt(max(0, (sumSq[j]-s*s/nf)/(nf-1)))
 		}
 	}
-	return mean, sd, protSD
+	return mean, sd
 }
 
 // microFn microaggregates one coarse part (microSolve), writes its groups
 // to Dir and emits its moments and, for interval disclosure, the pairs
-// of original and protected records (Rec, X = x_1..x_d, x'_1..x'_d).
+// of original and protected records (Rec, X = x_1..x_d, x'_1..x'_d, the
+// values measured). With Digits each staged record holds its z values
+// and then its values in original units.
 type microFn struct {
 	Names      []string
 	K          int
 	ICSM       bool
 	ICSMRounds int
+	Digits     []int
 	Dir        string
 }
 
@@ -149,8 +187,12 @@ func (f *microFn) ProcessElement(ctx context.Context, key int, it func(*Rec) boo
 	if !orig(&om) {
 		return fmt.Errorf("pipeline: coarse part %d: no moments of the data", key)
 	}
-	pt := partTable(make([]model.QIAttr, len(f.Names)), it) // only the shape is used
-	out, m, pr, err := microSolve(f.Names, pt.T.X, pt.Idx, key, f.K, f.ICSM, f.ICSMRounds, &om)
+	w := len(f.Names)
+	if f.Digits != nil {
+		w *= 2
+	}
+	pt := partTable(make([]model.QIAttr, w), it) // only the shape is used
+	out, m, pr, err := microSolve(f.Names, pt.T.X, pt.Idx, key, f.K, f.ICSM, f.ICSMRounds, &om, f.Digits)
 	if err != nil {
 		return err
 	}
@@ -167,13 +209,30 @@ func (f *microFn) ProcessElement(ctx context.Context, key int, it func(*Rec) boo
 // microSolve microaggregates coarse part key (records idx, values x) by
 // MDAV (polished by ICSM when icsm) and computes its share of the
 // measures with the whole data's moments om; it returns the pairs of
-// original and protected records in batches.
-func microSolve(names []string, x []float64, idx []int64, key, k int, icsm bool, rounds int, om *Moments) (*microPart, Moments, []Rec, error) {
+// original and protected records in batches. Without digits x holds the
+// z values of each record (d = len(names)) and the measures compare them
+// with their centroids; with digits, each record's d z values then its d
+// values in original units, and the measures compare those with their
+// group's centroid in original units rounded to digits[j] decimals
+// (datasets.Rounded, as the published file is written). SSE is z's, of
+// the unrounded centroids, either way.
+func microSolve(names []string, x []float64, idx []int64, key, k int, icsm bool, rounds int, om *Moments, digits []int) (*microPart, Moments, []Rec, error) {
 	d, n := len(names), len(idx)
 	if n < k {
 		return nil, Moments{}, nil, fmt.Errorf("pipeline: coarse part %d has %d records, fewer than k = %d (use larger coarse parts)", key, n, k)
 	}
-	z, err := model.NewDataset(names, n, d, x)
+	zx, rx := x, []float64(nil)
+	if digits != nil {
+		if len(digits) != d || len(x) != 2*n*d || len(om.Sum) != 2*d {
+			return nil, Moments{}, nil, fmt.Errorf("pipeline: coarse part %d: %d values and %d digits for %d records of %d attributes in two units", key, len(x), len(digits), n, d)
+		}
+		zx, rx = make([]float64, 0, n*d), make([]float64, 0, n*d)
+		for i := range n {
+			zx = append(zx, x[2*i*d:(2*i+1)*d]...)
+			rx = append(rx, x[(2*i+1)*d:(2*i+2)*d]...)
+		}
+	}
+	z, err := model.NewDataset(names, n, d, zx)
 	if err != nil {
 		return nil, Moments{}, nil, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
 	}
@@ -192,27 +251,44 @@ func microSolve(names []string, x []float64, idx []int64, key, k int, icsm bool,
 	if _, err := cl.CheckK(n, k); err != nil {
 		return nil, Moments{}, nil, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
 	}
-	prot := model.Protect(z, cl)
+	// The values measured: orig against prot.
+	orig, prot := z, model.Protect(z, cl)
+	mean, sd := om.stats()
+	if digits != nil {
+		if orig, err = model.NewDataset(names, n, d, rx); err != nil {
+			return nil, Moments{}, nil, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
+		}
+		prot = model.Protect(orig, cl)
+		for i, v := range prot.X {
+			prot.X[i] = datasets.Rounded(v, digits[i%d])
+		}
+		mean, sd = mean[d:], sd[d:]
+	}
 	m := Moments{N: n, Parts: 1, Groups: cl.NumGroups, Sum: make([]float64, d), SumSq: make([]float64, d), SSE: model.SSE(z, cl),
-		AbsDev: make([]float64, d), ProtSumSq: make([]float64, d)}
+		OrigSum: make([]float64, d), OrigSumSq: make([]float64, d), AbsDev: make([]float64, d),
+		ProtSum: make([]float64, d), ProtSumSq: make([]float64, d)}
 	var pairs []Rec
 	for i := range n {
 		if i%StageBatch == 0 {
 			pairs = append(pairs, Rec{})
 		}
 		b := &pairs[len(pairs)-1]
-		row, prow := x[i*d:(i+1)*d], prot.X[i*d:(i+1)*d]
+		row, prow := orig.X[i*d:(i+1)*d], prot.X[i*d:(i+1)*d]
 		b.I = append(b.I, idx[i])
 		b.X = append(append(b.X, row...), prow...)
-		for j, v := range row {
+		for j, v := range z.X[i*d : (i+1)*d] {
 			m.Sum[j] += v
 			m.SumSq[j] += v * v
+		}
+		for j, v := range row {
+			m.OrigSum[j] += v
+			m.OrigSumSq[j] += v * v
 			m.AbsDev[j] += math.Abs(v - prow[j])
+			m.ProtSum[j] += prow[j]
 			m.ProtSumSq[j] += prow[j] * prow[j]
 		}
 	}
-	mean, sd, _ := om.stats()
-	share, tied, err := risk.RecordLinkageScaled(z, prot, mean, sd)
+	share, tied, err := risk.RecordLinkageScaled(orig, prot, mean, sd)
 	if err != nil {
 		return nil, Moments{}, nil, fmt.Errorf("pipeline: coarse part %d: %w", key, err)
 	}
@@ -227,13 +303,14 @@ func microSolve(names []string, x []float64, idx []int64, key, k int, icsm bool,
 // intervalFn counts the records of a batch of pairs at risk of interval
 // disclosure (as risk.IntervalDisclosure: every original value inside
 // [x' − p·s'_j, x' + p·s'_j], s'_j the protected data's sample standard
-// deviation from the combined moments).
+// deviation from the combined moments; and as
+// risk.IntervalDisclosureOneOutside: at most one outside).
 type intervalFn struct {
 	P    float64
 	half []float64
 }
 
-func (f *intervalFn) ProcessElement(r Rec, moments func(*Moments) bool, emit func(int)) error {
+func (f *intervalFn) ProcessElement(r Rec, moments func(*Moments) bool, emit func(IntervalCounts)) error {
 	if f.half == nil {
 		var m Moments
 		if !moments(&m) {
@@ -247,28 +324,33 @@ func (f *intervalFn) ProcessElement(r Rec, moments func(*Moments) bool, emit fun
 
 // intervalHalf is the half-width p·s'_j of the intervals.
 func intervalHalf(m *Moments, p float64) []float64 {
-	_, _, psd := m.stats()
+	_, psd := momentStats(m.N, m.ProtSum, m.ProtSumSq)
 	for j := range psd {
 		psd[j] *= p
 	}
 	return psd
 }
 
-// intervalCount counts the pairs of r inside their intervals.
-func intervalCount(r Rec, half []float64) int {
+// intervalCount counts the pairs of r with no original value outside its
+// interval and with at most one.
+func intervalCount(r Rec, half []float64) IntervalCounts {
 	d := len(half)
-	c := 0
+	var c IntervalCounts
 	for x := range r.I {
 		row := r.X[x*2*d : (x+1)*2*d]
-		at := true
+		outside := 0
 		for j := range d {
 			if row[j] < row[d+j]-half[j] || row[j] > row[d+j]+half[j] {
-				at = false
-				break
+				if outside++; outside > 1 {
+					break
+				}
 			}
 		}
-		if at {
-			c++
+		if outside == 0 {
+			c.Inside++
+		}
+		if outside <= 1 {
+			c.OneOutside++
 		}
 	}
 	return c
@@ -282,8 +364,9 @@ func mergeMoments(a, b Moments) Moments {
 		return a
 	}
 	m := Moments{N: a.N + b.N, Parts: a.Parts + b.Parts, Groups: a.Groups + b.Groups, SSE: a.SSE + b.SSE,
-		Sum: addVec(a.Sum, b.Sum), SumSq: addVec(a.SumSq, b.SumSq), AbsDev: addVec(a.AbsDev, b.AbsDev),
-		ProtSumSq: addVec(a.ProtSumSq, b.ProtSumSq), Linked: a.Linked + b.Linked, Tied: a.Tied + b.Tied}
+		Sum: addVec(a.Sum, b.Sum), SumSq: addVec(a.SumSq, b.SumSq),
+		OrigSum: addVec(a.OrigSum, b.OrigSum), OrigSumSq: addVec(a.OrigSumSq, b.OrigSumSq), AbsDev: addVec(a.AbsDev, b.AbsDev),
+		ProtSum: addVec(a.ProtSum, b.ProtSum), ProtSumSq: addVec(a.ProtSumSq, b.ProtSumSq), Linked: a.Linked + b.Linked, Tied: a.Tied + b.Tied}
 	return m
 }
 
@@ -307,7 +390,7 @@ func (f *writeMomentsFn) ProcessElement(ctx context.Context, m Moments) error {
 
 type writeCountFn struct{ Dir string }
 
-func (f *writeCountFn) ProcessElement(ctx context.Context, c int) error {
+func (f *writeCountFn) ProcessElement(ctx context.Context, c IntervalCounts) error {
 	return writeGob(ctx, joinPath(f.Dir, "micro-interval.gob"), &c)
 }
 
@@ -322,8 +405,9 @@ func init() { beam.RegisterType(reflect.TypeOf((*writeCountFn)(nil)).Elem()) }
 // the parts (Combine): SSE and the moments for SST (SST = Σ_j Σ_i x_ij² −
 // (Σ_i x_ij)²/n), IL1s, interval disclosure (a second stage, with the
 // protected standard deviations as a side input) and DBRL within the
-// parts (see MicroaggResult for what each is exactly). The clustering is
-// assembled with global indices.
+// parts (see MicroaggResult for what each is exactly), of the published
+// values with cfg.Digits. The clustering is assembled with global
+// indices.
 func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*MicroaggResult, error) {
 	start := time.Now()
 	attrs, err := checkMicroagg(z, &cfg)
@@ -342,20 +426,22 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 		return nil, err
 	}
 	defer cleanup()
-	input, err := stage(ctx, dir, z.X, z.N, z.D)
+	x, w := stagedRows(z, &cfg)
+	input, err := stage(ctx, dir, x, z.N, w)
 	if err != nil {
 		return nil, err
 	}
 	p, s := beam.NewPipelineWithRoot()
 	recs := readStaged(s, input)
 	orig := beam.Combine(s.Scope("data-moments"), mergeMoments, beam.ParDo(s, recMoments, recs))
-	keyed := coarseSplit(s, recs, aj, z.N, cfg.Coarse, cfg.Seed)
-	moments, pairs := beam.ParDo2(s.Scope("microaggregate"), &microFn{Names: z.Names, K: cfg.K, ICSM: cfg.ICSM, ICSMRounds: cfg.ICSMRounds, Dir: dir},
+	keyed := coarseSplit(s, recs, aj, z.D, z.N, cfg.Coarse, cfg.Seed)
+	moments, pairs := beam.ParDo2(s.Scope("microaggregate"),
+		&microFn{Names: z.Names, K: cfg.K, ICSM: cfg.ICSM, ICSMRounds: cfg.ICSMRounds, Digits: cfg.Digits, Dir: dir},
 		beam.GroupByKey(s, keyed), beam.SideInput{Input: orig})
 	total := beam.Combine(s, mergeMoments, moments)
 	beam.ParDo0(s.Scope("moments"), &writeMomentsFn{Dir: dir}, total)
 	counts := beam.ParDo(s.Scope("interval"), &intervalFn{P: cfg.IntervalP}, pairs, beam.SideInput{Input: total})
-	beam.ParDo0(s.Scope("interval-count"), &writeCountFn{Dir: dir}, beam.Combine(s, addInts, counts))
+	beam.ParDo0(s.Scope("interval-count"), &writeCountFn{Dir: dir}, beam.Combine(s, addCounts, counts))
 	if err := cfg.Runner.execute(ctx, p, dir); err != nil {
 		return nil, err
 	}
@@ -367,7 +453,7 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 	if err != nil || len(ms) != 1 {
 		return nil, fmt.Errorf("pipeline: reading the moments: %v (%d files)", err, len(ms))
 	}
-	cs, err := readGobs[int](ctx, dir, "micro-interval.gob")
+	cs, err := readGobs[IntervalCounts](ctx, dir, "micro-interval.gob")
 	if err != nil || len(cs) != 1 {
 		return nil, fmt.Errorf("pipeline: reading the interval disclosure count: %v (%d files)", err, len(cs))
 	}
@@ -379,8 +465,23 @@ func Microagg(ctx context.Context, z *model.Dataset, cfg MicroaggConfig) (*Micro
 	return res, nil
 }
 
+// stagedRows returns the rows staged for z: z's own, or with cfg.Digits
+// each record's z values followed by its values in original units
+// (cfg.Raw), and the values per record.
+func stagedRows(z *model.Dataset, cfg *MicroaggConfig) ([]float64, int) {
+	if cfg.Digits == nil {
+		return z.X, z.D
+	}
+	d := z.D
+	x := make([]float64, 0, 2*len(z.X))
+	for i := range z.N {
+		x = append(append(x, z.X[i*d:(i+1)*d]...), cfg.Raw.X[i*d:(i+1)*d]...)
+	}
+	return x, 2 * d
+}
+
 // assembleMicro builds the global result of the parts (see Microagg).
-func assembleMicro(n int, parts []*microPart, m Moments, atRisk int, p float64) (*MicroaggResult, error) {
+func assembleMicro(n int, parts []*microPart, m Moments, atRisk IntervalCounts, p float64) (*MicroaggResult, error) {
 	if m.N != n || m.Parts != len(parts) {
 		return nil, fmt.Errorf("pipeline: internal error: the parts hold %d records in %d parts (%d files), want %d records", m.N, m.Parts, len(parts), n)
 	}
@@ -413,14 +514,14 @@ func assembleMicro(n int, parts []*microPart, m Moments, atRisk int, p float64) 
 	if res.SST > 0 {
 		res.IL = 100 * res.SSE / res.SST
 	}
-	_, sd, _ := m.stats()
+	_, sd := momentStats(m.N, m.OrigSum, m.OrigSumSq)
 	for j, a := range m.AbsDev {
 		if a != 0 && sd[j] > 0 {
 			res.IL1s += a / (math.Sqrt2 * sd[j])
 		}
 	}
 	res.IL1s /= float64(n * len(m.AbsDev))
-	res.Interval, res.IntervalP = float64(atRisk)/float64(n), p
+	res.Interval, res.IntervalOneOutside, res.IntervalP = float64(atRisk.Inside)/float64(n), float64(atRisk.OneOutside)/float64(n), p
 	res.Linkage, res.LinkageTied = m.Linked/float64(n), m.Tied
 	return res, nil
 }
@@ -446,6 +547,17 @@ func checkMicroagg(z *model.Dataset, c *MicroaggConfig) ([]model.QIAttr, error) 
 	}
 	if cfg.ICSMRounds < 0 {
 		return nil, fmt.Errorf("pipeline: ICSM rounds %d (want >= 0)", cfg.ICSMRounds)
+	}
+	if cfg.Digits != nil {
+		r := cfg.Raw
+		if r == nil || r.N != z.N || r.D != z.D || len(r.X) != z.N*z.D || len(cfg.Digits) != z.D {
+			return nil, fmt.Errorf("pipeline: %d digits for %d attributes: want one per attribute, with the data in original units of z's shape (%d x %d)", len(cfg.Digits), z.D, z.N, z.D)
+		}
+		for j, dg := range cfg.Digits {
+			if dg < -1 || dg > 17 {
+				return nil, fmt.Errorf("pipeline: attribute %q: %d digits (want -1 for full precision or 0..17)", z.Names[j], dg)
+			}
+		}
 	}
 	if cfg.Coarse < 2*cfg.K {
 		return nil, fmt.Errorf("pipeline: coarse parts of %d records: want at least 2k = %d", cfg.Coarse, 2*cfg.K)

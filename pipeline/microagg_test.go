@@ -173,3 +173,61 @@ func TestMicroaggLocalIsPipeline(t *testing.T) {
 		t.Fatalf("%d parts; IL %v, local %v; or the groups differ", len(res.Parts), res.IL, loc.IL)
 	}
 }
+
+// TestMicroaggDigitsMeasurePublished: issue 44 (found while fixing item
+// 8). With Digits the measures are those of the published values, the
+// centroids in original units rounded as the file is written: those of
+// microagg.PublishRounded on the whole clustering (as sdcopt microagg
+// measures them), in several parts and on both runners; the groups, SSE
+// and IL are those of the unrounded run. A Digits slice that does not
+// fit is an error.
+func TestMicroaggDigitsMeasurePublished(t *testing.T) {
+	raw, err := datasets.GaussianClusters(1200, 4, 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, _ := model.Standardize(raw)
+	digits := []int{0, 1, 0, -1}
+	cfg := MicroaggConfig{K: 3, Coarse: 400, Seed: 8, IntervalP: 0.5}
+	plain, err := Microagg(context.Background(), z, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Raw, cfg.Digits = raw, digits
+	res, err := Microagg(context.Background(), z, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Parts) < 2 || !slices.Equal(res.Clustering.Group, plain.Clustering.Group) || math.Abs(res.IL-plain.IL) > 1e-12 {
+		t.Fatalf("%d parts; IL %v, unrounded run %v; or the groups differ", len(res.Parts), res.IL, plain.IL)
+	}
+	pub, err := microagg.PublishRounded(raw, res.Clustering, digits, &risk.NumericOptions{IntervalP: cfg.IntervalP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pub.Risk
+	if want.Interval == 0 || want.IL1s == plain.IL1s {
+		t.Fatalf("interval %v, IL1s %v (unrounded %v): the comparison is vacuous", want.Interval, want.IL1s, plain.IL1s)
+	}
+	cfg.Runner.Name = RunnerSingle
+	loc, err := Microagg(context.Background(), z, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range map[string]*MicroaggResult{"prism": res, "single": loc} {
+		if math.Abs(r.IL1s-want.IL1s) > 1e-9*want.IL1s || math.Abs(r.Interval-want.Interval) > 1e-12 ||
+			math.Abs(r.IntervalOneOutside-want.IntervalOneOutside) > 1e-12 || r.Linkage < want.Linkage-1e-12 {
+			t.Errorf("%s: IL1s %v, interval %v, one outside %v, DBRL within parts %v; published: %v %v %v, DBRL %v",
+				name, r.IL1s, r.Interval, r.IntervalOneOutside, r.Linkage, want.IL1s, want.Interval, want.IntervalOneOutside, want.Linkage)
+		}
+	}
+	for _, bad := range []MicroaggConfig{
+		{K: 3, Digits: digits},
+		{K: 3, Raw: raw, Digits: digits[:3]},
+		{K: 3, Raw: raw, Digits: []int{0, 1, 18, 0}},
+	} {
+		if _, err := Microagg(context.Background(), z, bad); err == nil {
+			t.Errorf("Raw %v, Digits %v: no error", bad.Raw != nil, bad.Digits)
+		}
+	}
+}

@@ -34,27 +34,28 @@ type kanonFlags struct {
 // kanonResult is the result of `sdcopt-pipeline kanon` (--format json and
 // csv), with the field names of `sdcopt kanon`'s where they mean the same.
 type kanonResult struct {
-	Data        string   `json:"data"`
-	QI          []string `json:"qi"`
-	N           int      `json:"n"`
-	K           int      `json:"k"`
-	Method      string   `json:"method"`
-	Runner      string   `json:"runner"`
-	Coarse      int      `json:"coarse"`    // records per coarse part, at most
-	Parts       int      `json:"parts"`     // coarse parts
-	Partition   int      `json:"partition"` // records per partition inside a part (0: the part is one partition)
-	Partitions  int      `json:"partitions"`
-	Seed        uint64   `json:"seed"`
-	GCP         float64  `json:"gcp"`
-	Verified    bool     `json:"verified"`
-	GraphEdges  int      `json:"graph_edges"`
-	Dropped     int      `json:"dropped"` // data rows dropped for a missing quasi-identifier value
-	KeptMissing bool     `json:"keep_missing"`
-	Published   []string `json:"published_columns,omitempty"`
-	DroppedCols []string `json:"dropped_columns,omitempty"` // identifiers and columns in no role
-	Seconds     float64  `json:"seconds"`
-	Out         string   `json:"out,omitempty"`
-	GraphOut    string   `json:"graph_out,omitempty"`
+	Data        string      `json:"data"`
+	QI          []string    `json:"qi"`
+	N           int         `json:"n"`
+	K           int         `json:"k"`
+	Method      string      `json:"method"`
+	Runner      string      `json:"runner"`
+	Coarse      int         `json:"coarse"`    // records per coarse part, at most
+	Parts       int         `json:"parts"`     // coarse parts
+	Partition   int         `json:"partition"` // records per partition inside a part (0: the part is one partition)
+	Partitions  int         `json:"partitions"`
+	Seed        uint64      `json:"seed"`
+	GCP         float64     `json:"gcp"`
+	Verified    bool        `json:"verified"`
+	GraphEdges  int         `json:"graph_edges"`
+	Dropped     int         `json:"dropped"` // data rows dropped for a missing quasi-identifier value
+	KeptMissing bool        `json:"keep_missing"`
+	Published   []string    `json:"published_columns,omitempty"`
+	DroppedCols []string    `json:"dropped_columns,omitempty"` // identifiers and columns in no role
+	KeptRisky   []keptRisky `json:"kept_risky,omitempty"`
+	Seconds     float64     `json:"seconds"`
+	Out         string      `json:"out,omitempty"`
+	GraphOut    string      `json:"graph_out,omitempty"`
 }
 
 func newKanonCmd() *cobra.Command {
@@ -137,6 +138,7 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	var q *datasets.QIData
 	var src pipeline.Source
 	var asg *roles.Assignment
+	var kept []roles.Finding // leak findings published anyway (--keep-risky)
 	label := s.data
 	switch {
 	case s.synthetic > 0 && s.data != "":
@@ -182,11 +184,11 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 		if strings.EqualFold(s.data, "adult") {
 			defSensitive = datasets.AdultSensitive()
 		}
-		a, _, err := publishRoles(label, qiRoleData(q), &s.roleFlags, c.Flags().Changed("sensitive"), defSensitive)
+		a, k, err := publishRoles(label, qiRoleData(q), &s.roleFlags, c.Flags().Changed("sensitive"), defSensitive)
 		if err != nil {
 			return err
 		}
-		src, asg = pipeline.QISource(q, a.Exact()), a
+		src, asg, kept = pipeline.QISource(q, a.Exact()), a, k
 	} else if s.roleFlags.given() {
 		return cli.BadInput("--synthetic has only quasi-identifiers: no column for --identifier, --sensitive, --insensitive or --keep-risky")
 	}
@@ -230,12 +232,16 @@ func runKanon(c *cobra.Command, s *kanonFlags) error {
 	if asg != nil {
 		r.Published = asg.Names(asg.Published())
 		r.DroppedCols = asg.Names(slices.Concat(asg.Columns(roles.Identifier), asg.Columns(roles.Unclassified)))
+		r.KeptRisky = keptRiskyOf(kept)
 	}
 	return writeResult(c.OutOrStdout(), s.format, r, func(w io.Writer) {
 		fmt.Fprintf(w, "data %s: %d records, k = %d, method %s, runner %s\n", r.Data, r.N, r.K, r.Method, r.Runner)
 		fmt.Fprintf(w, "coarse parts %d (at most %d records), partitions %d (%d records)\n", r.Parts, r.Coarse, r.Partitions, r.Partition)
 		if asg != nil {
 			writeRoles(w, asg)
+		}
+		for _, f := range r.KeptRisky {
+			fmt.Fprintf(w, "kept risky %s\n", f.Evidence)
 		}
 		fmt.Fprintf(w, "GCP %.6f, verified (%d graph edges), %.2f s\n", r.GCP, r.GraphEdges, r.Seconds)
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -186,8 +187,25 @@ func TestKanonCommandRoles(t *testing.T) {
 	if _, err := kanon.VerifyPublication(loaded, pp, edges, 3, nil, pub, graph); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run(append(args, "--insensitive", "sexcopy", "--keep-risky", "sexcopy")...); err != nil {
+	// A column kept by --keep-risky is in the result's kept_risky, as in
+	// microagg's and sdcopt kanon's (issue 44, found while fixing item 8:
+	// kanon's JSON lacked it).
+	js, err := run(append(args, "--insensitive", "sexcopy", "--keep-risky", "sexcopy", "--format", "json")...)
+	if err != nil {
 		t.Fatal(err)
+	}
+	var res struct {
+		KeptRisky []struct {
+			Column   string `json:"column"`
+			Kind     string `json:"kind"`
+			Evidence string `json:"evidence"`
+		} `json:"kept_risky"`
+	}
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.KeptRisky) == 0 || res.KeptRisky[0].Column != "sexcopy" || res.KeptRisky[0].Kind == "" || res.KeptRisky[0].Evidence == "" {
+		t.Fatalf("kept_risky %+v, want the finding on sexcopy:\n%s", res.KeptRisky, js)
 	}
 	if _, err := run("kanon", "--synthetic", "100", "--k", "3", "--sensitive", "x"); cli.Code(err) != 2 {
 		t.Fatalf("roles with --synthetic: %v", err)

@@ -58,13 +58,14 @@ type microaggResult struct {
 	SST                float64     `json:"sst"`
 	IL                 float64     `json:"il"`
 	IL1s               float64     `json:"il1s"`
-	IntervalDisclosure float64     `json:"interval_disclosure"`
+	IntervalDisclosure float64     `json:"interval_disclosure"`             // sdcMicro's dRisk since 5.6.0: every value inside its interval
+	IntervalOneOutside float64     `json:"interval_disclosure_one_outside"` // sdcMicro's dRisk up to 5.5.1: at most one value outside
 	IntervalP          float64     `json:"interval_p"`
 	RecordLinkage      float64     `json:"record_linkage_upper_bound"` // DBRL searched within each part: an upper bound
 	RecordLinkageTied  int         `json:"record_linkage_tied"`
 	Missing            string      `json:"missing"`           // the --missing policy applied
 	MissingRecords     int         `json:"missing_records"`   // records with a missing value: dropped or imputed
-	Digits             []int       `json:"digits,omitempty"`  // decimals of each column in --out (omitted: full precision); the measures are of the unrounded values
+	Digits             []int       `json:"digits,omitempty"`  // decimals of each column in --out (omitted: full precision); SSE, SST and IL are of the unrounded centroids, IL1s, interval disclosure and DBRL of the rounded ones
 	Published          []string    `json:"published_columns"` // in file order: the microaggregated (quasi-identifier), sensitive and insensitive columns
 	DroppedCols        []string    `json:"dropped_columns"`   // identifiers and columns in no role
 	KeptRisky          []keptRisky `json:"kept_risky,omitempty"`
@@ -75,13 +76,22 @@ type microaggResult struct {
 }
 
 // keptRisky is a leak finding published anyway (--keep-risky), as in
-// sdcopt microagg's JSON result.
+// sdcopt microagg's and sdcopt kanon's JSON results.
 type keptRisky struct {
 	Column   string  `json:"column"`
 	Kind     string  `json:"kind"`
 	QI       string  `json:"qi,omitempty"`
 	Share    float64 `json:"share"`
 	Evidence string  `json:"evidence"`
+}
+
+// keptRiskyOf reports the findings kept by --keep-risky.
+func keptRiskyOf(kept []roles.Finding) []keptRisky {
+	var out []keptRisky
+	for _, f := range kept {
+		out = append(out, keptRisky{Column: f.Column, Kind: f.Kind.String(), QI: f.QI, Share: f.Share, Evidence: f.String()})
+	}
+	return out
 }
 
 func newMicroaggCmd() *cobra.Command {
@@ -94,9 +104,12 @@ func newMicroaggCmd() *cobra.Command {
 			"Mondrian's median rule on a seeded sample, MDAV on each part in a worker\n" +
 			"(polished by ICSM with --icsm), and the measures combined over the parts:\n" +
 			"the information loss IL = 100 SSE/SST and IL1s, and interval disclosure\n" +
-			"(exact up to rounding), and distance-based record linkage with each record's\n" +
+			"(exact up to rounding; every value inside, and at most one outside as\n" +
+			"sdcMicro before 5.6.0), and distance-based record linkage with each record's\n" +
 			"nearest originals searched in its own part (an upper bound of the whole\n" +
-			"data's DBRL; equal with one part).\n\n" +
+			"data's DBRL; equal with one part). As sdcopt microagg: SSE, SST and IL are\n" +
+			"those of the unrounded centroids; IL1s, interval disclosure and DBRL are\n" +
+			"those of the values published, the centroids rounded to --digits.\n\n" +
 			"Roles, as in sdcopt microagg: --cols names the columns to microaggregate (the\n" +
 			"quasi-identifiers); it is required with a CSV file, and the benchmark sets\n" +
 			"(tarragona, census, eia, synthetic:...) microaggregate every column a role\n" +
@@ -157,7 +170,7 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if err != nil {
 		return cli.BadInput("--missing: %v", err)
 	}
-	digits, err := fixedDigits(s.digits)
+	ndigits, err := fixedDigits(s.digits)
 	if err != nil {
 		return err
 	}
@@ -213,16 +226,18 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if err != nil {
 		return err
 	}
+	// The measures are those of the published values: the centroids
+	// rounded as --out is written.
+	tab.Digits = tableDigits(ndigits, tab)
 	z, _ := model.Standardize(raw)
 	res, err := pipeline.Microagg(context.Background(), z, pipeline.MicroaggConfig{K: s.k, Coarse: s.coarse, Seed: s.seed,
-		ICSM: s.icsm, ICSMRounds: s.rounds, IntervalP: s.intervalP, Runner: run})
+		ICSM: s.icsm, ICSMRounds: s.rounds, IntervalP: s.intervalP, Raw: raw, Digits: tab.Digits, Runner: run})
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitEngine, Err: err}
 	}
 	if _, err := res.Clustering.CheckK(raw.N, s.k); err != nil {
 		return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("internal error: %w", err)}
 	}
-	tab.Digits = tableDigits(digits, tab)
 	var outs cli.Outputs
 	defer outs.Abort()
 	if s.out != "" {
@@ -242,16 +257,14 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	}
 	r := &microaggResult{Data: spec.String(), Columns: raw.Names, N: raw.N, D: raw.D, K: s.k, Method: "mdav", ICSMRounds: s.rounds,
 		Runner: run.Name, Coarse: s.coarse, Parts: len(res.Parts), Seed: s.seed, Groups: res.Clustering.NumGroups,
-		SSE: res.SSE, SST: res.SST, IL: res.IL, IL1s: res.IL1s, IntervalDisclosure: res.Interval, IntervalP: res.IntervalP,
+		SSE: res.SSE, SST: res.SST, IL: res.IL, IL1s: res.IL1s, IntervalDisclosure: res.Interval, IntervalOneOutside: res.IntervalOneOutside, IntervalP: res.IntervalP,
 		RecordLinkage: res.Linkage, RecordLinkageTied: res.LinkageTied, Missing: tab.Missing.String(), MissingRecords: tab.MissingRecords,
 		Published: asg.Names(asg.Published()), DroppedCols: asg.Names(asg.Dropped()), Seconds: res.Seconds, Out: s.out, roles: asg}
-	for _, f := range kept {
-		r.KeptRisky = append(r.KeptRisky, keptRisky{Column: f.Column, Kind: f.Kind.String(), QI: f.QI, Share: f.Share, Evidence: f.String()})
-	}
+	r.KeptRisky = keptRiskyOf(kept)
 	if s.icsm {
 		r.Method = "icsm"
 	}
-	if s.out != "" && digits != -1 {
+	if s.out != "" && ndigits != -1 {
 		r.Digits = tab.Digits
 	}
 	return writeResult(c.OutOrStdout(), s.format, r, func(w io.Writer) { writeMicroaggText(w, r) })
@@ -269,21 +282,21 @@ func writeMicroaggText(w io.Writer, r *microaggResult) {
 		fmt.Fprintf(w, "kept risky %s\n", f.Evidence)
 	}
 	fmt.Fprintf(w, "SSE %.6g, SST %.6g, IL %.4f%%, IL1s %.6f\n", r.SSE, r.SST, r.IL, r.IL1s)
-	fmt.Fprintf(w, "interval disclosure (p = %g) %.4f, DBRL within parts %.4f (upper bound; %d tied), %.2f s\n",
-		r.IntervalP, r.IntervalDisclosure, r.RecordLinkage, r.RecordLinkageTied, r.Seconds)
+	fmt.Fprintf(w, "interval disclosure (p = %g) %.4f (%.4f with one attribute outside allowed, as sdcMicro before 5.6.0), DBRL within parts %.4f (upper bound; %d tied), %.2f s\n",
+		r.IntervalP, r.IntervalDisclosure, r.IntervalOneOutside, r.RecordLinkage, r.RecordLinkageTied, r.Seconds)
 	if r.MissingRecords > 0 {
 		fmt.Fprintf(w, "missing %d records with missing values: %s\n", r.MissingRecords, map[string]string{
 			datasets.MissingDrop.String(): "dropped", datasets.MissingImputeMean.String(): "imputed with the column means"}[r.Missing])
 	}
 	if len(r.Digits) > 0 {
 		if slices.Min(r.Digits) == slices.Max(r.Digits) {
-			fmt.Fprintf(w, "rounded --out to %d decimals in every column (the measures are of the unrounded values)\n", r.Digits[0])
+			fmt.Fprintf(w, "rounded --out to %d decimals in every column (SSE and IL of the unrounded values; IL1s, interval disclosure and DBRL of the rounded ones, as published)\n", r.Digits[0])
 		} else {
 			parts := make([]string, len(r.Digits))
 			for jj, d := range r.Digits {
 				parts[jj] = fmt.Sprintf("%s %d", r.Columns[jj], d)
 			}
-			fmt.Fprintf(w, "rounded --out to decimals %s (the measures are of the unrounded values)\n", strings.Join(parts, ", "))
+			fmt.Fprintf(w, "rounded --out to decimals %s (SSE and IL of the unrounded values; IL1s, interval disclosure and DBRL of the rounded ones, as published)\n", strings.Join(parts, ", "))
 		}
 	}
 }
