@@ -161,3 +161,23 @@ func (a *Assignment) CheckKeep(label string, keep []string) error {
 	}
 	return nil
 }
+
+// Unnamed returns the columns of header that none of lists names (names
+// compared after trimming spaces), in header order: the columns that a
+// command takes as its quasi-identifiers when the user names only the
+// other roles.
+func Unnamed(header []string, lists ...[]string) []string {
+	named := map[string]bool{}
+	for _, l := range lists {
+		for _, c := range l {
+			named[strings.TrimSpace(c)] = true
+		}
+	}
+	var out []string
+	for _, h := range header {
+		if !named[h] {
+			out = append(out, h)
+		}
+	}
+	return out
+}

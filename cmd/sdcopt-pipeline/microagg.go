@@ -197,7 +197,7 @@ func runMicroagg(c *cobra.Command, s *microaggFlags) error {
 	if len(s.cols) == 0 {
 		// A named data set microaggregates every column but those the
 		// role flags name (as sdcopt microagg).
-		if rest := s.roleFlags.unnamed(tab.Header); len(rest) < len(tab.Header) {
+		if rest := roles.Unnamed(tab.Header, s.identifier, s.sensitive, s.insensitive); len(rest) < len(tab.Header) {
 			if len(rest) == 0 {
 				return cli.BadInput("%s: the role flags name every column, none is left to microaggregate (--cols)", spec)
 			}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -36,21 +35,6 @@ func addRoleFlags(f *pflag.FlagSet, r *roleFlags, sensitiveDefault string) {
 // given reports whether a role flag names a column.
 func (r *roleFlags) given() bool {
 	return len(r.identifier)+len(r.sensitive)+len(r.insensitive)+len(r.keepRisky) > 0
-}
-
-// unnamed returns the columns of header that no role flag names.
-func (r *roleFlags) unnamed(header []string) []string {
-	named := map[string]bool{}
-	for _, c := range slices.Concat(r.identifier, r.sensitive, r.insensitive) {
-		named[strings.TrimSpace(c)] = true
-	}
-	var out []string
-	for _, h := range header {
-		if !named[h] {
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // roleData is what publishRoles reads of the data: the header, the

@@ -18,6 +18,7 @@ import (
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/microagg"
 	"github.com/sdcopt/sdcopt/model"
+	"github.com/sdcopt/sdcopt/roles"
 )
 
 // microaggSettings are the flags of `sdcopt microagg`.
@@ -329,7 +330,7 @@ func runMicroagg(w io.Writer, s *microaggSettings, changed func(string) bool) er
 	if !changed("cols") {
 		// A named data set microaggregates every column but those the
 		// role flags name.
-		if rest := unnamedColumns(tab.Header, &s.roleFlags); len(rest) < len(tab.Header) {
+		if rest := roles.Unnamed(tab.Header, s.identifier, s.sensitive, s.insensitive); len(rest) < len(tab.Header) {
 			if len(rest) == 0 {
 				return cli.BadInput("%s: the role flags name every column, none is left to microaggregate", spec)
 			}

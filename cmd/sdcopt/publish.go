@@ -150,20 +150,3 @@ func writePublishText(w io.Writer, p *publishReport, pad int) {
 		line("kept risky", f.Evidence)
 	}
 }
-
-// unnamedColumns returns the columns of header that no role flag names.
-func unnamedColumns(header []string, r *roleFlags) []string {
-	named := map[string]bool{}
-	for _, l := range [][]string{r.identifier, r.sensitive, r.insensitive} {
-		for _, c := range l {
-			named[strings.TrimSpace(c)] = true
-		}
-	}
-	var out []string
-	for _, h := range header {
-		if !named[h] {
-			out = append(out, h)
-		}
-	}
-	return out
-}
