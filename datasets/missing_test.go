@@ -38,9 +38,10 @@ func TestMissingUnified(t *testing.T) {
 		if err != nil || tab.MissingRecords != 1 || tab.Data.N != 2 {
 			t.Errorf("ReadCSV %q: %v", miss, err)
 		}
-		// Categorical microdata (audit, serve): the category "?".
+		// Categorical microdata (audit, serve): the category "?", its
+		// levels in canonical order (CompareLabels: "?" before letters).
 		md, err := ReadMicrodata(strings.NewReader("sex,x\nM,1\n"+miss+",2\nF,3\n"), "d.csv", []string{"sex"}, nil)
-		if err != nil || !slices.Equal(md.Vars[0].Levels, []string{"M", MissingLabel, "F"}) {
+		if err != nil || !slices.Equal(md.Vars[0].Levels, []string{MissingLabel, "F", "M"}) {
 			t.Errorf("ReadMicrodata %q: %v %+v", miss, err, md)
 		}
 	}
