@@ -39,7 +39,7 @@ type DimSpec struct {
 // table without weights.
 type BuildSettings struct {
 	Response   string // numeric column summed in a magnitude table; "" makes a frequency table
-	Respondent string // column identifying respondents (several records of one are summed); default: each record is one respondent, named by its line number
+	Respondent string // magnitude tables: column identifying respondents (a respondent's records in a cell are summed and count once in Freq); default: each record is one respondent, named by its line number. A frequency table counts records
 	Holding    string // column of the holding of each respondent; "" keeps no TopHolding. A missing holding makes the respondent its own holding
 	Weight     string // column of sampling weights (positive); "" means 1
 	TopN       int    // contributions kept per cell, by respondent and by holding; default DefaultTopN

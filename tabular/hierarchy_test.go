@@ -28,8 +28,8 @@ func TestReadHRC(t *testing.T) {
 	if n := len(h.Children(0)); n != 2 {
 		t.Errorf("root has %d children, want 2", n)
 	}
-	// A custom marker and root, CRLF line ends and a blank line.
-	h2, err := ReadHRC(strings.NewReader("N\r\n..N1\r\n\r\nS\r\n"), "x.hrc", &HRCSettings{Root: "All", Marker: ".."})
+	// A custom marker and root, a byte-order mark, CRLF line ends and a blank line.
+	h2, err := ReadHRC(strings.NewReader("\ufeffN\r\n..N1\r\n\r\nS\r\n"), "x.hrc", &HRCSettings{Root: "All", Marker: ".."})
 	if err != nil {
 		t.Fatal(err)
 	}
