@@ -28,8 +28,8 @@
 //
 //	x(c_1, ..., p, ..., c_D) = Σ_{q ∈ children(p)} x(c_1, ..., q, ..., c_D)
 //
-// (Hundepool et al. 2012, Section 4.2; the τ-ARGUS manual's "hierarchical
-// tables"). Each such equation is a Relation (the total's index, the
+// (Hundepool et al. 2012, Chapter 4; the τ-ARGUS manual's hierarchical
+// tables). Each such equation is a Relation (the total's index, the
 // parts' indices): a row of a sparse matrix A with −1 at the total and +1
 // at each part, so that a table is consistent iff A x = 0. There are
 // Σ_d (non-leaf codes of d)·Π_{e≠d} |C_e| relations (NumRelations); a
@@ -38,7 +38,7 @@
 //
 //	min / max x_i  subject to  A x = 0,  x_j = a_j for published j,  l ≤ x ≤ u
 //
-// (Hundepool et al. 2012, Section 4.3; the attacker problem of Fischetti
+// (Hundepool et al. 2012, Chapter 4; the attacker problem of Fischetti
 // and Salazar-González), the same polytope cellbounds solves for released
 // margins. CheckConsistent verifies A x = 0 on a table's values within a
 // tolerance and names the first violated relation's cells.
@@ -59,7 +59,7 @@
 // A magnitude cell keeps its largest contributions (Top, in decreasing
 // order, by respondent; TopHolding by holding, a holding's contribution
 // the sum of its respondents'), which is what the dominance and p% rules
-// need (Hundepool et al. 2012, Sections 4.2.2-4.2.3). ReadMicrodata and
+// need (Hundepool et al. 2012, Chapter 4). ReadMicrodata and
 // Builder tabulate microdata; ReadTableFile and WriteTableFile read and
 // write one row per cell (codes, value, freq, status, cost, rule), so the
 // outputs of other tools and hand-suppressed tables can be read.
@@ -75,7 +75,7 @@
 // checks that shared cells agree in value and frequency (a ConflictError
 // names the cell otherwise). Protecting linked tables one at a time is
 // unsafe: a cell suppressed in one can be recomputed through another
-// (Hundepool et al. 2012, Section 4.4.4; de Wolf and Giessing, "Adjusting
+// (Hundepool et al. 2012, Chapter 4; de Wolf and Giessing, "Adjusting
 // the τ-ARGUS modular approach to deal with linked tables", 2009); the
 // audit and secondary suppression work on the System.
 //
@@ -93,7 +93,8 @@
 // A. Hundepool, J. Domingo-Ferrer, L. Franconi, S. Giessing, E. Schulte
 // Nordholt, K. Spicer, P.-P. de Wolf, Statistical Disclosure Control,
 // Wiley 2012, Chapter 4 (magnitude tabular data) and Chapter 5
-// (frequency tables). The τ-ARGUS manual (version 4.2, Statistics
+// (frequency tables); section numbers are not cited here because they
+// were not checked against the book. The τ-ARGUS user's manual (Statistics
 // Netherlands): the .hrc hierarchy file (one code a line, the depth by
 // leading '@'), cell statuses, holdings and sampling weights.
 package tabular
