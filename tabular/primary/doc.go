@@ -2,12 +2,19 @@
 // statistical offices do before publishing it: the sensitivity rules of
 // tabular data protection and the protection levels that secondary
 // protection (cell suppression, cell bounds) must then guarantee. The
-// sources are Hundepool, Domingo-Ferrer, Franconi, Giessing, Schulte
+// source is Hundepool, Domingo-Ferrer, Franconi, Giessing, Schulte
 // Nordholt, Spicer and de Wolf, Statistical Disclosure Control (Wiley
-// 2012), chapter 4 (magnitude tables: sensitivity rules, protection
-// levels), and the τ-ARGUS manual (sections on safety rules and protection
-// levels); section numbers below are as we recall them, page numbers were
-// not checked.
+// 2012), chapter 4, as read in its online successor, the Handbook on
+// Statistical Disclosure Control (sdcTools.github.io/HandbookSDC, chapter
+// 4 "Magnitude tabular data", section "Disclosure control concepts for
+// magnitude tabular data"): the table "Sensitivity rules" and the
+// subsections on the (p,q) rule, requests and holdings of "Sensitive cells
+// in magnitude tables", and the table "Upper protection levels" with
+// Examples 4 and 5 of "Secondary tabular data protection methods". We
+// cite by section and table name; page numbers of the printed book were
+// not available to us. τ-ARGUS is the software that implements that
+// chapter; its manual was not available to us either, so where we say
+// what τ-ARGUS does it is as the Handbook reports it.
 //
 // The package works on its own small input, Cell: the cell total X, the
 // number of contributors, the largest contributions x1 ≥ x2 ≥ … (and the
@@ -20,20 +27,20 @@
 // and largest contributions x1 ≥ x2 ≥ … (missing ones are 0), with
 // S_n = x1 + … + xn and the remainder R = X − x1 − x2:
 //
-//   - Minimum frequency, freq(n): sensitive when 0 < F < n. A cell with
-//     exactly n contributors is safe (τ-ARGUS's threshold; sdcTable's maxN
-//     is n − 1). For frequency tables.
+//   - Minimum frequency, freq(n): sensitive when 0 < F < n ("the cell
+//     frequency is less than n", the common choice n = 3). A cell with
+//     exactly n contributors is safe (sdcTable's maxN is n − 1).
 //   - Dominance, nk(n,k): sensitive when S_n > k/100 · X: the n largest
 //     contributors together make more than k % of the cell.
 //   - p % rule, p(p): sensitive when R < p/100 · x1. The second largest
 //     contributor subtracts its own value from X and obtains X − x2 =
 //     x1 + R ≥ x1, an upper estimate of x1; the cell is sensitive when that
 //     estimate is within p % of x1.
-//   - pq rule, pq(p,q): every contribution is known to within q % before
-//     publication, so the intruder estimates R from below by (1 − q/100)·R
-//     and x1 from above by x1 + q/100·R; sensitive when q/100 · R <
-//     p/100 · x1, the p % rule with p' = 100·p/q (and p(p) = pq(p,100)).
-//     We require p ≤ q ≤ 100.
+//   - pq rule, pq(p,q): the remainder R is known to within q % before
+//     publication, so the second contributor can subtract an estimate of
+//     R too; sensitive when R < p/q · x1, i.e. q/100 · R < p/100 · x1: the
+//     p % rule with p* = 100·p/q (and p(p) = pq(p,100)). We require
+//     p ≤ q ≤ 100.
 //
 // The inequalities are strict, as in the sources: a cell exactly at the
 // threshold (S_n = k/100·X, R = p/100·x1) is safe. They are evaluated in
@@ -48,20 +55,20 @@
 // A sensitive cell must be published, or suppressed, so that the interval
 // [X − L, X + U] an intruder can derive for it is wide enough for the rule
 // to hold at its ends: U is the upper, L the lower protection level. For
-// the concentration rules U is the least amount by which the intruder's
-// upper bound must exceed X (Hundepool et al. 2012, Sect. 4.2, "protection
-// levels"; the τ-ARGUS manual gives the same formulas):
+// the concentration rules U is the amount by which the intruder's upper
+// bound must exceed X (the Handbook's table "Upper protection levels"):
 //
 //   - nk(n,k): the rule holds at X' when S_n ≤ k/100 · X', so
 //     U = 100/k · S_n − X.
 //   - p(p): at X + U the estimate X + U − x2 errs by U + R; it must be at
-//     least p/100 · x1, so U = p/100 · x1 − R.
-//   - pq(p,q): at X + U the estimate X + U − x2 − (1 − q/100)·R errs by
-//     U + q/100·R, so U = p/100 · x1 − q/100 · R. (Some texts scale this
-//     by 100/q, writing p/q·x1 − R; that is the level of the equivalent
-//     p % rule with p' = 100p/q, which protects x1 to p' % rather than to
-//     p % against the intruder with prior knowledge. We use the derivation
-//     above, which reduces to the p % level at q = 100.)
+//     least p/100 · x1, so U = p/100 · x1 − R (the Handbook's Example 5).
+//   - pq(p,q): U = p/q · x1 − R, the Handbook's level, which is the p*
+//     rule's: at X + U the estimate X + U − x2 errs by exactly p*/100 · x1.
+//     An intruder who also subtracts the prior estimate (1 − q/100)·R of
+//     the remainder errs by U + q/100 · R at X + U, so the least level
+//     against that intruder would be p/100 · x1 − q/100 · R = q/100 times
+//     the Handbook's; the Handbook's is larger when positive (q ≤ 100) and
+//     we follow it. Both reduce to the p % level at q = 100.
 //
 // In each case the cell is sensitive exactly when U > 0; on a safe cell the
 // formula is ≤ 0 (the margin by which it is safe), and Level reports it as
@@ -69,17 +76,20 @@
 // with equality at X + U on sensitive cells.
 //
 // The attacker model gives no lower level of its own: the intruder's
-// estimate of x1 is an upper one, and the lower end of the interval only
-// matters for the rule through symmetry (a contributor estimating a
-// different cell of a sum, or a coalition bounding its complement). Like
-// τ-ARGUS, which uses symmetric protection levels computed from the
-// sensitivity rules, we set L = U, capped at X (a non-negative cell is
-// known to be ≥ 0, so no more is needed below).
+// estimate of x1 is an upper one. The Handbook: "out of symmetry
+// considerations the lower protection level is often set identical to the
+// upper protection level". We do so, and cap L at X (our addition: a
+// non-negative cell is known to be ≥ 0, so no interval can reach further
+// below, and asking for more would make the secondary problem
+// infeasible).
 //
 // The minimum frequency rule, requests and protected zero cells have no
 // formula: their level is the safety range (SafetyRange), the larger of an
-// absolute amount and a percentage of |X|, symmetric (τ-ARGUS's frequency
-// safety range and its manual safety range). The default is 10 %.
+// absolute amount and a percentage of |X|, symmetric (τ-ARGUS's "minimum
+// frequency range" and its manual safety range). The default is 10 %. The
+// Handbook recommends a level of 0 when only a minimum frequency rule is
+// used (it prevents exact disclosure only): give Settings.Safety =
+// &SafetyRange{} or "safety:0%".
 //
 // Sliding protection (τ-ARGUS's "sliding protection level", a required
 // width of the interval however it is placed around X) is not
@@ -104,11 +114,16 @@
 // x1 + x2 can only grow and R only shrink when contributions are merged),
 // and "either" equals "holding"; applying both guards against holding
 // data that are incomplete (a holding list covering only some of the
-// contributors). τ-ARGUS lets the holding level have rules of its own;
-// here both levels share the set's rules.
+// contributors). The Handbook's section "Holdings" asks for the grouped
+// contributions only; τ-ARGUS, we understand, lets the holding level have
+// rules of its own; here both levels share the set's rules.
 //
 // Requests: a cell with Requested set is primary by rule "request", with
-// the safety range, whatever its frequency.
+// the safety range, whatever its frequency. (The Handbook's request rule
+// for foreign trade statistics applies a concentration rule only to the
+// contributors who asked; here a request protects the whole cell, the
+// simpler reading of the brief; the finer rule needs per-contributor
+// flags that Cell does not carry.)
 //
 // Zero cells: an empty cell (F = 0) is never primary under the rules. With
 // Settings.Zero = ZeroProtect it is primary by rule "zero", with the safety

@@ -16,7 +16,8 @@ import (
 //	pq:P:Q        pq rule
 //	zero:protect  empty cells are primary (zero:safe, the default, not)
 //	safety:10%    safety range as a percentage of the cell value
-//	safety:5      safety range as an absolute amount (both may be given: the larger applies)
+//	safety:5      safety range as an absolute amount (both may be given: the larger applies;
+//	              one alone sets the other to 0; neither: DefaultSafety, 10 %)
 //	holding:off   ignore holding-level contributions (holding:on, the default, uses them)
 //
 // Percentages may carry a trailing "%" ("p:15%"). Rules may repeat (two nk
@@ -118,6 +119,9 @@ func Parse(spec string) ([]Rule, *Settings, error) {
 			if err != nil {
 				return nil, nil, bad("%q is not a number", a)
 			}
+			if s.Safety == nil {
+				s.Safety = &SafetyRange{}
+			}
 			if isPct {
 				s.Safety.Percent = v
 			} else {
@@ -168,11 +172,11 @@ func (rs *RuleSet) Spec() string {
 	}
 	st := rs.settings
 	items = append(items, "zero:"+st.Zero.String())
-	if st.Safety.Percent != 0 || st.Safety.Absolute == 0 {
-		items = append(items, fmt.Sprintf("safety:%g%%", st.Safety.Percent))
+	if rs.safety.Percent != 0 || rs.safety.Absolute == 0 {
+		items = append(items, fmt.Sprintf("safety:%g%%", rs.safety.Percent))
 	}
-	if st.Safety.Absolute != 0 {
-		items = append(items, fmt.Sprintf("safety:%g", st.Safety.Absolute))
+	if rs.safety.Absolute != 0 {
+		items = append(items, fmt.Sprintf("safety:%g", rs.safety.Absolute))
 	}
 	if st.NoHolding {
 		items = append(items, "holding:off")

@@ -104,8 +104,7 @@ type SafetyRange struct {
 	Absolute float64 // absolute amount, ≥ 0
 }
 
-// DefaultSafety is the safety range used when Settings.Safety is the zero
-// value: 10 %, τ-ARGUS's customary manual safety range (MAN(10), the
+// DefaultSafety is the safety range used when Settings.Safety is nil: 10 %, τ-ARGUS's customary manual safety range (MAN(10), the
 // default of the rtauargus interface).
 var DefaultSafety = SafetyRange{Percent: 10}
 
@@ -181,11 +180,12 @@ func PPercent(top_ []float64, freq int, x float64, p float64) Level {
 	return pq(top_, freq, x, p, 100)
 }
 
-// PQ applies the pq rule (prior knowledge: every contribution is known to
-// within q % before publication): sensitive when q/100·(x − x1 − x2) <
-// p/100·x1, the p % rule with p' = 100·p/q. Upper = p/100·x1 − q/100·(x −
-// x1 − x2) (doc.go); with q = 100 it is the p % rule. Panics unless
-// 0 < p ≤ q ≤ 100, or on a Top too short.
+// PQ applies the pq rule (prior knowledge: the remainder x − x1 − x2 is
+// known to within q % before publication): sensitive when q/100·(x − x1 −
+// x2) < p/100·x1, evaluated as q·R < p·x1, the p % rule with p* = 100·p/q.
+// Upper = p/q·x1 − (x − x1 − x2), the Handbook's level (doc.go); with
+// q = 100 it is the p % rule. Panics unless 0 < p ≤ q ≤ 100, or on a Top
+// too short.
 func PQ(top_ []float64, freq int, x float64, p, q float64) Level {
 	if !(p > 0 && p <= q && q <= 100) {
 		panic(fmt.Sprintf("primary: PQ with p=%g q=%g", p, q))
@@ -197,7 +197,7 @@ func pq(top_ []float64, freq int, x, p, q float64) Level {
 	x1, x2 := top(top_, freq, 1), top(top_, freq, 2)
 	rest := x - x1 - x2
 	lhs, rhs := q*rest, p*x1
-	return concentration(lhs < rhs, (rhs-lhs)/100, x)
+	return concentration(lhs < rhs, (rhs-lhs)/q, x)
 }
 
 // concentration builds the Level of a concentration rule: the lower level

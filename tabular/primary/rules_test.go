@@ -38,7 +38,7 @@ func TestPPercent(t *testing.T) {
 	checkLevel(t, "p(50)", PPercent(c.Top, c.Freq, c.Value, 50), true, 5, 5)
 	// Boundary, hand computation: X = 130 from 100, 15, 15, p = 15:
 	// remainder 15 = 0.15·100 exactly. The rule is strict (X − x1 − x2 <
-	// p/100·x1 is sensitive: doc.go), so the
+	// p/100·x1 is sensitive, Handbook Table "Sensitivity rules": doc.go), so the
 	// cell is safe with upper level 0.
 	checkLevel(t, "p(15) at the threshold", PPercent([]float64{100, 15, 15}, 3, 130, 15), false, 0, 0)
 	// Single contributor, hand computation: X = x1 = 40, x2 = 0, remainder
@@ -78,13 +78,15 @@ func TestDominance(t *testing.T) {
 func TestPQ(t *testing.T) {
 	c := cell100
 	// Hand computation, pq(15,50): q/100·remainder = 10 ≥ 0.15·50 = 7.5,
-	// safe; upper = 7.5 − 10 = −2.5.
-	checkLevel(t, "pq(15,50)", PQ(c.Top, c.Freq, c.Value, 15, 50), false, -2.5, -2.5)
+	// safe; upper = p/q·x1 − R = 0.3·50 − 20 = −5.
+	checkLevel(t, "pq(15,50)", PQ(c.Top, c.Freq, c.Value, 15, 50), false, -5, -5)
 	// Hand computation, pq(25,30): 0.3·20 = 6 < 0.25·50 = 12.5, sensitive;
-	// upper = 12.5 − 6 = 6.5. The intruder knows the remainder within 30 %,
-	// so at 106.5 estimates x1 ≤ 106.5 − 30 − 0.7·20 = 62.5, 12.5 = 25 % of
-	// x1 above it.
-	checkLevel(t, "pq(25,30)", PQ(c.Top, c.Freq, c.Value, 25, 30), true, 6.5, 6.5)
+	// upper = 25/30·50 − 20 = 65/3 ≈ 21.67. The intruder knows the
+	// remainder within 30 %, so at X + U estimates x1 ≤ 100 + 65/3 − 30 −
+	// 0.7·20 = 77.67, 27.67 above x1 = 50, more than the 25 % = 12.5 the
+	// rule asks (the Handbook's level protects to p* = 100·25/30 % against
+	// the intruder without prior knowledge, doc.go).
+	checkLevel(t, "pq(25,30)", PQ(c.Top, c.Freq, c.Value, 25, 30), true, 65.0/3, 65.0/3)
 	// pq(p,100) is the p % rule: levels identical.
 	for _, p := range []float64{15, 50} {
 		if a, b := PQ(c.Top, c.Freq, c.Value, p, 100), PPercent(c.Top, c.Freq, c.Value, p); a != b {
@@ -99,8 +101,9 @@ func TestPQ(t *testing.T) {
 	// Prior knowledge makes a cell sensitive that the p % rule passes, hand
 	// computation: X = 130 from 100, 15, 15 is at the p(15) threshold
 	// (safe); pq(15,75): 0.75·15 = 11.25 < 0.15·100 = 15, sensitive, upper
-	// 15 − 11.25 = 3.75. pq(15,100) is that p % boundary: safe, upper 0.
-	checkLevel(t, "pq(15,75)", PQ([]float64{100, 15, 15}, 3, 130, 15, 75), true, 3.75, 3.75)
+	// 0.15/0.75·100 − 15 = 5. pq(15,100) is that p % boundary: safe,
+	// upper 0.
+	checkLevel(t, "pq(15,75)", PQ([]float64{100, 15, 15}, 3, 130, 15, 75), true, 5, 5)
 	checkLevel(t, "pq(15,100) at the threshold", PQ([]float64{100, 15, 15}, 3, 130, 15, 100), false, 0, 0)
 }
 
@@ -165,6 +168,11 @@ func TestPPercentProperties(t *testing.T) {
 		if err := (x + u - x2 - (1-q/100)*rest) - x1; err < p/100*x1-eps {
 			t.Fatalf("pq(%g,%g) on %v: at X+U the estimate errs by %g < %g", p, q, xs, err, p/100*x1)
 		}
+		// ... and it is the level of the p* % rule, p* = 100·p/q: at X + U
+		// the estimate X + U − x2 errs by exactly p*/100·x1 when sensitive.
+		if err := (x + u - x2) - x1; l.Sensitive && math.Abs(err-p/q*x1) > eps {
+			t.Fatalf("pq(%g,%g) on %v: at X+U the estimate X+U−x2 errs by %g, want p/q·x1 = %g", p, q, xs, err, p/q*x1)
+		}
 
 		l = Dominance(xs, f, x, n, k)
 		if l.Sensitive != (l.Upper > 0) {
@@ -216,5 +224,40 @@ func TestCheck(t *testing.T) {
 		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, ErrCell)) {
 			t.Errorf("%s: Check = %v, want ok %v", tc.name, err, tc.ok)
 		}
+	}
+}
+
+// TestHandbookExamples checks the worked examples of the Handbook on
+// Statistical Disclosure Control, chapter 4 (online edition,
+// sdcTools/HandbookSDC, chapters/04/…-02-Disclosure-Control-Concepts…qmd,
+// the successor of Hundepool et al. 2012, ch. 4).
+func TestHandbookExamples(t *testing.T) {
+	// Example 1 (Sect. "Sensitive cells in magnitude tables"): X = 100,000,
+	// x1 = 50,000, x2 = 49,000 is safe under the (1,90) rule, but the
+	// second contributor's estimate 51,000 is only 2 % above x1. So the
+	// cell is exactly at the p(2) threshold (R = 1,000 = 0.02·50,000:
+	// safe, strict rule) and sensitive under p(2.5).
+	top := []float64{50000, 49000, 1000}
+	checkLevel(t, "Ex.1 nk(1,90)", Dominance(top, 3, 100000, 1, 90), false, 100.0/90*50000-100000, 100.0/90*50000-100000)
+	checkLevel(t, "Ex.1 p(2)", PPercent(top, 3, 100000, 2), false, 0, 0)
+	// p(2.5): upper = 0.025·50,000 − 1,000 = 250 (hand computation).
+	checkLevel(t, "Ex.1 p(2.5)", PPercent(top, 3, 100000, 2.5), true, 250, 250)
+
+	// Example 2: p = 10, k = 100·100/110 = 90.9; X = 110,000, x1 = 52,000,
+	// x2 = 50,000. Safe under p(10) (the estimate 60,000 is 15.4 % above
+	// x1); unsafe under (2,90.9) as 102,000 > 100,000. Levels by hand:
+	// p(10): 5,200 − 8,000 = −2,800; nk(2,90.9): 110/100·102,000 −
+	// 110,000 = 2,200.
+	top = []float64{52000, 50000, 8000}
+	checkLevel(t, "Ex.2 p(10)", PPercent(top, 3, 110000, 10), false, -2800, -2800)
+	checkLevel(t, "Ex.2 nk(2,90.9)", Dominance(top, 3, 110000, 2, 10000.0/110), true, 2200, 2200)
+
+	// Example 4 (Sect. "Secondary tabular data protection methods"): X =
+	// 330 from 300, 20, 10 is unsafe under (1,85); the upper bound must
+	// reach 100/85·300 = 352.94, an upper level of 22.94 (22.941176…).
+	top = []float64{300, 20, 10}
+	checkLevel(t, "Ex.4 nk(1,85)", Dominance(top, 3, 330, 1, 85), true, 100.0/85*300-330, 100.0/85*300-330)
+	if l := Dominance(top, 3, 330, 1, 85); math.Abs(330+l.Upper-352.94) > 0.005 {
+		t.Errorf("Ex.4: upper bound %g, the Handbook's 352.94", 330+l.Upper)
 	}
 }

@@ -144,9 +144,11 @@ type Settings struct {
 	// Zero is the policy for empty cells. Default ZeroSafe.
 	Zero ZeroPolicy
 	// Safety is the protection level of cells made primary by the
-	// frequency rule, a request or the zero policy. The zero value means
+	// frequency rule, a request or the zero policy. Nil means
 	// DefaultSafety (10 %). For empty cells only Absolute matters (X = 0).
-	Safety SafetyRange
+	// The Handbook recommends 0 when only a minimum frequency rule is used
+	// (exact disclosure is all it prevents): &SafetyRange{} gives that.
+	Safety *SafetyRange
 	// NoHolding turns the holding level off even when cells carry
 	// HoldingTop. Default false: the rules are applied at both levels.
 	NoHolding bool
@@ -157,6 +159,7 @@ type Settings struct {
 type RuleSet struct {
 	rules    []Rule
 	settings Settings
+	safety   SafetyRange // *settings.Safety, or DefaultSafety
 	needs    int
 }
 
@@ -168,10 +171,12 @@ func NewRuleSet(rules []Rule, s *Settings) (*RuleSet, error) {
 	if s != nil {
 		rs.settings = *s
 	}
-	if rs.settings.Safety == (SafetyRange{}) {
-		rs.settings.Safety = DefaultSafety
+	rs.safety = DefaultSafety
+	if rs.settings.Safety != nil {
+		rs.safety = *rs.settings.Safety
 	}
-	if err := rs.settings.Safety.validate(); err != nil {
+	rs.settings.Safety = &rs.safety
+	if err := rs.safety.validate(); err != nil {
 		return nil, err
 	}
 	if z := rs.settings.Zero; z != ZeroSafe && z != ZeroProtect {
@@ -189,8 +194,14 @@ func NewRuleSet(rules []Rule, s *Settings) (*RuleSet, error) {
 // Rules returns a copy of the set's rules.
 func (rs *RuleSet) Rules() []Rule { return append([]Rule(nil), rs.rules...) }
 
-// Settings returns the set's settings, defaults filled in.
-func (rs *RuleSet) Settings() Settings { return rs.settings }
+// Settings returns the set's settings, defaults filled in (Safety is never
+// nil and points to a copy).
+func (rs *RuleSet) Settings() Settings {
+	st := rs.settings
+	sr := rs.safety
+	st.Safety = &sr
+	return st
+}
 
 // Needs is how many largest contributions the rules need (Cell.Check's m).
 func (rs *RuleSet) Needs() int { return rs.needs }
@@ -223,7 +234,7 @@ func (rs *RuleSet) Apply(c Cell) Result {
 		res.Primary = true
 		res.Rules = append(res.Rules, name)
 	}
-	s := rs.settings.Safety
+	s := rs.safety
 	if err := c.Check(rs.needs); err != nil {
 		panic(err.Error())
 	}

@@ -152,7 +152,7 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: Validate = %v", r.Name(), err)
 		}
 	}
-	if _, err := NewRuleSet(nil, &Settings{Safety: SafetyRange{Percent: -1}}); !errors.Is(err, ErrParam) {
+	if _, err := NewRuleSet(nil, &Settings{Safety: &SafetyRange{Percent: -1}}); !errors.Is(err, ErrParam) {
 		t.Errorf("negative safety: %v", err)
 	}
 	if _, err := NewRuleSet(nil, &Settings{Zero: 7}); !errors.Is(err, ErrParam) {
@@ -169,15 +169,21 @@ func TestParse(t *testing.T) {
 	if !slices.Equal(rules, want) {
 		t.Errorf("rules %v, want %v", rules, want)
 	}
-	if *s != (Settings{Zero: ZeroProtect, Safety: SafetyRange{Percent: 12.5, Absolute: 5}, NoHolding: true}) {
+	if s.Zero != ZeroProtect || !s.NoHolding || s.Safety == nil || *s.Safety != (SafetyRange{Percent: 12.5, Absolute: 5}) {
 		t.Errorf("settings %+v", *s)
+	}
+	// safety:0% is an explicit zero range (the Handbook's recommendation
+	// for a minimum frequency rule alone), not the default.
+	if got := mustSet(t, "freq:3,safety:0%").Apply(Cell{Value: 200, Freq: 2, Top: []float64{150, 50}}); !got.Primary || got.Upper != 0 {
+		t.Errorf("safety:0%%: %+v", got)
 	}
 	// Spec writes a set back so that Parse reads the same set.
 	for _, spec := range []string{"freq:3,p:15,nk:1:85,pq:15:50,zero:protect,safety:10%",
 		"nk:2:90,nk:1:75,safety:5,holding:off", "p:20"} {
 		rs := mustSet(t, spec)
 		back := mustSet(t, rs.Spec())
-		if !slices.Equal(rs.Rules(), back.Rules()) || rs.Settings() != back.Settings() {
+		a, b := rs.Settings(), back.Settings()
+		if !slices.Equal(rs.Rules(), back.Rules()) || a.Zero != b.Zero || a.NoHolding != b.NoHolding || *a.Safety != *b.Safety {
 			t.Errorf("%q → %q does not read back", spec, rs.Spec())
 		}
 	}
