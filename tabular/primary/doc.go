@@ -47,8 +47,10 @@
 // the form 100·S_n > k·X, 100·R < p·x1, q·R < p·x1, which is exact on
 // integral data, so the boundary does not depend on how p/100 rounds.
 //
-// A cell with a single contributor is sensitive under every p, pq and
-// nk(n,k) with k < 100 (R = 0 and S_n = X).
+// A cell with a single contributor and a positive value is sensitive
+// under every p, pq and nk(n,k) with k < 100 (R = 0 and S_n = X); one
+// whose only contribution is 0 is not (0 < 0 fails), which only the
+// frequency rule catches.
 //
 // # Protection levels
 //
