@@ -1,0 +1,179 @@
+package intervals
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/tabular"
+)
+
+// Tolerances of Verify.
+const (
+	// DualTol is the largest |d_k| accepted on a variable whose bound on
+	// the side d_k points to is infinite (the engines' reduced costs carry
+	// round-off of about 1e-12), and the largest difference between a
+	// stored reduced cost and the one recomputed from y.
+	DualTol = 1e-9
+	// VerifyTol is the relative slack between a claimed bound and the
+	// bound its dual vector proves (the engines' optimality tolerance
+	// is about 1e-7 in the objective; bounds are snapped to integers
+	// within SnapTol).
+	VerifyTol = 1e-6
+)
+
+// ErrCertificate is the sentinel of a bound that Verify cannot confirm.
+var ErrCertificate = errors.New("intervals: certificate refused")
+
+// Certificate proves one LP end of an interval by weak duality. For the
+// attacker problem max (min) x_j subject to A x = b, l ≤ x ≤ u, any y
+// (one entry per row of A, free in sign) gives d = e_j − Aᵀy and, for
+// every feasible x,
+//
+//	x_j = yᵀb + dᵀx ≤ yᵀb + Σ_k max(d_k·l_k, d_k·u_k)   (max)
+//	x_j = yᵀb + dᵀx ≥ yᵀb + Σ_k min(d_k·l_k, d_k·u_k)   (min)
+//
+// so the right side bounds the cell whatever y is; the optimal y (the
+// engine's row duals) makes it equal to the LP optimum. Y are the row
+// duals, D the duals of the bound rows l ≤ x ≤ u (the reduced costs).
+type Certificate struct {
+	Sense solvers.Sense
+	Y     []float64 // one per row of the attacker problem (Result.Rows)
+	D     []float64 // one per suppressed cell, d = e_j − Aᵀy
+	Value float64   // the bound they prove
+}
+
+func newCertificate(r *solvers.Result, sense solvers.Sense, v float64) *Certificate {
+	return &Certificate{
+		Sense: sense,
+		Y:     append([]float64(nil), r.Duals...),
+		D:     append([]float64(nil), r.ReducedCosts...),
+		Value: r.Objective,
+	}
+}
+
+// Verify re-checks every certificate of r against the table t (and the
+// same Settings given to Compute: the prior bounds enter the check), in
+// exact rational arithmetic on the stored floats, without an engine. It
+// returns nil when every finite LP end that is not its prior bound has a
+// certificate that proves it; otherwise an error wrapping ErrCertificate
+// naming the first refused cell. Integer results carry no certificates and
+// are refused.
+func Verify(t *tabular.Table, r *Result, s *Settings) error {
+	return verify(tableSource(t), r, s)
+}
+
+// VerifySystem is Verify for a result of ComputeSystem.
+func VerifySystem(sys *tabular.System, r *Result, s *Settings) error {
+	return verify(systemSource(sys), r, s)
+}
+
+func verify(src source, r *Result, s *Settings) error {
+	if s == nil {
+		s = &Settings{}
+	}
+	if r.Integer {
+		return fmt.Errorf("%w: integer intervals have no dual certificates", ErrCertificate)
+	}
+	a, err := build(src, s)
+	if err != nil {
+		return err
+	}
+	if len(a.cells) != len(r.Intervals) {
+		return fmt.Errorf("%w: %d intervals for %d suppressed cells", ErrCertificate, len(r.Intervals), len(a.cells))
+	}
+	for j := range r.Intervals {
+		iv := &r.Intervals[j]
+		if iv.Cell != a.cells[j] {
+			return fmt.Errorf("%w: interval %d is of cell %d, not %d", ErrCertificate, j, iv.Cell, a.cells[j])
+		}
+		for _, e := range []struct {
+			sense solvers.Sense
+			claim float64
+			prior float64
+			cert  *Certificate
+		}{{solvers.Minimize, iv.Lower, a.lo[j], iv.LowerCert}, {solvers.Maximize, iv.Upper, a.up[j], iv.UpperCert}} {
+			if e.cert == nil {
+				// Only the prior bound (or a weaker one) needs no proof.
+				if e.sense == solvers.Minimize && e.claim <= e.prior || e.sense == solvers.Maximize && e.claim >= e.prior {
+					continue
+				}
+				return fmt.Errorf("%w: cell %s: %v %g without a certificate", ErrCertificate, iv.Name, e.sense, e.claim)
+			}
+			if err := a.check(j, e.sense, e.claim, e.cert); err != nil {
+				return fmt.Errorf("%w: cell %s, %v: %v", ErrCertificate, iv.Name, e.sense, err)
+			}
+		}
+	}
+	return nil
+}
+
+// check verifies one certificate of variable j's bound claim.
+func (a *attacker) check(j int, sense solvers.Sense, claim float64, c *Certificate) error {
+	if c.Sense != sense {
+		return fmt.Errorf("certificate of a %v", c.Sense)
+	}
+	if len(c.Y) != len(a.rows) || len(c.D) != len(a.cells) {
+		return fmt.Errorf("certificate has %d row and %d bound duals, the model %d rows and %d variables", len(c.Y), len(c.D), len(a.rows), len(a.cells))
+	}
+	rat := func(f float64) *big.Rat {
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil
+		}
+		return new(big.Rat).SetFloat64(f)
+	}
+	// d = e_j − Aᵀy and yᵀb, exactly.
+	d := make([]*big.Rat, len(a.cells))
+	for k := range d {
+		d[k] = new(big.Rat)
+	}
+	d[j].SetInt64(1)
+	val := new(big.Rat)
+	tmp := new(big.Rat)
+	for i, row := range a.rows {
+		y := rat(c.Y[i])
+		if y == nil {
+			return fmt.Errorf("row dual %d is %g", i, c.Y[i])
+		}
+		if y.Sign() == 0 {
+			continue
+		}
+		val.Add(val, tmp.Mul(y, rat(a.rhs[i])))
+		for _, e := range row {
+			d[e.v].Sub(d[e.v], tmp.Mul(y, rat(e.coef)))
+		}
+	}
+	for k := range d {
+		dk, _ := d[k].Float64()
+		if math.IsNaN(c.D[k]) || math.Abs(dk-c.D[k]) > DualTol*math.Max(1, math.Abs(dk)) {
+			return fmt.Errorf("bound dual %d is %g, e_j − Aᵀy gives %g", k, c.D[k], dk)
+		}
+		if d[k].Sign() == 0 {
+			continue
+		}
+		// The bound that d_k's sign selects.
+		useUp := (d[k].Sign() > 0) == (sense == solvers.Maximize)
+		b := a.lo[k]
+		if useUp {
+			b = a.up[k]
+		}
+		if math.IsInf(b, 0) {
+			if math.Abs(dk) > DualTol {
+				return fmt.Errorf("bound dual %d is %g on an infinite bound: y is not dual feasible", k, dk)
+			}
+			continue
+		}
+		val.Add(val, tmp.Mul(d[k], rat(b)))
+	}
+	proved, _ := val.Float64()
+	tol := VerifyTol * math.Max(1, math.Abs(proved))
+	if math.Abs(proved-c.Value) > tol {
+		return fmt.Errorf("certificate claims %g, its duals prove %g", c.Value, proved)
+	}
+	if sense == solvers.Maximize && claim < proved-tol || sense == solvers.Minimize && claim > proved+tol {
+		return fmt.Errorf("bound %g is sharper than the %g its duals prove", claim, proved)
+	}
+	return nil
+}
