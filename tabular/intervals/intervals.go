@@ -260,7 +260,7 @@ func build(src source, s *Settings) (*attacker, error) {
 		}
 		if len(row) == 0 {
 			if math.Abs(rhs) > ConsistTol*math.Max(1, scale) {
-				return nil, fmt.Errorf("%w: relation %d (%s = sum of %d parts) is violated by %g among published cells",
+				return nil, fmt.Errorf("%w: relation %d (%q = sum of its %d parts) is violated by %g among published cells",
 					ErrInfeasible, k, src.name(r.Total), len(r.Parts), -rhs)
 			}
 			continue
@@ -278,7 +278,7 @@ func build(src source, s *Settings) (*attacker, error) {
 		}
 		tol := ConsistTol * math.Max(1, math.Max(scale, math.Abs(rhs)))
 		if minL > rhs+tol || maxL < rhs-tol {
-			return nil, fmt.Errorf("%w: relation %d (%s = sum of %d parts) needs its suppressed cells to sum to %g, outside [%g, %g] allowed by their bounds",
+			return nil, fmt.Errorf("%w: relation %d (%q = sum of its %d parts) needs its suppressed cells to sum to %g, outside [%g, %g] allowed by their bounds",
 				ErrInfeasible, k, src.name(r.Total), len(r.Parts), rhs, minL, maxL)
 		}
 		a.rel = append(a.rel, k)
