@@ -215,3 +215,30 @@ func TestTamperedCertificate(t *testing.T) {
 		t.Fatalf("weaker claim: %v", err)
 	}
 }
+
+// TestUnbounded: with the grand total, a row total, a column total and
+// their common cell suppressed, the four can grow together without
+// bound; the MIP engine's "infeasible or unbounded" must be read as
+// unbounded (a regression: it was reported as an infeasible table).
+func TestUnbounded(t *testing.T) {
+	tab := classic(t)
+	for _, c := range [][2]string{{"Total", "Total"}, {"a1", "Total"}, {"Total", "b1"}, {"a1", "b1"}} {
+		tab.Cells[cell(t, tab, c[0], c[1])].Status = tabular.Primary
+	}
+	for _, integer := range []bool{false, true} {
+		r, err := Compute(tab, &Settings{Integer: integer})
+		skipUnavailable(t, err)
+		if err != nil {
+			t.Fatalf("integer %v: %v", integer, err)
+		}
+		iv, _ := r.Lookup(cell(t, tab, "a1", "b1"))
+		if iv.Lower != 0 || !math.IsInf(iv.Upper, 1) {
+			t.Fatalf("integer %v: [%g, %g], want [0, +Inf]", integer, iv.Lower, iv.Upper)
+		}
+		if !integer {
+			if err := Verify(tab, r, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

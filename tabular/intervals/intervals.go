@@ -365,6 +365,7 @@ func compute(src source, s *Settings) (*Result, error) {
 	}
 	defer sess.Close()
 	prev := -1
+	feasible := 0 // of the attacker problem: 0 unknown, 1 yes, -1 no
 	for j := range a.cells {
 		iv := &res.Intervals[j]
 		cols, obj := []int{j}, []float64{1}
@@ -392,7 +393,26 @@ func compute(src source, s *Settings) (*Result, error) {
 				defer sess.Close()
 				prev = -1
 			}
+			if r.Status == solvers.InfeasibleOrUnbounded {
+				// Engines (HiGHS's MIP presolve) say this of an unbounded
+				// end; the zero objective decides, once.
+				if feasible == 0 {
+					fr, err := sv.Solve(p, s.Params)
+					if err != nil {
+						return nil, err
+					}
+					res.Solves++
+					feasible = -1
+					if fr.HasSolution {
+						feasible = 1
+					}
+				}
+				if feasible > 0 {
+					r = &solvers.Result{Solver: r.Solver, Status: solvers.Unbounded, Seconds: r.Seconds}
+				}
+			}
 			v, err := a.bound(r, j, sense, s.Integer)
+			v += 0 // no −0 from rounding
 			if err != nil {
 				if errors.Is(err, ErrInfeasible) {
 					return nil, fmt.Errorf("%w (engine %s: %v; %d relations with suppressed cells, none violated alone)", ErrInfeasible, sv.Name(), r.Status, len(a.rows))
