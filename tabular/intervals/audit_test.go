@@ -188,12 +188,13 @@ func TestTamperedCertificate(t *testing.T) {
 			// y = 0: d = e_j, a valid but weaker certificate (x_j ≤ +Inf):
 			// refused because x_j has no finite upper bound.
 			c := iv.UpperCert
-			clear(c.Y)
-			clear(c.D)
-			c.D[0] = 1
+			c.Rows, c.Y = nil, nil
+			c.Vars, c.D = []int{0}, []float64{1}
 		}},
 		{"value", func(iv *Interval) { iv.UpperCert.Value -= 2 }},
 		{"dropped", func(iv *Interval) { iv.UpperCert = nil }},
+		{"bound dual", func(iv *Interval) { iv.UpperCert.D[0] += 0.25 }},
+		{"row index", func(iv *Interval) { iv.UpperCert.Rows[0] = 1 << 20 }},
 		{"lower claim", func(iv *Interval) { iv.Lower += 0.5 }},
 	}
 	for _, tc := range tamper {

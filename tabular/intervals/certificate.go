@@ -40,18 +40,40 @@ var ErrCertificate = errors.New("intervals: certificate refused")
 // duals, D the duals of the bound rows l ≤ x ≤ u (the reduced costs).
 type Certificate struct {
 	Sense solvers.Sense
-	Y     []float64 // one per row of the attacker problem (Result.Rows)
-	D     []float64 // one per suppressed cell, d = e_j − Aᵀy
-	Value float64   // the bound they prove
+	// Rows and Y are the nonzero row duals: y[Rows[k]] = Y[k], rows of the
+	// attacker problem (the relations with a suppressed cell, in relation
+	// order; Result.Rows of them). The others are 0.
+	Rows []int
+	Y    []float64
+	// Vars and D are the nonzero bound duals d = e_j − Aᵀy, by index of
+	// the suppressed cell in Result.Intervals.
+	Vars []int
+	D    []float64
+	// Value is the bound they prove, as the engine computed it.
+	Value float64
 }
 
+// CertZero is the magnitude below which an engine's dual is stored as 0
+// in a certificate (the engines' dual feasibility tolerance is about
+// 1e-7; a dropped dual only changes the proved value, which Verify
+// recomputes, by at most CertZero times a bound).
+const CertZero = 1e-13
+
 func newCertificate(r *solvers.Result, sense solvers.Sense, v float64) *Certificate {
-	return &Certificate{
-		Sense: sense,
-		Y:     append([]float64(nil), r.Duals...),
-		D:     append([]float64(nil), r.ReducedCosts...),
-		Value: r.Objective,
+	c := &Certificate{Sense: sense, Value: r.Objective}
+	for i, y := range r.Duals {
+		if math.Abs(y) > CertZero {
+			c.Rows = append(c.Rows, i)
+			c.Y = append(c.Y, y)
+		}
 	}
+	for k, d := range r.ReducedCosts {
+		if math.Abs(d) > CertZero {
+			c.Vars = append(c.Vars, k)
+			c.D = append(c.D, d)
+		}
+	}
+	return c
 }
 
 // Verify re-checks every certificate of r against the table t (and the
@@ -115,8 +137,22 @@ func (a *attacker) check(j int, sense solvers.Sense, claim float64, c *Certifica
 	if c.Sense != sense {
 		return fmt.Errorf("certificate of a %v", c.Sense)
 	}
-	if len(c.Y) != len(a.rows) || len(c.D) != len(a.cells) {
-		return fmt.Errorf("certificate has %d row and %d bound duals, the model %d rows and %d variables", len(c.Y), len(c.D), len(a.rows), len(a.cells))
+	if len(c.Rows) != len(c.Y) || len(c.Vars) != len(c.D) {
+		return fmt.Errorf("certificate has %d rows for %d duals and %d variables for %d bound duals", len(c.Rows), len(c.Y), len(c.Vars), len(c.D))
+	}
+	y := make([]float64, len(a.rows))
+	for k, i := range c.Rows {
+		if i < 0 || i >= len(y) {
+			return fmt.Errorf("row %d out of range [0, %d)", i, len(y))
+		}
+		y[i] = c.Y[k]
+	}
+	dStored := make([]float64, len(a.cells))
+	for k, i := range c.Vars {
+		if i < 0 || i >= len(dStored) {
+			return fmt.Errorf("variable %d out of range [0, %d)", i, len(dStored))
+		}
+		dStored[i] = c.D[k]
 	}
 	rat := func(f float64) *big.Rat {
 		if math.IsInf(f, 0) || math.IsNaN(f) {
@@ -133,22 +169,22 @@ func (a *attacker) check(j int, sense solvers.Sense, claim float64, c *Certifica
 	val := new(big.Rat)
 	tmp := new(big.Rat)
 	for i, row := range a.rows {
-		y := rat(c.Y[i])
-		if y == nil {
-			return fmt.Errorf("row dual %d is %g", i, c.Y[i])
+		yi := rat(y[i])
+		if yi == nil {
+			return fmt.Errorf("row dual %d is %g", i, y[i])
 		}
-		if y.Sign() == 0 {
+		if yi.Sign() == 0 {
 			continue
 		}
-		val.Add(val, tmp.Mul(y, rat(a.rhs[i])))
+		val.Add(val, tmp.Mul(yi, rat(a.rhs[i])))
 		for _, e := range row {
-			d[e.v].Sub(d[e.v], tmp.Mul(y, rat(e.coef)))
+			d[e.v].Sub(d[e.v], tmp.Mul(yi, rat(e.coef)))
 		}
 	}
 	for k := range d {
 		dk, _ := d[k].Float64()
-		if math.IsNaN(c.D[k]) || math.Abs(dk-c.D[k]) > DualTol*math.Max(1, math.Abs(dk)) {
-			return fmt.Errorf("bound dual %d is %g, e_j − Aᵀy gives %g", k, c.D[k], dk)
+		if math.IsNaN(dStored[k]) || math.Abs(dk-dStored[k]) > DualTol*math.Max(1, math.Abs(dk)) {
+			return fmt.Errorf("bound dual %d is %g, e_j − Aᵀy gives %g", k, dStored[k], dk)
 		}
 		if d[k].Sign() == 0 {
 			continue
