@@ -243,3 +243,52 @@ func TestUnbounded(t *testing.T) {
 		}
 	}
 }
+
+// TestSystem: in two linked tables (v1 × v2 and v1 × w) the v1 margin
+// is shared. Suppressing (a1, Total) and (a1, b1) in the first table
+// alone leaves them recomputable in the system: (a1, Total) is the grand
+// total minus (a2, Total), and (a1, b1) follows.
+func TestSystem(t *testing.T) {
+	mk := func(vals []float64, dim string) *tabular.Table {
+		k := 0
+		tab := newTable([]*tabular.Hierarchy{flat(t, "a", 2), flat(t, "b", 2)}, func() float64 { k++; return vals[k-1] })
+		tab.Dims[1].Name = dim
+		return tab
+	}
+	t1 := mk([]float64{1, 2, 3, 4}, "v2")
+	t2 := mk([]float64{2, 1, 4, 3}, "w") // the same v1 margin: 3, 7
+	for _, c := range [][2]string{{"a1", "Total"}, {"a1", "b1"}, {"a2", "b1"}, {"a2", "Total"}} {
+		t1.Cells[cell(t, t1, c[0], c[1])].Status = tabular.Primary
+	}
+	sys, err := tabular.NewSystem([]*tabular.Table{t1, t2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Alone, t1's four suppressed cells move together: (a1, b1) + (a2, b1)
+	// = 4, so (a1, b1) is in [0, 4].
+	r1, err := Compute(t1, nil)
+	skipUnavailable(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv, _ := r1.Lookup(cell(t, t1, "a1", "b1"))
+	if iv.Lower != 0 || iv.Upper != 4 {
+		t.Fatalf("table alone: [%g, %g], want [0, 4]", iv.Lower, iv.Upper)
+	}
+	r, err := ComputeSystem(sys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifySystem(sys, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	rep := Audit(r, nil)
+	if len(r.Intervals) != 4 || len(rep.Disclosed) != 4 {
+		t.Fatalf("system: %d intervals, %d disclosed, want 4 and 4: %+v", len(r.Intervals), len(rep.Disclosed), r.Intervals)
+	}
+	for _, iv := range r.Intervals {
+		if iv.Lower != iv.Value || iv.Upper != iv.Value {
+			t.Fatalf("cell %s: [%g, %g], want its value %g", iv.Name, iv.Lower, iv.Upper, iv.Value)
+		}
+	}
+}

@@ -22,9 +22,8 @@
 //
 //	[ min x_j , max x_j ]  subject to  A_S x = b,  l ≤ x ≤ u,
 //
-// the attacker subproblem of Fischetti and Salazar-González ("Models and
-// algorithms for optimizing cell suppression in tabular data with
-// linear constraints", JASA 1999), and the audit of Hundepool et al.
+// the attacker subproblem of Fischetti and Salazar-González (1999, 2000;
+// see Sources), and the audit of Hundepool et al.
 // (2012, chapter 4). The LPs (Settings.Integer false, the default) give
 // the interval over real tables; with Settings.Integer the same model
 // with integer columns, through a MIP engine, gives the interval over
@@ -88,10 +87,12 @@
 // Nordholt, K. Spicer, P.-P. de Wolf, Statistical Disclosure Control,
 // Wiley 2012, chapter 4 (the attacker's intervals of suppressed cells
 // and protection levels; sections not cited, as in package tabular).
-// M. Fischetti and J.-J. Salazar-González, Models and algorithms for
-// optimizing cell suppression in tabular data with linear constraints,
-// Journal of the American Statistical Association 95 (2000; the 1999
-// technical report): the attacker subproblem. A. Dobra and S. E.
+// M. Fischetti and J.-J. Salazar-González, Models and algorithms for the
+// 2-dimensional cell suppression problem in statistical disclosure
+// control, Mathematical Programming 84 (1999), and Models and algorithms
+// for optimizing cell suppression in tabular data with linear
+// constraints, Journal of the American Statistical Association 95
+// (2000): the attacker subproblem and upper and lower protection levels. A. Dobra and S. E.
 // Fienberg, Bounds for cell entries in contingency tables induced by
 // fixed marginal totals (2001), as used by packages lp and cellbounds:
 // LP against integer bounds.
