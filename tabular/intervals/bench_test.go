@@ -33,3 +33,19 @@ func BenchmarkLPIntervals(b *testing.B) {
 		b.Logf("engine %s: %d cells, %d suppressed, %d rows, %.2f s", r.Engine, len(tab.Cells), len(r.Intervals), r.Rows, r.Seconds)
 	}
 }
+
+// BenchmarkVerify re-checks the certificates of BenchmarkLPIntervals's
+// result (computed once, outside the timer).
+func BenchmarkVerify(b *testing.B) {
+	tab := benchTable(b)
+	r, err := Compute(tab, nil)
+	skipUnavailable(b, err)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := Verify(tab, r, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

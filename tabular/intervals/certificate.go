@@ -132,7 +132,9 @@ func verify(src source, r *Result, s *Settings) error {
 	return nil
 }
 
-// check verifies one certificate of variable j's bound claim.
+// check verifies one certificate of variable j's bound claim. It works
+// on the certificate's nonzeros only: d_k is nonzero only for k = j and
+// the variables of rows with y_i ≠ 0.
 func (a *attacker) check(j int, sense solvers.Sense, claim float64, c *Certificate) error {
 	if c.Sense != sense {
 		return fmt.Errorf("certificate of a %v", c.Sense)
@@ -140,57 +142,69 @@ func (a *attacker) check(j int, sense solvers.Sense, claim float64, c *Certifica
 	if len(c.Rows) != len(c.Y) || len(c.Vars) != len(c.D) {
 		return fmt.Errorf("certificate has %d rows for %d duals and %d variables for %d bound duals", len(c.Rows), len(c.Y), len(c.Vars), len(c.D))
 	}
-	y := make([]float64, len(a.rows))
-	for k, i := range c.Rows {
-		if i < 0 || i >= len(y) {
-			return fmt.Errorf("row %d out of range [0, %d)", i, len(y))
-		}
-		y[i] = c.Y[k]
-	}
-	dStored := make([]float64, len(a.cells))
-	for k, i := range c.Vars {
-		if i < 0 || i >= len(dStored) {
-			return fmt.Errorf("variable %d out of range [0, %d)", i, len(dStored))
-		}
-		dStored[i] = c.D[k]
-	}
 	rat := func(f float64) *big.Rat {
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil
 		}
 		return new(big.Rat).SetFloat64(f)
 	}
-	// d = e_j − Aᵀy and yᵀb, exactly.
-	d := make([]*big.Rat, len(a.cells))
-	for k := range d {
-		d[k] = new(big.Rat)
-	}
-	d[j].SetInt64(1)
+	// d = e_j − Aᵀy on the touched variables, and yᵀb, exactly.
+	d := map[int]*big.Rat{j: big.NewRat(1, 1)}
 	val := new(big.Rat)
 	tmp := new(big.Rat)
-	for i, row := range a.rows {
-		yi := rat(y[i])
-		if yi == nil {
-			return fmt.Errorf("row dual %d is %g", i, y[i])
+	seen := make(map[int]bool, len(c.Rows))
+	for k, i := range c.Rows {
+		if i < 0 || i >= len(a.rows) || seen[i] {
+			return fmt.Errorf("row %d out of range [0, %d) or repeated", i, len(a.rows))
 		}
-		if yi.Sign() == 0 {
+		seen[i] = true
+		y := rat(c.Y[k])
+		if y == nil {
+			return fmt.Errorf("row dual %d is %g", i, c.Y[k])
+		}
+		if y.Sign() == 0 {
 			continue
 		}
-		val.Add(val, tmp.Mul(yi, rat(a.rhs[i])))
-		for _, e := range row {
-			d[e.v].Sub(d[e.v], tmp.Mul(yi, rat(e.coef)))
+		val.Add(val, tmp.Mul(y, rat(a.rhs[i])))
+		for _, e := range a.rows[i] {
+			dk := d[e.v]
+			if dk == nil {
+				dk = new(big.Rat)
+				d[e.v] = dk
+			}
+			switch e.coef {
+			case 1:
+				dk.Sub(dk, y)
+			case -1:
+				dk.Add(dk, y)
+			default:
+				dk.Sub(dk, tmp.Mul(y, rat(e.coef)))
+			}
 		}
 	}
-	for k := range d {
-		dk, _ := d[k].Float64()
-		if math.IsNaN(dStored[k]) || math.Abs(dk-dStored[k]) > DualTol*math.Max(1, math.Abs(dk)) {
-			return fmt.Errorf("bound dual %d is %g, e_j − Aᵀy gives %g", k, dStored[k], dk)
+	stored := make(map[int]float64, len(c.Vars))
+	for k, v := range c.Vars {
+		if v < 0 || v >= len(a.cells) {
+			return fmt.Errorf("variable %d out of range [0, %d)", v, len(a.cells))
 		}
-		if d[k].Sign() == 0 {
+		if _, ok := stored[v]; ok || math.IsNaN(c.D[k]) {
+			return fmt.Errorf("bound dual of variable %d repeated or NaN", v)
+		}
+		stored[v] = c.D[k]
+		if _, ok := d[v]; !ok && math.Abs(c.D[k]) > DualTol {
+			return fmt.Errorf("bound dual %d is %g, e_j − Aᵀy gives 0", v, c.D[k])
+		}
+	}
+	for k, dr := range d {
+		dk, _ := dr.Float64()
+		if math.Abs(dk-stored[k]) > DualTol*math.Max(1, math.Abs(dk)) {
+			return fmt.Errorf("bound dual %d is %g, e_j − Aᵀy gives %g", k, stored[k], dk)
+		}
+		if dr.Sign() == 0 {
 			continue
 		}
 		// The bound that d_k's sign selects.
-		useUp := (d[k].Sign() > 0) == (sense == solvers.Maximize)
+		useUp := (dr.Sign() > 0) == (sense == solvers.Maximize)
 		b := a.lo[k]
 		if useUp {
 			b = a.up[k]
@@ -201,7 +215,7 @@ func (a *attacker) check(j int, sense solvers.Sense, claim float64, c *Certifica
 			}
 			continue
 		}
-		val.Add(val, tmp.Mul(d[k], rat(b)))
+		val.Add(val, tmp.Mul(dr, rat(b)))
 	}
 	proved, _ := val.Float64()
 	tol := VerifyTol * math.Max(1, math.Abs(proved))

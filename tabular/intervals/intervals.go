@@ -354,12 +354,13 @@ func compute(src source, s *Settings) (*Result, error) {
 	}
 	res.Engine = sv.Name()
 	p := a.problem(s.Integer)
-	var sess solvers.Session
-	if sv.Capabilities().Incremental {
-		sess, err = sv.NewSession(p, s.Params)
-	} else {
-		sess, err = solvers.NewReloadSession(sv, p, s.Params)
+	openSession := func() (solvers.Session, error) {
+		if sv.Capabilities().Incremental {
+			return sv.NewSession(p, s.Params)
+		}
+		return solvers.NewReloadSession(sv, p, s.Params)
 	}
+	sess, err := openSession()
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +387,7 @@ func compute(src source, s *Settings) (*Result, error) {
 			}
 			res.Solves++
 			if r.Abandoned { // the session is closed: open a new one
-				sess, err = sv.NewSession(p, s.Params)
+				sess, err = openSession()
 				if err != nil {
 					return nil, err
 				}
