@@ -150,6 +150,31 @@ func TestEnginesAgree(t *testing.T) {
 	}
 }
 
+// TestMIPEnginesAgree: the available MIP engines give the same integer
+// intervals on a seeded 3-way table.
+func TestMIPEnginesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 4))
+	tab := newTable([]*tabular.Hierarchy{flat(t, "a", 2), flat(t, "b", 3), flat(t, "c", 3)}, func() float64 { return float64(rng.IntN(4)) })
+	suppress(tab, rng, 20, 5)
+	var ref *Result
+	for _, eng := range []string{"highs", "cbc"} {
+		r, err := Compute(tab, &Settings{Solver: eng, Integer: true})
+		if err != nil {
+			skipUnavailable(t, err)
+			t.Fatalf("%s: %v", eng, err)
+		}
+		if ref == nil {
+			ref = r
+			continue
+		}
+		for j, iv := range r.Intervals {
+			if w := ref.Intervals[j]; iv.Lower != w.Lower || iv.Upper != w.Upper {
+				t.Fatalf("cell %s: %s [%g, %g], %s [%g, %g]", iv.Name, eng, iv.Lower, iv.Upper, ref.Engine, w.Lower, w.Upper)
+			}
+		}
+	}
+}
+
 func near(a, b float64) bool {
 	return a == b || math.Abs(a-b) <= tol*math.Max(1, math.Abs(a))
 }
