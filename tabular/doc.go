@@ -61,8 +61,10 @@
 // the sum of its respondents'), which is what the dominance and p% rules
 // need (Hundepool et al. 2012, Chapter 4). ReadMicrodata and
 // Builder tabulate microdata; ReadTableFile and WriteTableFile read and
-// write one row per cell (codes, value, freq, status, cost, rule), so the
-// outputs of other tools and hand-suppressed tables can be read.
+// write one row per cell (codes, value, freq, status, cost, rule, and the
+// optional protection levels upper, lower, sliding and prior bounds
+// prior_lower, prior_upper), so the outputs of other tools and
+// hand-suppressed tables can be read.
 //
 // # Linked tables
 //
