@@ -66,6 +66,16 @@
 // prior_lower, prior_upper), so the outputs of other tools and
 // hand-suppressed tables can be read.
 //
+// # Primary rules
+//
+// ApplyPrimary applies a primary.RuleSet (freq, nk, p, pq, zero, safety)
+// to every cell from its Value, Freq, Top and TopHolding, marks the
+// sensitive cells Primary with the names of the rules that fired
+// ("freq(3)+p(15)") and their protection levels Upper and Lower (package
+// primary's formulas). Concentration rules are refused on frequency
+// tables and on weighted tables (the top contributions are kept
+// unweighted; see ApplyPrimary).
+//
 // # Linked tables
 //
 // Tables built from the same microdata over different, overlapping sets
