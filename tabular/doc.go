@@ -76,6 +76,18 @@
 // tables and on weighted tables (the top contributions are kept
 // unweighted; see ApplyPrimary).
 //
+// # The JJ format
+//
+// WriteJJ and ReadJJ write and read a cell suppression problem in the JJ
+// format of τ-ARGUS and sdcTable (writeJJFormat; the format goes back to
+// Fischetti and Salazar-González's codes): the cells with value, cost,
+// status letter, prior bounds and lower, upper and sliding protection
+// levels, then the relations as sparse rows "rhs k : j (c) ...". The file
+// has no dimensions, codes, frequencies, rules or contributions, so it is
+// read into a LinearSystem (cells and general linear relations by cell
+// index), which Table.Linear and System.Linear also build; that is what
+// the audit needs. A JJ file read and written back is the same file.
+//
 // # Linked tables
 //
 // Tables built from the same microdata over different, overlapping sets
