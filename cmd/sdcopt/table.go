@@ -41,7 +41,7 @@ type tablePrimarySettings struct {
 	holding, weight, rules string
 	sep                    string
 	topN                   int
-	out, format            string
+	out, format, jj        string
 }
 
 func newTablePrimaryCmd() *cobra.Command {
@@ -76,6 +76,7 @@ func newTablePrimaryCmd() *cobra.Command {
 	f.StringVar(&s.rules, "rules", "", "sensitivity rules, e.g. freq:3,p:15 (required)")
 	f.StringVar(&s.sep, "sep", ",", "field separator of the input files: , or ; or tab")
 	f.StringVar(&s.out, "out", "", "write the table file (statuses, rules, levels) to this file, atomically; it holds the confidential values (created 0600)")
+	f.StringVar(&s.jj, "jj", "", "also write the cell suppression problem in the JJ format (τ-ARGUS, sdcTable) to this file (created 0600)")
 	f.StringVar(&s.format, "format", "text", "summary format: text|json|csv")
 	return c
 }
@@ -157,6 +158,7 @@ type tablePrimaryReport struct {
 	Weight      string         `json:"weight,omitempty"`
 	Rules       string         `json:"rules"` // the rule set, normalized (RuleSet.Spec)
 	Out         string         `json:"out,omitempty"`
+	JJ          string         `json:"jj,omitempty"`
 	Cells       int            `json:"cells"`
 	Empty       int            `json:"empty"`
 	Primary     int            `json:"primary"`
@@ -207,6 +209,7 @@ func runTablePrimary(w io.Writer, s *tablePrimarySettings) error {
 		}
 	}
 	files.Output("--out", s.out)
+	files.Output("--jj", s.jj)
 	if err := files.Check(); err != nil {
 		return err
 	}
@@ -252,7 +255,7 @@ func runTablePrimary(w io.Writer, s *tablePrimarySettings) error {
 		return cli.BadInput("--rules: %v", strings.TrimPrefix(err.Error(), "tabular: "))
 	}
 	rep := &tablePrimaryReport{Method: "primary", Data: s.data, Table: s.table, Response: s.response, Holding: s.holding,
-		Weight: s.weight, Rules: rs.Spec(), Out: s.out, Cells: sum.Cells, Empty: sum.Empty, Primary: sum.Primary,
+		Weight: s.weight, Rules: rs.Spec(), Out: s.out, JJ: s.jj, Cells: sum.Cells, Empty: sum.Empty, Primary: sum.Primary,
 		ByRule: sum.ByRule, MustPublish: []string{}}
 	for _, d := range tab.Dims {
 		rep.Dims = append(rep.Dims, d.Name)
@@ -265,6 +268,11 @@ func runTablePrimary(w io.Writer, s *tablePrimarySettings) error {
 	if s.out != "" {
 		if err := outs.WritePrivate(s.out, func(w io.Writer) error { return tabular.WriteTableFile(w, tab) }); err != nil {
 			return cli.BadInput("--out: %v", err)
+		}
+	}
+	if s.jj != "" {
+		if err := outs.WritePrivate(s.jj, func(w io.Writer) error { return tabular.WriteJJ(w, tab.Linear()) }); err != nil {
+			return cli.BadInput("--jj: %v", err)
 		}
 	}
 	rep.Seconds = time.Since(start).Seconds()

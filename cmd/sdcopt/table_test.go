@@ -31,7 +31,7 @@ func TestTablePrimary(t *testing.T) {
 	os.WriteFile(hrc, []byte(tableHRC), 0o644)
 	out := filepath.Join(dir, "table.csv")
 	stdout, msg, code := run(t, "table", "primary", "--data", data, "--dims", "region:"+hrc+",sector", "--response", "turnover",
-		"--rules", "freq:3,p:15", "--out", out, "--format", "json")
+		"--rules", "freq:3,p:15", "--out", out, "--jj", filepath.Join(dir, "t.jj"), "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, msg)
 	}
@@ -59,6 +59,9 @@ func TestTablePrimary(t *testing.T) {
 	if !strings.Contains(string(text), "N1,a,115,3,primary,115,p(15),10,10,0,0,\n") ||
 		!strings.Contains(string(text), "N2,a,70,2,primary,70,freq(3)+p(15),7,7,0,0,\n") {
 		t.Errorf("table file:\n%s", text)
+	}
+	if jj, err := os.ReadFile(filepath.Join(dir, "t.jj")); err != nil || !strings.HasPrefix(string(jj), "0\n18\n") {
+		t.Errorf("JJ file: %v\n%s", err, jj)
 	}
 	// The table file read back: the frequency rule applies again (a table
 	// file keeps no contributions, so p is refused with a clear message).
