@@ -323,7 +323,7 @@ func (r *tablePrimaryReport) write(w io.Writer, format string) error {
 	fmt.Fprintf(w, "cells     %d (%d empty)\n", r.Cells, r.Empty)
 	fmt.Fprintf(w, "primary   %d\n", r.Primary)
 	for _, n := range r.ruleNames() {
-		fmt.Fprintf(w, "  %-14s %d\n", n, r.ByRule[n])
+		fmt.Fprintf(w, "  %-20s %d\n", n, r.ByRule[n])
 	}
 	for _, c := range r.MustPublish {
 		fmt.Fprintf(w, "warning   must_publish cell (%s) is sensitive; it stays published\n", c)
