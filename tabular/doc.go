@@ -61,8 +61,32 @@
 // the sum of its respondents'), which is what the dominance and p% rules
 // need (Hundepool et al. 2012, Chapter 4). ReadMicrodata and
 // Builder tabulate microdata; ReadTableFile and WriteTableFile read and
-// write one row per cell (codes, value, freq, status, cost, rule), so the
-// outputs of other tools and hand-suppressed tables can be read.
+// write one row per cell (codes, value, freq, status, cost, rule, and the
+// optional protection levels upper, lower, sliding and prior bounds
+// prior_lower, prior_upper), so the outputs of other tools and
+// hand-suppressed tables can be read.
+//
+// # Primary rules
+//
+// ApplyPrimary applies a primary.RuleSet (freq, nk, p, pq, zero, safety)
+// to every cell from its Value, Freq, Top and TopHolding, marks the
+// sensitive cells Primary with the names of the rules that fired
+// ("freq(3)+p(15)") and their protection levels Upper and Lower (package
+// primary's formulas). Concentration rules are refused on frequency
+// tables and on weighted tables (the top contributions are kept
+// unweighted; see ApplyPrimary).
+//
+// # The JJ format
+//
+// WriteJJ and ReadJJ write and read a cell suppression problem in the JJ
+// format of τ-ARGUS and sdcTable (writeJJFormat; the format goes back to
+// Fischetti and Salazar-González's codes): the cells with value, cost,
+// status letter, prior bounds and lower, upper and sliding protection
+// levels, then the relations as sparse rows "rhs k : j (c) ...". The file
+// has no dimensions, codes, frequencies, rules or contributions, so it is
+// read into a LinearSystem (cells and general linear relations by cell
+// index), which Table.Linear and System.Linear also build; that is what
+// the audit needs. A JJ file read and written back is the same file.
 //
 // # Linked tables
 //

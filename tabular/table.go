@@ -35,12 +35,39 @@ type Cell struct {
 	Freq   int     // the number of contributors (unweighted records)
 	Cost   float64 // the cost of suppressing the cell (the builders set Value)
 	Status Status
-	Rule   string // the primary rule that made the cell Primary, "" otherwise
+	Rule   string // the primary rules that made the cell Primary ("freq(3)+p(15)"), "" otherwise
+
+	// Protection levels, ≥ 0, in the cell's units: the interval an
+	// intruder can derive for a suppressed cell must reach at least Upper
+	// above and Lower below its Value, and be at least Sliding wide
+	// wherever it lies (τ-ARGUS's sliding protection level; the JJ
+	// format's SPL). ApplyPrimary sets Upper and Lower on the cells it
+	// makes primary (package primary's levels); Sliding is only read and
+	// written (no rule sets it). Default 0: no requirement.
+	Upper, Lower, Sliding float64
+
+	// The attacker's prior bounds of the cell's value: before publication
+	// everyone knows PriorLower ≤ value ≤ PriorUpper. The zero values are
+	// the defaults: PriorLower 0 (contributions are non-negative) and
+	// PriorUpper 0 read as +∞, no upper bound (PriorBounds applies that
+	// reading; a cell known to be exactly 0 is Empty). Data with negative
+	// values must set PriorLower.
+	PriorLower, PriorUpper float64
 
 	// The largest contributions of a magnitude table's cell, in decreasing
 	// order of Value: Top by respondent, TopHolding by holding (nil
 	// without a holding column). At most BuildSettings.TopN of each.
 	Top, TopHolding []Contribution
+}
+
+// PriorBounds returns the attacker's prior bounds of the cell's value,
+// PriorUpper 0 read as +∞.
+func (c *Cell) PriorBounds() (lo, hi float64) {
+	hi = c.PriorUpper
+	if hi == 0 {
+		hi = math.Inf(1)
+	}
+	return c.PriorLower, hi
 }
 
 // Table is the set of cells for every combination of codes of its

@@ -24,22 +24,30 @@ const (
 	ColStatus = "status"
 	ColCost   = "cost"
 	ColRule   = "rule"
+	// Optional: protection levels and prior bounds (Cell's fields).
+	ColUpper      = "upper"
+	ColLower      = "lower"
+	ColSliding    = "sliding"
+	ColPriorLower = "prior_lower"
+	ColPriorUpper = "prior_upper"
 )
 
 // WriteTableFile writes t as a table file: a CSV file with a header row
-// (the dimensions' names, then value, freq, status, cost, rule) and one
+// (the dimensions' names, then value, freq, status, cost, rule, upper,
+// lower, sliding, prior_lower, prior_upper) and one
 // row per cell in the canonical order (cell index order: the first
 // dimension slowest, each dimension's codes in hierarchy pre-order, a
 // total before its parts). Numbers are written in plain decimal with the
 // fewest digits that read back exactly (datasets.FormatValue); statuses by
-// their lower_snake_case names. Top contributions are not written.
+// their lower_snake_case names; prior_upper is empty when the cell has
+// no upper bound (PriorUpper 0). Top contributions are not written.
 func WriteTableFile(w io.Writer, t *Table) error {
 	cw := csv.NewWriter(w)
 	row := make([]string, 0, len(t.Dims)+5)
 	for _, d := range t.Dims {
 		row = append(row, d.Name)
 	}
-	row = append(row, ColValue, ColFreq, ColStatus, ColCost, ColRule)
+	row = append(row, ColValue, ColFreq, ColStatus, ColCost, ColRule, ColUpper, ColLower, ColSliding, ColPriorLower, ColPriorUpper)
 	if err := cw.Write(row); err != nil {
 		return err
 	}
@@ -51,7 +59,11 @@ func WriteTableFile(w io.Writer, t *Table) error {
 			row = append(row, t.Dims[d].H.Code(k))
 		}
 		row = append(row, datasets.FormatValue(c.Value), strconv.Itoa(c.Freq), c.Status.String(),
-			datasets.FormatValue(c.Cost), c.Rule)
+			datasets.FormatValue(c.Cost), c.Rule, datasets.FormatValue(c.Upper), datasets.FormatValue(c.Lower),
+			datasets.FormatValue(c.Sliding), datasets.FormatValue(c.PriorLower), "")
+		if c.PriorUpper != 0 {
+			row[len(row)-1] = datasets.FormatValue(c.PriorUpper)
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -67,8 +79,8 @@ type TableFileSettings struct {
 
 // ReadTableFile reads a table file (as WriteTableFile writes it, or as
 // another tool or a person wrote it) over dims: a header row naming every
-// dimension and the column value, optionally freq, status, cost and rule
-// (other columns are ignored; columns in any order), one row per cell.
+// dimension and the column value, optionally freq, status, cost, rule,
+// upper, lower, sliding, prior_lower and prior_upper (other columns are ignored; columns in any order), one row per cell.
 // A dimension without a hierarchy (H nil) becomes flat: its codes other
 // than DefaultRoot in the file, in datasets.CompareLabels order, under
 // DefaultRoot; the returned table's Dims carry the hierarchies used.
@@ -78,12 +90,15 @@ type TableFileSettings struct {
 // Empty. Without a status column a listed cell is Safe (Empty when its
 // freq column says 0); without a cost column its cost is its value. Status
 // spellings are those of ParseStatus. The file's totals are not checked
-// against their parts: call CheckConsistent.
+// against their parts: call CheckConsistent. An empty or missing upper,
+// lower, sliding, prior_lower or prior_upper is 0, the Cell default (for
+// prior_upper: no upper bound).
 //
 // Errors are *datasets.DataError naming the file (name), the line and
 // the column, wrapping ErrTableFile: a missing column, a code not in the
 // dimension's hierarchy, a cell twice, a value, freq or cost that is not
-// a number (freq a non-negative integer), an unknown status.
+// a number (freq a non-negative integer; a protection level negative), an
+// unknown status.
 func ReadTableFile(r io.Reader, name string, dims []Dimension, s *TableFileSettings) (*Table, error) {
 	sep := ','
 	if s != nil && s.Sep != 0 {
@@ -110,6 +125,17 @@ func ReadTableFile(r io.Reader, name string, dims []Dimension, s *TableFileSetti
 		}
 	}
 	vcol, fcol, scol, ccol, rcol := find(ColValue), find(ColFreq), find(ColStatus), find(ColCost), find(ColRule)
+	optional := []struct {
+		col   int
+		level bool // a protection level: ≥ 0
+		field func(*Cell) *float64
+	}{
+		{find(ColUpper), true, func(c *Cell) *float64 { return &c.Upper }},
+		{find(ColLower), true, func(c *Cell) *float64 { return &c.Lower }},
+		{find(ColSliding), true, func(c *Cell) *float64 { return &c.Sliding }},
+		{find(ColPriorLower), false, func(c *Cell) *float64 { return &c.PriorLower }},
+		{find(ColPriorUpper), false, func(c *Cell) *float64 { return &c.PriorUpper }},
+	}
 	if vcol < 0 {
 		return nil, &datasets.DataError{File: name, Line: 1, Column: ColValue, Msg: "no such column", Err: ErrTableFile}
 	}
@@ -201,6 +227,19 @@ func ReadTableFile(r io.Reader, name string, dims []Dimension, s *TableFileSetti
 		}
 		if rcol >= 0 {
 			c.Rule = strings.TrimSpace(rec[rcol])
+		}
+		for _, o := range optional {
+			if o.col < 0 || strings.TrimSpace(rec[o.col]) == "" {
+				continue
+			}
+			v, err := num(o.col)
+			if err != nil {
+				return nil, err
+			}
+			if o.level && v < 0 {
+				return nil, bad(o.col, fmt.Sprintf("protection level %v is negative", v))
+			}
+			*o.field(c) = v
 		}
 	}
 	return t, nil

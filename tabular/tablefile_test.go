@@ -18,6 +18,8 @@ func TestTableFileRoundTrip(t *testing.T) {
 	// fractional cost on the grand total.
 	i, _ := tab.Lookup("S1", "b")
 	tab.Cells[i].Status, tab.Cells[i].Rule = Primary, "freq(3)"
+	tab.Cells[i].Upper, tab.Cells[i].Lower, tab.Cells[i].Sliding = 2.5, 1.25, 4
+	tab.Cells[i].PriorLower, tab.Cells[i].PriorUpper = -1, 1000
 	j, _ := tab.Lookup("S3", "a")
 	tab.Cells[j].Status = Secondary
 	k, _ := tab.Lookup("Total", "Total")
@@ -31,7 +33,7 @@ func TestTableFileRoundTrip(t *testing.T) {
 	// Header plus 24 cells; the first row is the grand total (canonical
 	// order: totals before their parts), sum 395 and 6 respondents from
 	// microCSV.
-	if len(lines) != 25 || lines[0] != "region,sector,value,freq,status,cost,rule" || lines[1] != "Total,Total,395,6,safe,0.1," {
+	if len(lines) != 25 || lines[0] != "region,sector,value,freq,status,cost,rule,upper,lower,sliding,prior_lower,prior_upper" || lines[1] != "Total,Total,395,6,safe,0.1,,0,0,0,0," {
 		t.Fatalf("file starts %q, %q (%d lines)", lines[0], lines[1], len(lines))
 	}
 	back, err := ReadTableFile(strings.NewReader(text), "t.csv", tab.Dims, nil)
@@ -40,7 +42,8 @@ func TestTableFileRoundTrip(t *testing.T) {
 	}
 	for i := range tab.Cells {
 		a, b := tab.Cells[i], back.Cells[i]
-		if a.Value != b.Value || a.Freq != b.Freq || a.Status != b.Status || a.Cost != b.Cost || a.Rule != b.Rule {
+		if a.Value != b.Value || a.Freq != b.Freq || a.Status != b.Status || a.Cost != b.Cost || a.Rule != b.Rule ||
+			a.Upper != b.Upper || a.Lower != b.Lower || a.Sliding != b.Sliding || a.PriorLower != b.PriorLower || a.PriorUpper != b.PriorUpper {
 			t.Errorf("cell (%s): read back %+v, wrote %+v", tab.CellName(i), b, a)
 		}
 	}
@@ -103,6 +106,8 @@ func TestReadTableFileErrors(t *testing.T) {
 		{"twice", "sector,value\na,1\nb,1\na,2\n", 4, "sector", "twice (first on line 2)"},
 		{"bad value", "sector,value\na,x\n", 2, "value", "not a number"},
 		{"bad freq", "sector,value,freq\na,1,-1\n", 2, "freq", "not a count"},
+		{"negative level", "sector,value,upper\na,1,-1\n", 2, "upper", "negative"},
+		{"bad prior bound", "sector,value,prior_upper\na,1,x\n", 2, "prior_upper", "not a number"},
 		{"bad status", "sector,value,status\na,1,q\n", 2, "status", "unknown status"},
 		{"no value column", "sector,count\na,1\n", 1, "value", "no such column"},
 	} {

@@ -34,7 +34,7 @@ func newRoot() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return cli.BadInput("%v (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(newSolversCmd(), newVersionCmd(), newSolveCmd(), newDemoCmd(), newMicroaggCmd(), newBenchCmd(), newBoundsCmd(), newKanonCmd(), newAuditCmd(), newServeCmd())
+	root.AddCommand(newSolversCmd(), newVersionCmd(), newSolveCmd(), newDemoCmd(), newMicroaggCmd(), newBenchCmd(), newBoundsCmd(), newKanonCmd(), newAuditCmd(), newServeCmd(), newTableCmd())
 	root.SetHelpCommand(newHelpCmd())
 	decimalFlags(root)
 	return root
