@@ -17,6 +17,7 @@ import (
 	"github.com/sdcopt/sdcopt/model"
 	"github.com/sdcopt/sdcopt/native/shuttle"
 	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/tabular/intervals"
 )
 
 // The library sentinels by exit code of the CLI contract.
@@ -25,6 +26,7 @@ var (
 	// within the limits.
 	noSolutionErrors = []error{
 		cellbounds.ErrInfeasible, lp.ErrInfeasible, lp.ErrNoIntegerTable, lp.ErrNoKRegular, ip.ErrNoSolution,
+		intervals.ErrInfeasible,
 	}
 	// badInputErrors: the input, a flag or a size cannot be used.
 	badInputErrors = []error{
@@ -38,7 +40,7 @@ var (
 		solvers.ErrUnknownSolver, solvers.ErrUnavailable, solvers.ErrInvalidProblem, solvers.ErrUnsupported, solvers.ErrInvalidParams,
 	}
 	// engineErrors: an engine or a self-check failed.
-	engineErrors = []error{solvers.ErrEngine, lp.ErrNotSolved, microagg.ErrICSMCheck, colgen.ErrCheck}
+	engineErrors = []error{solvers.ErrEngine, intervals.ErrNotSolved, lp.ErrNotSolved, microagg.ErrICSMCheck, colgen.ErrCheck}
 )
 
 // libraryError gives an error of a library call the exit code of the CLI

@@ -20,17 +20,17 @@ import (
 )
 
 // newTableCmd is `sdcopt table`, the commands on published tables
-// (package tabular): primary now, the audit of a suppressed table next.
+// (package tabular): primary rules and the audit of a suppressed table.
 func newTableCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "table",
-		Short: "Tables for publication: primary rules (and, to come, the audit)",
+		Short: "Tables for publication: primary rules and the audit of a suppressed table",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return cli.BadInput("%s needs a subcommand (primary)", c.CommandPath())
+			return cli.BadInput("%s needs a subcommand (primary, audit)", c.CommandPath())
 		},
 	}
-	c.AddCommand(newTablePrimaryCmd())
+	c.AddCommand(newTablePrimaryCmd(), newTableAuditCmd())
 	return c
 }
 

@@ -1,0 +1,495 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sdcopt/sdcopt/datasets"
+	"github.com/sdcopt/sdcopt/internal/cli"
+	"github.com/sdcopt/sdcopt/solvers"
+	"github.com/sdcopt/sdcopt/tabular"
+	"github.com/sdcopt/sdcopt/tabular/intervals"
+)
+
+// tableAuditSettings are the flags of `sdcopt table audit`.
+type tableAuditSettings struct {
+	table, dims, sep     string
+	integer, verify, all bool
+	prior, certs         string
+	out, format          string
+	engine               engineFlags
+}
+
+func newTableAuditCmd() *cobra.Command {
+	var s tableAuditSettings
+	c := &cobra.Command{
+		Use:   "audit",
+		Short: "Audit a suppressed table: the attacker's interval of every suppressed cell against its protection levels",
+		Long: "sdcopt table audit reads a table file with statuses (and protection levels, as\n" +
+			"`sdcopt table primary --out` writes it, or a hand-suppressed table with a status\n" +
+			"column), computes for every suppressed cell the interval an attacker derives from\n" +
+			"the published cells and the table's relations (LP; --integer: integer tables, via\n" +
+			"a MIP engine), and checks it against the cell's upper and lower protection levels.\n\n" +
+			"Exit 0 when the audit passes; exit 1 when a primary cell is under-protected or a\n" +
+			"suppressed cell is exactly disclosed (the report is still written, naming them).\n" +
+			"--certificates FILE writes the LP bounds' dual certificates (JSON, created 0600:\n" +
+			"they involve the confidential values); --verify re-checks such a file against the\n" +
+			"table without an engine and exits 1 naming the first refused bound.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runTableAudit(c.OutOrStdout(), &s)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&s.table, "table", "", "table file with a status column (codes, value, status[, upper, lower, ...]) (required)")
+	f.StringVar(&s.dims, "dims", "", "spanning variables, e.g. region:region.hrc,sector (required)")
+	f.StringVar(&s.sep, "sep", ",", "field separator of the input files: , or ; or tab")
+	f.BoolVar(&s.integer, "integer", false, "integer intervals (sharp for frequency tables; a MIP engine, no certificates)")
+	f.StringVar(&s.prior, "prior", "", "attacker's prior: percent=P (each value known within P %); default [0, +inf) on non-negative tables")
+	f.StringVar(&s.certs, "certificates", "", "write the dual certificates to this file (JSON, created 0600); with --verify, the file to check")
+	f.BoolVar(&s.verify, "verify", false, "re-check --certificates against --table without an engine")
+	f.BoolVar(&s.all, "all", false, "text format: list every suppressed cell's interval, not only the failures")
+	f.StringVar(&s.format, "format", "text", "report format: text|json|csv")
+	f.StringVar(&s.out, "out", "", "write the report to this file, atomically (created 0600: it holds the confidential values)")
+	s.engine.registerSolver(c, false, "time limit of each bound in seconds (0 = none); an end cut short is the prior bound")
+	return c
+}
+
+// auditCell is one suppressed cell of the audit report.
+type auditCell struct {
+	Cell           int      `json:"cell"`
+	Name           string   `json:"name"`
+	Status         string   `json:"status"`
+	Value          float64  `json:"value"`
+	Lower          *float64 `json:"lower"` // null: −∞
+	Upper          *float64 `json:"upper"` // null: +∞
+	LowerStatus    string   `json:"lower_status"`
+	UpperStatus    string   `json:"upper_status"`
+	RequiredLower  float64  `json:"required_lower"`
+	RequiredUpper  float64  `json:"required_upper"`
+	ShortBelow     float64  `json:"short_below"`
+	ShortAbove     float64  `json:"short_above"`
+	UnderProtected bool     `json:"under_protected"`
+	Disclosed      bool     `json:"disclosed"`
+	Verdict        string   `json:"verdict"` // ok, under_protected, disclosed, under_protected+disclosed
+}
+
+// tableAuditReport is the report of `sdcopt table audit` (JSON).
+type tableAuditReport struct {
+	Method         string      `json:"method"` // "audit" or "verify"
+	Table          string      `json:"table"`
+	Dims           []string    `json:"dims"`
+	Engine         string      `json:"engine,omitempty"`
+	Integer        bool        `json:"integer"`
+	Prior          string      `json:"prior,omitempty"`
+	Certificates   string      `json:"certificates,omitempty"`
+	Verified       bool        `json:"certificates_verified,omitempty"`
+	Suppressed     int         `json:"suppressed"`
+	Primary        int         `json:"primary"`
+	UnderProtected int         `json:"under_protected"`
+	Disclosed      int         `json:"disclosed"`
+	Pass           bool        `json:"pass"`
+	Solves         int         `json:"solves"`
+	Seconds        float64     `json:"seconds"`
+	Cells          []auditCell `json:"cells"`
+}
+
+// certFile is the --certificates document.
+type certFile struct {
+	Format    string         `json:"format"` // "sdcopt-interval-certificates"
+	Version   int            `json:"version"`
+	Table     string         `json:"table"`
+	Engine    string         `json:"engine"`
+	Prior     string         `json:"prior,omitempty"`
+	Intervals []certInterval `json:"intervals"`
+}
+
+type certInterval struct {
+	Cell      int       `json:"cell"`
+	Name      string    `json:"name"`
+	Lower     *float64  `json:"lower"` // null: −∞
+	Upper     *float64  `json:"upper"` // null: +∞
+	LowerCert *certJSON `json:"lower_certificate,omitempty"`
+	UpperCert *certJSON `json:"upper_certificate,omitempty"`
+}
+
+type certJSON struct {
+	Rows  []int     `json:"rows"`
+	Y     []float64 `json:"y"`
+	Vars  []int     `json:"vars"`
+	D     []float64 `json:"d"`
+	Value float64   `json:"value"`
+}
+
+const certFormat = "sdcopt-interval-certificates"
+
+func toCertJSON(c *intervals.Certificate) *certJSON {
+	if c == nil {
+		return nil
+	}
+	return &certJSON{Rows: nonNil(c.Rows), Y: nonNilF(c.Y), Vars: nonNil(c.Vars), D: nonNilF(c.D), Value: c.Value}
+}
+
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func nonNilF(s []float64) []float64 {
+	if s == nil {
+		return []float64{}
+	}
+	return s
+}
+
+func fromCertJSON(c *certJSON, sense solvers.Sense) *intervals.Certificate {
+	if c == nil {
+		return nil
+	}
+	return &intervals.Certificate{Sense: sense, Rows: c.Rows, Y: c.Y, Vars: c.Vars, D: c.D, Value: c.Value}
+}
+
+// parsePrior reads --prior: "" or percent=P.
+func parsePrior(spec string, nonNeg bool) (func(int, float64) (float64, float64), error) {
+	if spec == "" {
+		return nil, nil
+	}
+	p, ok := strings.CutPrefix(spec, "percent=")
+	if !ok {
+		return nil, cli.BadInput("--prior %q: want percent=P", spec)
+	}
+	p = strings.TrimSpace(p)
+	v, err := strconv.ParseFloat(p, 64)
+	if err != nil || strings.Trim(p, "0123456789.eE+-") != "" || v < 0 || v > 1e6 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, cli.BadInput("--prior %q: want percent=P with 0 <= P <= 1e6", spec)
+	}
+	return intervals.PercentPrior(v, nonNeg), nil
+}
+
+// loadTableWithDims reads a --table file over the --dims hierarchies.
+func loadTableWithDims(table, dimSpec string, sep rune) (*tabular.Table, error) {
+	dims, err := parseDims(dimSpec)
+	if err != nil {
+		return nil, err
+	}
+	tdims := make([]tabular.Dimension, len(dims))
+	for i, d := range dims {
+		tdims[i].Name = d.name
+		if d.prefix != nil {
+			return nil, cli.BadInput("--dims %s:prefix=...: with --table give the hierarchy as a file (or none: flat)", d.name)
+		}
+		if d.file != "" {
+			if tdims[i].H, err = loadHierarchy(d.file, sep); err != nil {
+				return nil, libraryError("--dims", err)
+			}
+		}
+	}
+	tab, err := tabular.LoadTableFile(table, tdims, &tabular.TableFileSettings{Sep: sep})
+	if err != nil {
+		return nil, libraryError("", err)
+	}
+	return tab, nil
+}
+
+// nonNegative reports whether every cell value of t is ≥ 0.
+func nonNegative(t *tabular.Table) bool {
+	if !t.Magnitude {
+		return true
+	}
+	for _, c := range t.Cells {
+		if c.Value < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func finitePtr(v float64) *float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+func ptrOr(p *float64, inf float64) float64 {
+	if p == nil {
+		return inf
+	}
+	return *p
+}
+
+func runTableAudit(w io.Writer, s *tableAuditSettings) error {
+	start := time.Now()
+	if err := cli.CheckFormat(s.format, "text", "json", "csv"); err != nil {
+		return err
+	}
+	switch {
+	case s.table == "":
+		return cli.BadInput("--table FILE is required (a table file with a status column)")
+	case s.dims == "":
+		return cli.BadInput("--dims is required (e.g. --dims region:region.hrc,sector)")
+	case s.verify && s.certs == "":
+		return cli.BadInput("--verify needs --certificates FILE")
+	case s.verify && s.prior != "":
+		return cli.BadInput("--verify reads the prior from the certificates file; leave --prior out")
+	case s.integer && s.certs != "":
+		return cli.BadInput("--integer intervals have no dual certificates; leave --certificates out")
+	}
+	if err := s.engine.check(false); err != nil {
+		return err
+	}
+	params, err := s.engine.params()
+	if err != nil {
+		return err
+	}
+	sep, err := datasets.ParseSep(s.sep)
+	if err != nil {
+		return cli.BadInput("--sep: %v", err)
+	}
+	dims, err := parseDims(s.dims)
+	if err != nil {
+		return err
+	}
+	var files cli.Files
+	files.Input("--table", s.table)
+	for _, d := range dims {
+		if d.file != "" {
+			files.Input("--dims", d.file)
+		}
+	}
+	if s.verify {
+		files.Input("--certificates", s.certs)
+	} else {
+		files.Output("--certificates", s.certs)
+	}
+	files.Output("--out", s.out)
+	if err := files.Check(); err != nil {
+		return err
+	}
+	tab, err := loadTableWithDims(s.table, s.dims, sep)
+	if err != nil {
+		return err
+	}
+	rep := &tableAuditReport{Method: "audit", Table: s.table, Integer: s.integer, Prior: s.prior, Certificates: s.certs}
+	for _, d := range tab.Dims {
+		rep.Dims = append(rep.Dims, d.Name)
+	}
+	var res *intervals.Result
+	var verifyErr error
+	if s.verify {
+		rep.Method = "verify"
+		var cf certFile
+		if res, cf, err = readCertFile(s.certs); err != nil {
+			return err
+		}
+		rep.Prior, rep.Engine = cf.Prior, cf.Engine
+		prior, err := parsePrior(cf.Prior, nonNegative(tab))
+		if err != nil {
+			return cli.BadInput("--certificates %s: prior: %v", s.certs, err)
+		}
+		verifyErr = intervals.Verify(tab, res, &intervals.Settings{Prior: prior})
+		if verifyErr != nil && !errors.Is(verifyErr, intervals.ErrCertificate) {
+			verifyErr = fmt.Errorf("%w: %v", intervals.ErrCertificate, verifyErr)
+		}
+		if verifyErr != nil {
+			return cli.NoSolution("--certificates %s: %v", s.certs, strings.TrimPrefix(verifyErr.Error(), "intervals: "))
+		}
+		// The verified claims carry the table's values.
+		for i := range res.Intervals {
+			iv := &res.Intervals[i]
+			iv.Value, iv.Status = tab.Cells[iv.Cell].Value, tab.Cells[iv.Cell].Status
+			iv.LowerStatus, iv.UpperStatus = solvers.Optimal, solvers.Optimal
+		}
+		rep.Verified = true
+	} else {
+		prior, err := parsePrior(s.prior, nonNegative(tab))
+		if err != nil {
+			return err
+		}
+		res, err = intervals.Compute(tab, &intervals.Settings{Solver: s.engine.solver, Params: params, Integer: s.integer,
+			Prior: prior, NoCertificates: s.certs == ""})
+		if err != nil {
+			return libraryError("", err)
+		}
+		rep.Engine, rep.Solves = res.Engine, res.Solves
+	}
+	lower, upper := make([]float64, len(tab.Cells)), make([]float64, len(tab.Cells))
+	for i, c := range tab.Cells {
+		lower[i], upper[i] = c.Lower, c.Upper
+	}
+	audit := intervals.Audit(res, intervals.LevelSlices(lower, upper))
+	fill(rep, res, audit)
+	var outs cli.Outputs
+	defer outs.Abort()
+	if s.certs != "" && !s.verify {
+		if err := outs.WritePrivate(s.certs, func(w io.Writer) error { return writeCertFile(w, s.table, s.prior, res) }); err != nil {
+			return cli.BadInput("--certificates: %v", err)
+		}
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	err = emitPrivate(w, s.out, true, func(w io.Writer) error {
+		if err := outs.Commit(); err != nil {
+			return cli.BadInput("--certificates: %v", err)
+		}
+		return rep.write(w, s.format, s.all)
+	})
+	if err != nil {
+		return err
+	}
+	if !rep.Pass {
+		first := ""
+		for _, c := range rep.Cells {
+			if c.Verdict != "ok" {
+				first = fmt.Sprintf("; first: (%s) %s in [%s, %s]", c.Name, datasets.FormatValue(c.Value),
+					fmtEnd(c.Lower, "-inf"), fmtEnd(c.Upper, "+inf"))
+				break
+			}
+		}
+		return cli.NoSolution("audit failed: %d under-protected primary cell(s), %d exactly disclosed cell(s)%s (%s)",
+			rep.UnderProtected, rep.Disclosed, first, s.table)
+	}
+	return nil
+}
+
+func fill(rep *tableAuditReport, res *intervals.Result, a *intervals.Report) {
+	under := map[int]intervals.Finding{}
+	for _, f := range a.UnderProtected {
+		under[f.Cell] = f
+	}
+	disclosed := map[int]bool{}
+	for _, f := range a.Disclosed {
+		disclosed[f.Cell] = true
+	}
+	rep.Suppressed, rep.Primary = len(res.Intervals), a.Primary
+	rep.UnderProtected, rep.Disclosed, rep.Pass = len(a.UnderProtected), len(a.Disclosed), a.OK()
+	rep.Cells = make([]auditCell, 0, len(res.Intervals))
+	for _, iv := range res.Intervals {
+		c := auditCell{Cell: iv.Cell, Name: iv.Name, Status: iv.Status.String(), Value: iv.Value,
+			Lower: finitePtr(iv.Lower), Upper: finitePtr(iv.Upper),
+			LowerStatus: iv.LowerStatus.String(), UpperStatus: iv.UpperStatus.String(), Verdict: "ok"}
+		if f, ok := under[iv.Cell]; ok {
+			c.RequiredLower, c.RequiredUpper, c.ShortBelow, c.ShortAbove = f.RequiredLower, f.RequiredUpper, f.ShortBelow, f.ShortAbove
+			c.UnderProtected, c.Verdict = true, "under_protected"
+		}
+		if disclosed[iv.Cell] {
+			c.Disclosed, c.Verdict = true, "disclosed"
+			if c.UnderProtected {
+				c.Verdict = "under_protected+disclosed"
+			}
+		}
+		rep.Cells = append(rep.Cells, c)
+	}
+}
+
+func writeCertFile(w io.Writer, table, prior string, r *intervals.Result) error {
+	cf := certFile{Format: certFormat, Version: 1, Table: table, Engine: r.Engine, Prior: prior, Intervals: []certInterval{}}
+	for _, iv := range r.Intervals {
+		cf.Intervals = append(cf.Intervals, certInterval{Cell: iv.Cell, Name: iv.Name, Lower: finitePtr(iv.Lower),
+			Upper: finitePtr(iv.Upper), LowerCert: toCertJSON(iv.LowerCert), UpperCert: toCertJSON(iv.UpperCert)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(cf)
+}
+
+// readCertFile reads a --certificates file back into a Result for Verify.
+func readCertFile(path string) (*intervals.Result, certFile, error) {
+	var cf certFile
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, cf, cli.BadInput("--certificates: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cf); err != nil {
+		return nil, cf, cli.BadInput("--certificates %s: not a certificates file: %v", path, err)
+	}
+	if cf.Format != certFormat || cf.Version != 1 {
+		return nil, cf, cli.BadInput("--certificates %s: format %q version %d, want %q version 1", path, cf.Format, cf.Version, certFormat)
+	}
+	r := &intervals.Result{Engine: cf.Engine}
+	for _, c := range cf.Intervals {
+		r.Intervals = append(r.Intervals, intervals.Interval{Cell: c.Cell, Name: c.Name,
+			Lower: ptrOr(c.Lower, math.Inf(-1)), Upper: ptrOr(c.Upper, math.Inf(1)),
+			LowerCert: fromCertJSON(c.LowerCert, solvers.Minimize), UpperCert: fromCertJSON(c.UpperCert, solvers.Maximize)})
+	}
+	return r, cf, nil
+}
+
+func fmtEnd(p *float64, inf string) string {
+	if p == nil {
+		return inf
+	}
+	return datasets.FormatValue(*p)
+}
+
+func (r *tableAuditReport) write(w io.Writer, format string, all bool) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"cell", "name", "status", "value", "lower", "upper", "required_lower", "required_upper",
+			"short_below", "short_above", "verdict"})
+		for _, c := range r.Cells {
+			cw.Write([]string{strconv.Itoa(c.Cell), c.Name, c.Status, datasets.FormatValue(c.Value), fmtEnd(c.Lower, "-inf"),
+				fmtEnd(c.Upper, "+inf"), datasets.FormatValue(c.RequiredLower), datasets.FormatValue(c.RequiredUpper),
+				datasets.FormatValue(c.ShortBelow), datasets.FormatValue(c.ShortAbove), c.Verdict})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	fmt.Fprintf(w, "table           %s over %s\n", r.Table, strings.Join(r.Dims, " × "))
+	if r.Verified {
+		fmt.Fprintf(w, "certificates    %s: every bound verified (exact arithmetic, no engine)\n", r.Certificates)
+	}
+	fmt.Fprintf(w, "suppressed      %d\n", r.Suppressed)
+	fmt.Fprintf(w, "primary         %d\n", r.Primary)
+	fmt.Fprintf(w, "under-protected %d\n", r.UnderProtected)
+	fmt.Fprintf(w, "disclosed       %d (exactly)\n", r.Disclosed)
+	verdict := "pass"
+	if !r.Pass {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "audit           %s\n", verdict)
+	if r.Engine != "" && !r.Verified {
+		kind := "LP"
+		if r.Integer {
+			kind = "integer"
+		}
+		fmt.Fprintf(w, "engine          %s (%s intervals, %d solves)\n", r.Engine, kind, r.Solves)
+	}
+	fmt.Fprintf(w, "seconds         %.3f\n", r.Seconds)
+	for _, c := range r.Cells {
+		if c.Verdict == "ok" {
+			continue
+		}
+		fmt.Fprintf(w, "%-15s (%s) %s: %s in [%s, %s]", strings.ReplaceAll(strings.ReplaceAll(c.Verdict, "_", "-"), "+", ", exactly "), c.Name, c.Status,
+			datasets.FormatValue(c.Value), fmtEnd(c.Lower, "-inf"), fmtEnd(c.Upper, "+inf"))
+		if c.UnderProtected {
+			fmt.Fprintf(w, ", needs [%s, %s]", datasets.FormatValue(c.Value-c.RequiredLower), datasets.FormatValue(c.Value+c.RequiredUpper))
+		}
+		fmt.Fprintln(w)
+	}
+	if all {
+		for _, c := range r.Cells {
+			fmt.Fprintf(w, "interval        (%s) %s: %s in [%s, %s] %s\n", c.Name, c.Status, datasets.FormatValue(c.Value),
+				fmtEnd(c.Lower, "-inf"), fmtEnd(c.Upper, "+inf"), c.Verdict)
+		}
+	}
+	return nil
+}
