@@ -84,6 +84,9 @@ func runDemo(w io.Writer) error {
 	if err := runCertifiedDemo(w); err != nil {
 		return err
 	}
+	if err := runTableDemo(w); err != nil {
+		return err
+	}
 	if err := runAuditDemo(w); err != nil {
 		return err
 	}
