@@ -90,6 +90,23 @@ func TestTableAuditRectangleAndCertificates(t *testing.T) {
 	if code != 1 || !strings.Contains(msg, "refused") || !strings.Contains(msg, "region=N, sector=a") || strings.Contains(msg, "\n") {
 		t.Errorf("tampered: exit %d %q, want 1 naming the cell", code, msg)
 	}
+	// A sharper claimed end than its duals prove: upper 50 for (N, a).
+	bad = strings.Replace(string(b), `"upper": 55`, `"upper": 50`, 1)
+	if bad == string(b) {
+		t.Fatalf("no upper end 55 in\n%s", b)
+	}
+	os.WriteFile(certs, []byte(bad), 0o600)
+	if _, msg, code = run(t, "table", "audit", "--verify", "--table", rect, "--dims", dims, "--certificates", certs); code != 1 || !strings.Contains(msg, "sharper") {
+		t.Errorf("sharper claim: exit %d %q, want 1", code, msg)
+	}
+	// The report to --out holds the values: 0600.
+	out := filepath.Join(dir, "report.json")
+	if _, msg, code = run(t, "table", "audit", "--table", rect, "--dims", dims, "--format", "json", "--out", out); code != 0 {
+		t.Fatalf("--out: exit %d %s", code, msg)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("--out: %v %v", err, fi)
+	}
 	os.WriteFile(certs, []byte("{"), 0o600)
 	if _, msg, code = run(t, "table", "audit", "--verify", "--table", rect, "--dims", dims, "--certificates", certs); code != 2 {
 		t.Errorf("malformed certificates: exit %d %q, want 2", code, msg)
