@@ -189,7 +189,7 @@ func readHeaderSep(r io.Reader, name string, sep rune) (*csv.Reader, []string, e
 		return nil, nil, &DataError{File: name, Msg: "empty file (no header row)"}
 	}
 	if err != nil {
-		return nil, nil, csvError(name, err)
+		return nil, nil, CSVError(name, err)
 	}
 	seen := map[string]int{}
 	for j := range header {
@@ -277,8 +277,8 @@ func ReadCSVWith(r io.Reader, name string, cols []string, opt *CSVOptions) (*Tab
 	for j := range scan {
 		scan[j].dialect = o.Dialect
 	}
-	rows := &rowReader{cr: cr, name: name, width: nc}
-	for rec, line := range rows.all() {
+	rows := &Rows{cr: cr, name: name, width: nc}
+	for rec, line := range rows.All() {
 		for j, cell := range rec {
 			scan[j].add(cell, line)
 		}
@@ -532,7 +532,13 @@ func selectNames(header, cols []string) ([]int, error) {
 	return idx, nil
 }
 
-func csvError(name string, err error) error {
+// CSVError converts an error of encoding/csv into a *DataError naming the
+// file and line (io.EOF before a header: an empty file); other errors (of
+// the underlying reader) keep their text behind the file's name.
+func CSVError(name string, err error) error {
+	if err == io.EOF {
+		return &DataError{File: name, Msg: "empty file (no header row)"}
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &DataError{File: name, Line: pe.Line, Msg: pe.Err.Error()}

@@ -155,8 +155,8 @@ func ReadMicrodataWith(r io.Reader, name string, vars []string, opt LevelOptions
 			}
 		}
 	}
-	rows := &rowReader{cr: cr, name: name, width: len(header)}
-	for rec, line := range rows.all() {
+	rows := &Rows{cr: cr, name: name, width: len(header)}
+	for rec, line := range rows.All() {
 		for i, j := range colOf {
 			l := strings.TrimSpace(rec[j])
 			miss := IsMissing(l)
@@ -318,8 +318,8 @@ func ReadLevelsOf(r io.Reader, name string, vars []string) (map[string][]string,
 		return nil, &DataError{File: name, Line: 1, Msg: fmt.Sprintf("header %q, want \"variable,level\"", strings.Join(header, ","))}
 	}
 	out := map[string][]string{}
-	rows := &rowReader{cr: cr, name: name, width: 2}
-	for rec, line := range rows.all() {
+	rows := &Rows{cr: cr, name: name, width: 2}
+	for rec, line := range rows.All() {
 		v, l := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
 		if v == "" {
 			return nil, &DataError{File: name, Line: line, Column: header[0], Msg: "empty variable name"}

@@ -149,8 +149,8 @@ func ReadQIWith(r io.Reader, name string, qi, categorical []string, keepMissing 
 	}
 	var nums []float64          // kept records' values (categorical slots unused)
 	cats := make([][]string, d) // kept records' categorical values
-	rows := &rowReader{cr: cr, name: name, width: len(header)}
-	for rec, line := range rows.all() {
+	rows := &Rows{cr: cr, name: name, width: len(header)}
+	for rec, line := range rows.All() {
 		for j := range rec {
 			rec[j] = strings.TrimSpace(rec[j])
 		}
@@ -411,8 +411,8 @@ func ReadHierarchy(r io.Reader, name string, attr *model.QIAttr) (*model.Hierarc
 	sep := hierarchySep(br)
 	cr := csv.NewReader(br) // the mark is skipped already
 	cr.Comma, cr.FieldsPerRecord = sep, -1
-	rows := &rowReader{cr: cr, name: name}
-	for rec, line := range rows.all() {
+	rows := &Rows{cr: cr, name: name}
+	for rec, line := range rows.All() {
 		lines++
 		for t := range rec {
 			rec[t] = strings.TrimSpace(rec[t])

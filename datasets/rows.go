@@ -7,20 +7,32 @@ import (
 	"iter"
 )
 
-// rowReader iterates over the data records of a CSV reader with their
-// line numbers. Iteration stops at the end of the input or at the first
+// Rows iterates over the data records of a CSV reader with their line
+// numbers (every reader of this package and of package tabular reads its
+// records through it). Iteration stops at the end of the input or at the first
 // error — a CSV syntax error, or a record whose number of fields is not
 // width (when width > 0) — which err then holds as a *DataError naming
 // the file and line.
-type rowReader struct {
+type Rows struct {
 	cr    *csv.Reader
 	name  string
 	width int
 	err   error
 }
 
-// all yields every record and its 1-based line number.
-func (r *rowReader) all() iter.Seq2[[]string, int] {
+// NewRows returns the records of cr after its header; name is used in
+// error messages; width > 0 requires every record to have that many
+// fields (0 leaves the check to cr).
+func NewRows(cr *csv.Reader, name string, width int) *Rows {
+	return &Rows{cr: cr, name: name, width: width}
+}
+
+// Err is the error that stopped the iteration, nil at the end of the
+// input.
+func (r *Rows) Err() error { return r.err }
+
+// All yields every record and its 1-based line number.
+func (r *Rows) All() iter.Seq2[[]string, int] {
 	return func(yield func([]string, int) bool) {
 		for {
 			rec, err := r.cr.Read()
@@ -28,7 +40,7 @@ func (r *rowReader) all() iter.Seq2[[]string, int] {
 				return
 			}
 			if err != nil {
-				r.err = csvError(r.name, err)
+				r.err = CSVError(r.name, err)
 				return
 			}
 			line, _ := r.cr.FieldPos(0)

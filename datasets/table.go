@@ -458,8 +458,8 @@ func readLongTableVars(r io.Reader, name string, o CSVOptions, sel []string) (*l
 	var cellCounts []int64
 	var lines []int
 	lv := make([]int, k)
-	rows := &rowReader{cr: cr, name: name, width: len(header)}
-	for rec, line := range rows.all() {
+	rows := &Rows{cr: cr, name: name, width: len(header)}
+	for rec, line := range rows.All() {
 		for i, j := range varCols {
 			l := strings.TrimSpace(rec[j])
 			if l == "" {

@@ -86,7 +86,7 @@ func ReadMicrodata(r io.Reader, name string, dims []DimSpec, s *BuildSettings) (
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if err != nil {
-		return nil, csvError(name, err)
+		return nil, datasets.CSVError(name, err)
 	}
 	col := func(c string) (int, error) {
 		if c == "" {
@@ -129,15 +129,8 @@ func ReadMicrodata(r io.Reader, name string, dims []DimSpec, s *BuildSettings) (
 		line     int
 	}
 	var recs []record
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	rows := datasets.NewRows(cr, name, 0)
+	for rec, line := range rows.All() {
 		bad := func(j int, msg string) error {
 			return &datasets.DataError{File: name, Line: line, Column: header[j], Msg: msg, Err: ErrBuild}
 		}
@@ -183,6 +176,9 @@ func ReadMicrodata(r io.Reader, name string, dims []DimSpec, s *BuildSettings) (
 			}
 		}
 		recs = append(recs, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
 	}
 
 	tdims := make([]Dimension, len(dims))

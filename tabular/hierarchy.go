@@ -274,19 +274,12 @@ func ReadParentChild(r io.Reader, name string, s *PCSettings) (*Hierarchy, error
 	cr.FieldsPerRecord = 2
 	header, err := cr.Read()
 	if err != nil {
-		return nil, csvError(name, err)
+		return nil, datasets.CSVError(name, err)
 	}
 	var edges []edge
 	children := map[string]bool{}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	rows := datasets.NewRows(cr, name, 0)
+	for rec, line := range rows.All() {
 		for j := range 2 {
 			if strings.TrimSpace(rec[j]) == "" {
 				return nil, &datasets.DataError{File: name, Line: line, Column: header[j], Msg: "empty code", Err: ErrHierarchy}
@@ -295,6 +288,9 @@ func ReadParentChild(r io.Reader, name string, s *PCSettings) (*Hierarchy, error
 		p, c := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
 		edges = append(edges, edge{p, c, line})
 		children[c] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
 	}
 	var tops []string
 	for _, e := range edges {
@@ -325,18 +321,6 @@ func ReadParentChild(r io.Reader, name string, s *PCSettings) (*Hierarchy, error
 		}
 	}
 	return build(name, header[1], root, edges)
-}
-
-// csvError converts an encoding/csv error into a *datasets.DataError.
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &datasets.DataError{File: name, Line: pe.Line, Msg: pe.Err.Error()}
-	}
-	if err == io.EOF {
-		return &datasets.DataError{File: name, Msg: "no header row"}
-	}
-	return &datasets.DataError{File: name, Msg: err.Error()}
 }
 
 // ParseLengths reads a code-prefix rule such as "1,3": the lengths of the

@@ -108,7 +108,7 @@ func ReadTableFile(r io.Reader, name string, dims []Dimension, s *TableFileSetti
 	cr.Comma = sep
 	header, err := cr.Read()
 	if err != nil {
-		return nil, csvError(name, err)
+		return nil, datasets.CSVError(name, err)
 	}
 	find := func(c string) int {
 		for j, h := range header {
@@ -141,16 +141,12 @@ func ReadTableFile(r io.Reader, name string, dims []Dimension, s *TableFileSetti
 	}
 	var rows [][]string
 	var lines []int
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	in := datasets.NewRows(cr, name, 0)
+	for rec, line := range in.All() {
 		rows, lines = append(rows, rec), append(lines, line)
+	}
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
 	tdims := slices.Clone(dims)
 	for d := range tdims {
