@@ -104,63 +104,6 @@ type tableAuditReport struct {
 	Cells          []auditCell `json:"cells"`
 }
 
-// certFile is the --certificates document.
-type certFile struct {
-	Format    string         `json:"format"` // "sdcopt-interval-certificates"
-	Version   int            `json:"version"`
-	Table     string         `json:"table"`
-	Engine    string         `json:"engine"`
-	Prior     string         `json:"prior,omitempty"`
-	Intervals []certInterval `json:"intervals"`
-}
-
-type certInterval struct {
-	Cell      int       `json:"cell"`
-	Name      string    `json:"name"`
-	Lower     *float64  `json:"lower"` // null: −∞
-	Upper     *float64  `json:"upper"` // null: +∞
-	LowerCert *certJSON `json:"lower_certificate,omitempty"`
-	UpperCert *certJSON `json:"upper_certificate,omitempty"`
-}
-
-type certJSON struct {
-	Rows  []int     `json:"rows"`
-	Y     []float64 `json:"y"`
-	Vars  []int     `json:"vars"`
-	D     []float64 `json:"d"`
-	Value float64   `json:"value"`
-}
-
-const certFormat = "sdcopt-interval-certificates"
-
-func toCertJSON(c *intervals.Certificate) *certJSON {
-	if c == nil {
-		return nil
-	}
-	return &certJSON{Rows: nonNil(c.Rows), Y: nonNilF(c.Y), Vars: nonNil(c.Vars), D: nonNilF(c.D), Value: c.Value}
-}
-
-func nonNil(s []int) []int {
-	if s == nil {
-		return []int{}
-	}
-	return s
-}
-
-func nonNilF(s []float64) []float64 {
-	if s == nil {
-		return []float64{}
-	}
-	return s
-}
-
-func fromCertJSON(c *certJSON, sense solvers.Sense) *intervals.Certificate {
-	if c == nil {
-		return nil
-	}
-	return &intervals.Certificate{Sense: sense, Rows: c.Rows, Y: c.Y, Vars: c.Vars, D: c.D, Value: c.Value}
-}
-
 // parsePrior reads --prior: "" or percent=P.
 func parsePrior(spec string, nonNeg bool) (func(int, float64) (float64, float64), error) {
 	if spec == "" {
@@ -223,13 +166,6 @@ func finitePtr(v float64) *float64 {
 	return &v
 }
 
-func ptrOr(p *float64, inf float64) float64 {
-	if p == nil {
-		return inf
-	}
-	return *p
-}
-
 func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 	start := time.Now()
 	if err := cli.CheckFormat(s.format, "text", "json", "csv"); err != nil {
@@ -290,7 +226,7 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 	var verifyErr error
 	if s.verify {
 		rep.Method = "verify"
-		var cf certFile
+		var cf intervals.CertificatesInfo
 		if res, cf, err = readCertFile(s.certs); err != nil {
 			return err
 		}
@@ -334,7 +270,9 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 	var outs cli.Outputs
 	defer outs.Abort()
 	if s.certs != "" && !s.verify {
-		if err := outs.WritePrivate(s.certs, func(w io.Writer) error { return writeCertFile(w, s.table, s.prior, res) }); err != nil {
+		if err := outs.WritePrivate(s.certs, func(w io.Writer) error {
+			return intervals.WriteCertificates(w, intervals.CertificatesInfo{Table: s.table, Prior: s.prior}, res)
+		}); err != nil {
 			return cli.BadInput("--certificates: %v", err)
 		}
 	}
@@ -393,39 +331,18 @@ func fill(rep *tableAuditReport, res *intervals.Result, a *intervals.Report) {
 	}
 }
 
-func writeCertFile(w io.Writer, table, prior string, r *intervals.Result) error {
-	cf := certFile{Format: certFormat, Version: 1, Table: table, Engine: r.Engine, Prior: prior, Intervals: []certInterval{}}
-	for _, iv := range r.Intervals {
-		cf.Intervals = append(cf.Intervals, certInterval{Cell: iv.Cell, Name: iv.Name, Lower: finitePtr(iv.Lower),
-			Upper: finitePtr(iv.Upper), LowerCert: toCertJSON(iv.LowerCert), UpperCert: toCertJSON(iv.UpperCert)})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(cf)
-}
-
 // readCertFile reads a --certificates file back into a Result for Verify.
-func readCertFile(path string) (*intervals.Result, certFile, error) {
-	var cf certFile
-	b, err := os.ReadFile(path)
+func readCertFile(path string) (*intervals.Result, intervals.CertificatesInfo, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, cf, cli.BadInput("--certificates: %v", err)
+		return nil, intervals.CertificatesInfo{}, cli.BadInput("--certificates: %v", err)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cf); err != nil {
-		return nil, cf, cli.BadInput("--certificates %s: not a certificates file: %v", path, err)
+	defer f.Close()
+	r, info, err := intervals.ReadCertificates(f)
+	if err != nil {
+		return nil, info, cli.BadInput("--certificates %s: %s", path, strings.TrimPrefix(err.Error(), "intervals: "))
 	}
-	if cf.Format != certFormat || cf.Version != 1 {
-		return nil, cf, cli.BadInput("--certificates %s: format %q version %d, want %q version 1", path, cf.Format, cf.Version, certFormat)
-	}
-	r := &intervals.Result{Engine: cf.Engine}
-	for _, c := range cf.Intervals {
-		r.Intervals = append(r.Intervals, intervals.Interval{Cell: c.Cell, Name: c.Name,
-			Lower: ptrOr(c.Lower, math.Inf(-1)), Upper: ptrOr(c.Upper, math.Inf(1)),
-			LowerCert: fromCertJSON(c.LowerCert, solvers.Minimize), UpperCert: fromCertJSON(c.UpperCert, solvers.Maximize)})
-	}
-	return r, cf, nil
+	return r, info, nil
 }
 
 func fmtEnd(p *float64, inf string) string {
