@@ -229,23 +229,8 @@ func runTablePrimary(w io.Writer, s *tablePrimarySettings) error {
 		if err != nil {
 			return libraryError("", err)
 		}
-	} else {
-		tdims := make([]tabular.Dimension, len(dims))
-		for i, d := range dims {
-			tdims[i].Name = d.name
-			if d.prefix != nil {
-				return cli.BadInput("--dims %s:prefix=...: with --table give the hierarchy as a file (or none: flat)", d.name)
-			}
-			if d.file != "" {
-				if tdims[i].H, err = loadHierarchy(d.file, sep); err != nil {
-					return libraryError("--dims", err)
-				}
-			}
-		}
-		tab, err = tabular.LoadTableFile(s.table, tdims, &tabular.TableFileSettings{Sep: sep})
-		if err != nil {
-			return libraryError("", err)
-		}
+	} else if tab, err = loadTableFile(s.table, dims, sep); err != nil {
+		return err
 	}
 	sum, err := tabular.ApplyPrimary(tab, rs)
 	if err != nil {

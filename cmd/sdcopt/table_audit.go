@@ -127,6 +127,13 @@ func loadTableWithDims(table, dimSpec string, sep rune) (*tabular.Table, error) 
 	if err != nil {
 		return nil, err
 	}
+	return loadTableFile(table, dims, sep)
+}
+
+// loadTableFile reads a table file over the dimensions of --dims (a
+// hierarchy file each, or flat; a prefix rule needs the data's codes, so
+// it is refused here).
+func loadTableFile(table string, dims []dimFlag, sep rune) (*tabular.Table, error) {
 	tdims := make([]tabular.Dimension, len(dims))
 	for i, d := range dims {
 		tdims[i].Name = d.name
@@ -134,6 +141,7 @@ func loadTableWithDims(table, dimSpec string, sep rune) (*tabular.Table, error) 
 			return nil, cli.BadInput("--dims %s:prefix=...: with --table give the hierarchy as a file (or none: flat)", d.name)
 		}
 		if d.file != "" {
+			var err error
 			if tdims[i].H, err = loadHierarchy(d.file, sep); err != nil {
 				return nil, libraryError("--dims", err)
 			}
