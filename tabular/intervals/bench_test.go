@@ -10,7 +10,7 @@ import (
 // benchTable is a seeded 3-way hierarchical frequency table of 17³ = 4913
 // cells (each variable Total → 4 groups → 3 leaves), leaf counts in
 // [0, 9], with 1000 primary and 1000 secondary cells chosen at random.
-func benchTable(b *testing.B) *tabular.Table {
+func benchTable(b testing.TB) *tabular.Table {
 	rng := rand.New(rand.NewPCG(45, 5000))
 	hs := []*tabular.Hierarchy{twoLevel(b, "r", 4, 3), twoLevel(b, "s", 4, 3), twoLevel(b, "t", 4, 3)}
 	tab := newTable(hs, func() float64 { return float64(rng.IntN(10)) })

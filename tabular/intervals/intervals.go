@@ -57,6 +57,19 @@ type Settings struct {
 	// float per row and per variable for each bound). Default false: every
 	// optimal LP bound keeps its certificate.
 	NoCertificates bool
+	// Workers is the number of goroutines that solve independent
+	// components, each with its own engine session. Default 0 or 1: one,
+	// in component order. The intervals, certificates and counts do not
+	// depend on it (each component is solved the same way whichever
+	// goroutine takes it); only Seconds does.
+	Workers int
+	// NoSkip solves both ends of every cell, even those that feasible
+	// points seen in earlier solves already prove (see doc.go, "Skipped
+	// solves"). Default false: such ends are not solved.
+	NoSkip bool
+	// NoDecompose solves the whole attacker problem in one model and
+	// session instead of one per connected component. Default false.
+	NoDecompose bool
 }
 
 // PercentPrior returns a Prior of [value·(1 − p/100), value·(1 + p/100)]
@@ -115,6 +128,16 @@ type Result struct {
 	Seconds   float64    // wall-clock time of Compute
 	Solves    int        // LPs or MIPs solved
 	Rows      int        // relations with at least one suppressed cell
+	// Skipped counts the ends proven without a solve, by a feasible
+	// point seen at a bound that the prior or one relation proves.
+	Skipped int
+	// Iterations are the engines' simplex (or branch-and-bound) iterations
+	// summed over the solves.
+	Iterations int64
+	// Components is the number of independent blocks of the attacker
+	// problem (1 with Settings.NoDecompose); LargestComponent is the
+	// number of suppressed cells of the largest.
+	Components, LargestComponent int
 }
 
 // Lookup returns the interval of cell i and whether it is suppressed.
@@ -146,6 +169,11 @@ type attacker struct {
 	rhs    []float64 // b
 	relN   []tabular.Relation
 	name   func(int) string
+	// varRows are the rows of each variable.
+	varRows [][]int
+	// fix are the cells that relations alone determine (nil when not
+	// presolved).
+	fix *fixed
 }
 
 type term struct {
@@ -286,30 +314,13 @@ func build(src source, s *Settings) (*attacker, error) {
 		a.rhs = append(a.rhs, rhs)
 	}
 	a.relN = src.rels
-	return a, nil
-}
-
-// problem returns the attacker problem with a zero objective.
-func (a *attacker) problem(integer bool) *solvers.Problem {
-	b := solvers.NewRowBuilder(solvers.Minimize)
-	t := solvers.Continuous
-	if integer {
-		t = solvers.Integer
-	}
-	for j := range a.cells {
-		b.AddVar(0, a.lo[j], a.up[j], t, "")
-	}
-	var cols []int
-	var vals []float64
+	a.varRows = make([][]int, len(a.cells))
 	for i, row := range a.rows {
-		cols, vals = cols[:0], vals[:0]
-		for _, e := range row {
-			cols = append(cols, e.v)
-			vals = append(vals, e.coef)
+		for _, t := range row {
+			a.varRows[t.v] = append(a.varRows[t.v], i)
 		}
-		b.AddConstraint(a.rhs[i], a.rhs[i], cols, vals, "")
 	}
-	return b.Problem()
+	return a, nil
 }
 
 // Compute returns the interval of every suppressed cell of t (Status
@@ -332,6 +343,9 @@ func compute(src source, s *Settings) (*Result, error) {
 	if s == nil {
 		s = &Settings{}
 	}
+	if s.Workers < 0 {
+		panic("intervals: negative Settings.Workers")
+	}
 	a, err := build(src, s)
 	if err != nil {
 		return nil, err
@@ -353,83 +367,24 @@ func compute(src source, s *Settings) (*Result, error) {
 		return nil, err
 	}
 	res.Engine = sv.Name()
-	p := a.problem(s.Integer)
-	openSession := func() (solvers.Session, error) {
-		if sv.Capabilities().Incremental {
-			return sv.NewSession(p, s.Params)
-		}
-		return solvers.NewReloadSession(sv, p, s.Params)
-	}
-	sess, err := openSession()
-	if err != nil {
-		return nil, err
-	}
-	defer sess.Close()
-	prev := -1
-	feasible := 0 // of the attacker problem: 0 unknown, 1 yes, -1 no
-	for j := range a.cells {
-		iv := &res.Intervals[j]
-		cols, obj := []int{j}, []float64{1}
-		if prev >= 0 {
-			cols, obj = []int{prev, j}, []float64{0, 1}
-		}
-		if err := sess.SetObjective(cols, obj); err != nil {
+	if !s.NoSkip {
+		if a.fix, err = a.presolve(); err != nil {
 			return nil, err
 		}
-		prev = j
-		for _, sense := range []solvers.Sense{solvers.Minimize, solvers.Maximize} {
-			if err := sess.SetSense(sense); err != nil {
-				return nil, err
-			}
-			r, err := sess.Solve()
-			if err != nil {
-				return nil, err
-			}
-			res.Solves++
-			if r.Abandoned { // the session is closed: open a new one
-				sess, err = openSession()
-				if err != nil {
-					return nil, err
-				}
-				defer sess.Close()
-				prev = -1
-			}
-			if r.Status == solvers.InfeasibleOrUnbounded {
-				// Engines (HiGHS's MIP presolve) say this of an unbounded
-				// end; the zero objective decides, once.
-				if feasible == 0 {
-					fr, err := sv.Solve(p, s.Params)
-					if err != nil {
-						return nil, err
-					}
-					res.Solves++
-					feasible = -1
-					if fr.HasSolution {
-						feasible = 1
-					}
-				}
-				if feasible > 0 {
-					r = &solvers.Result{Solver: r.Solver, Status: solvers.Unbounded, Seconds: r.Seconds}
-				}
-			}
-			v, err := a.bound(r, j, sense, s.Integer)
-			v += 0 // no −0 from rounding
-			if err != nil {
-				if errors.Is(err, ErrInfeasible) {
-					return nil, fmt.Errorf("%w (engine %s: %v; %d relations with suppressed cells, none violated alone)", ErrInfeasible, sv.Name(), r.Status, len(a.rows))
-				}
-				return nil, fmt.Errorf("%w: cell %s, %v (engine %s): %v", ErrNotSolved, iv.Name, sense, sv.Name(), err)
-			}
-			var cert *Certificate
-			if !s.Integer && !s.NoCertificates && r.Status == solvers.Optimal && r.HasDuals {
-				cert = newCertificate(r, sense, v)
-			}
-			if sense == solvers.Minimize {
-				iv.Lower, iv.LowerStatus, iv.LowerCert = v, r.Status, cert
-			} else {
-				iv.Upper, iv.UpperStatus, iv.UpperCert = v, r.Status, cert
+		for j, is := range a.fix.is {
+			if is {
+				a.setFixed(res, j, s)
+				res.Skipped += 2
 			}
 		}
+	}
+	comps := a.components(s.NoDecompose)
+	res.Components = len(comps)
+	for _, c := range comps {
+		res.LargestComponent = max(res.LargestComponent, len(c.vars))
+	}
+	if err := a.solveComponents(sv, name, comps, s, res); err != nil {
+		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
