@@ -375,3 +375,17 @@ func PrefixHierarchy(root string, leaves []string, lengths []int) (*Hierarchy, e
 	}
 	return h, nil
 }
+
+// WriteHRC writes h as a τ-ARGUS hierarchy (.hrc) file, the format ReadHRC
+// reads: every code but the root, in pre-order, one per line, preceded by
+// one "@" per level below the root's children. ReadHRC of the output gives
+// a hierarchy Equal to h (with the same root).
+func WriteHRC(w io.Writer, h *Hierarchy) error {
+	bw := bufio.NewWriter(w)
+	for i := 1; i < h.Len(); i++ {
+		bw.WriteString(strings.Repeat("@", h.Depth(i)-1))
+		bw.WriteString(h.Code(i))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
