@@ -50,6 +50,7 @@ func newBenchCmd() *cobra.Command {
 	}
 	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchMicroaggFullCmd(), newBenchMicroaggTradeoffCmd(), newBenchCheckCertificatesCmd(), newBenchKanonCmd(),
 		newBenchScalingCmd(), newBenchBoundsCmd(), newBenchAuditCmd(), newBenchServeCmd())
+	c.AddCommand(newBenchTableAuditCmd())
 	return c
 }
 

@@ -131,6 +131,10 @@ type Result struct {
 	// Skipped counts the ends proven without a solve, by a feasible
 	// point seen at a bound that the prior or one relation proves.
 	Skipped int
+	// Determined counts the cells that relations alone determine, one
+	// relation after another, before any LP (their two ends are among
+	// Skipped).
+	Determined int
 	// Iterations are the engines' simplex (or branch-and-bound) iterations
 	// summed over the solves.
 	Iterations int64
@@ -375,6 +379,7 @@ func compute(src source, s *Settings) (*Result, error) {
 			if is {
 				a.setFixed(res, j, s)
 				res.Skipped += 2
+				res.Determined++
 			}
 		}
 	}
