@@ -35,17 +35,52 @@
 // for released margins; on the 2-way tables tried, flat or hierarchical,
 // they agree.
 //
-// Compute writes the model once (solvers.RowBuilder), opens one engine
-// session (solvers.Session; solvers.ReloadSession for an engine without
-// incremental solves) and, for each cell, only changes the objective
-// (the previous cell's coefficient to 0, this one's to 1) and the sense,
-// so that each LP re-solve starts from the previous optimal basis (the
-// feasible region never changes), as lp.CellBounds does. An end that
+// Compute writes each component's model once (solvers.RowBuilder; see
+// "Components, determined cells and skipped solves" below), opens one
+// engine session for it (solvers.Session; solvers.ReloadSession for an
+// engine without incremental solves) and, for each cell, only changes
+// the objective (the previous cell's coefficient to 0, this one's to 1)
+// and the sense, so that each LP re-solve starts from the previous
+// optimal basis (the feasible region never changes), as lp.CellBounds
+// does. An end that
 // the engine proves unbounded is ±Inf (a MIP engine's "infeasible or
 // unbounded" is resolved by one feasibility solve). An end cut short by
 // a limit is the prior bound, or a MIP's dual bound rounded inward; its
 // status says so. An infeasible model is ErrInfeasible, naming the
 // relation when one alone cannot hold.
+//
+// # Components, determined cells and skipped solves
+//
+// Compute does not solve the attacker problem as one model. It first
+// determines, without an LP, the cells that relations alone give (the
+// attacker's disclosure by differencing): a relation with one
+// undetermined cell x_j (coefficient c) gives x_j = (b_r − Σ c_k·x_k over
+// its determined cells)/c, and may leave another relation with one; the
+// proof is y^j = (e_r − Σ c_k·y^k)/c, whose Aᵀy^j = e_j, so that both
+// ends are y^jᵀb with d = 0 (Result.Determined; a determined value
+// outside the prior bounds, or a relation left violated, is
+// ErrInfeasible). The other cells fall into connected components of the
+// graph joining cells that share a relation (gonum's graph/simple and
+// topo.ConnectedComponents): the polytope is the product of the
+// components' polytopes, so each component is its own small model and
+// session, its right-hand sides reduced by the determined cells, and its
+// duals ȳ are lifted back to the whole problem as y = Σ_r ȳ_r (e_r −
+// Σ_k A_rk·y^k) over the determined cells k of row r, which Verify checks
+// as any other certificate. Within a component the minima of all cells
+// are solved first, then the maxima, each warm-started from the previous
+// basis. Every optimal LP solution is a feasible table: Compute keeps,
+// per cell, the least and largest value seen in any solution of its
+// component, and an end is not solved (Result.Skipped) when a seen value
+// reaches (within SeenTol) a bound that a cheap dual vector proves: the
+// prior bound (y = 0, d = e_j: x_j ≥ l_j) or the bound of one relation r
+// containing j (y = e_r/A_rj: for a part of a published total and
+// default priors, x_j ≤ b_r, the total less its published parts). Such
+// an end is sharp (a feasible table attains it) and certified like a
+// solved one. Settings.Workers solves components on several goroutines,
+// one engine session each, with the same result; Settings.NoSkip and
+// Settings.NoDecompose give back the plain computation (every end
+// solved, one model), against which TestDecomposedMatchesPlain checks
+// the default one.
 //
 // # The audit
 //
