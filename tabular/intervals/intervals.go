@@ -178,6 +178,10 @@ type attacker struct {
 	// fix are the cells that relations alone determine (nil when not
 	// presolved).
 	fix *fixed
+	// tight and tightRow are, per sense (0 min, 1 max), each undetermined
+	// variable's tightest one-row bound and its row (see tightRows).
+	tight    [2][]float64
+	tightRow [2][]int
 }
 
 type term struct {
@@ -382,6 +386,9 @@ func compute(src source, s *Settings) (*Result, error) {
 				res.Determined++
 			}
 		}
+	}
+	if !s.NoSkip {
+		a.tightRows()
 	}
 	comps := a.components(s.NoDecompose)
 	res.Components = len(comps)

@@ -108,31 +108,120 @@ func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, r
 	for l := range seenLo {
 		seenLo[l], seenUp[l] = math.Inf(1), math.Inf(-1)
 	}
-	prev := -1
+	// obj are the columns whose objective coefficient is 1 (the others
+	// are 0); setObj makes them cols.
+	var obj []int
+	setObj := func(cols []int) error {
+		if slices.Equal(obj, cols) {
+			return nil
+		}
+		on := make(map[int]bool, len(cols))
+		for _, l := range cols {
+			on[l] = true
+		}
+		var cs []int
+		var vs []float64
+		for _, l := range obj {
+			if !on[l] {
+				cs, vs = append(cs, l), append(vs, 0)
+			}
+		}
+		for _, l := range cols {
+			cs, vs = append(cs, l), append(vs, 1)
+		}
+		obj = append(obj[:0], cols...)
+		return sess.SetObjective(cs, vs)
+	}
+	see := func(r *solvers.Result) {
+		if r.HasSolution && len(r.X) == len(c.vars) {
+			for k, x := range r.X {
+				seenLo[k], seenUp[k] = math.Min(seenLo[k], x), math.Max(seenUp[k], x)
+			}
+		}
+	}
+	seen := func(l int, sense solvers.Sense) float64 {
+		if sense == solvers.Maximize {
+			return seenUp[l]
+		}
+		return seenLo[l]
+	}
 	feasible := 0 // of the component: 0 unknown, 1 yes, -1 no
 	for _, sense := range []solvers.Sense{solvers.Minimize, solvers.Maximize} {
+		if skip {
+			if err := sess.SetSense(sense); err != nil {
+				return err
+			}
+			for round := 0; ; round++ {
+				// Targets: unproven cells, no two in one row, pushed
+				// together by one LP (min or max of their sum).
+				used := map[int]bool{}
+				var targets []int
+				for l, j := range c.vars {
+					if a.provenFast(j, sense, seen(l, sense)) {
+						continue
+					}
+					free := true
+					for _, i := range a.varRows[j] {
+						if used[i] {
+							free = false
+							break
+						}
+					}
+					if !free {
+						continue
+					}
+					for _, i := range a.varRows[j] {
+						used[i] = true
+					}
+					targets = append(targets, l)
+				}
+				if len(targets) < batchMin {
+					break
+				}
+				if err := setObj(targets); err != nil {
+					return err
+				}
+				r, err := sess.Solve()
+				if err != nil {
+					return err
+				}
+				st.solves++
+				st.iterations += r.Iterations
+				if r.Abandoned {
+					if sess, err = openSession(); err != nil {
+						return err
+					}
+					obj = nil
+					if err := sess.SetSense(sense); err != nil {
+						return err
+					}
+				}
+				if r.Status != solvers.Optimal {
+					break
+				}
+				see(r)
+				proved := 0
+				for _, l := range targets {
+					if a.provenFast(c.vars[l], sense, seen(l, sense)) {
+						proved++
+					}
+				}
+				if proved*batchGain < len(targets) {
+					break
+				}
+			}
+		}
 		for l, j := range c.vars {
 			iv := &res.Intervals[j]
 			if skip {
-				seen := seenLo[l]
-				if sense == solvers.Maximize {
-					seen = seenUp[l]
-				}
-				if v, cert, ok := a.provenBySeen(j, sense, seen, s); ok {
+				if v, cert, ok := a.provenBySeen(j, sense, seen(l, sense), s); ok {
 					a.setEnd(res, j, sense, v, cert, s)
 					st.skipped++
 					continue
 				}
 			}
-			if prev != l {
-				cols, obj := []int{l}, []float64{1}
-				if prev >= 0 {
-					cols, obj = []int{prev, l}, []float64{0, 1}
-				}
-				if err := sess.SetObjective(cols, obj); err != nil {
-					return err
-				}
-				prev = l
+			if err := setObj([]int{l}); err != nil {
+				return err
 			}
 			if err := sess.SetSense(sense); err != nil {
 				return err
@@ -147,13 +236,9 @@ func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, r
 				if sess, err = openSession(); err != nil {
 					return err
 				}
-				prev = -1
+				obj = nil
 			}
-			if r.HasSolution && len(r.X) == len(c.vars) {
-				for k, x := range r.X {
-					seenLo[k], seenUp[k] = math.Min(seenLo[k], x), math.Max(seenUp[k], x)
-				}
-			}
+			see(r)
 			if r.Status == solvers.InfeasibleOrUnbounded {
 				// Engines (HiGHS's MIP presolve) say this of an unbounded
 				// end; the zero objective decides, once.
@@ -254,44 +339,136 @@ func (a *attacker) setEnd(res *Result, j int, sense solvers.Sense, v float64, ce
 	}
 }
 
+// Batch solves: before the cells' own solves of one sense, Compute solves
+// min (max) Σ x_k over targets, unproven cells no two of which share a
+// relation, so that one LP may bring many of them to their bounds at
+// once; rounds go on while there are at least batchMin targets and a round
+// proves at least one in batchGain of them.
+const (
+	batchMin  = 2
+	batchGain = 20
+)
+
+// reaches reports whether seen reaches the bound b on the side of sense
+// (within SeenTol).
+func reaches(seen, b float64, sense solvers.Sense) bool {
+	if math.IsInf(seen, 0) || math.IsInf(b, 0) {
+		return false
+	}
+	t := SeenTol * math.Max(1, math.Abs(b))
+	if sense == solvers.Maximize {
+		return seen >= b-t
+	}
+	return seen <= b+t
+}
+
+// tightRows computes, for every undetermined variable and each sense, the
+// tightest one-row bound and its row (-1 when every row's is infinite).
+func (a *attacker) tightRows() {
+	n := len(a.cells)
+	for k := range 2 {
+		a.tight[k] = make([]float64, n)
+		a.tightRow[k] = make([]int, n)
+	}
+	for j := 0; j < n; j++ {
+		if a.fix != nil && a.fix.is[j] {
+			continue
+		}
+		for k, sense := range []solvers.Sense{solvers.Minimize, solvers.Maximize} {
+			best, row := math.Inf(1), -1
+			if sense == solvers.Minimize {
+				best = math.Inf(-1)
+			}
+			for _, i := range a.varRows[j] {
+				v, ok := a.oneRowValue(j, i, sense)
+				if ok && (sense == solvers.Maximize && v < best || sense == solvers.Minimize && v > best) {
+					best, row = v, i
+				}
+			}
+			a.tight[k][j], a.tightRow[k][j] = best, row
+		}
+	}
+}
+
+func senseIndex(sense solvers.Sense) int {
+	if sense == solvers.Maximize {
+		return 1
+	}
+	return 0
+}
+
+// provenFast reports whether seen proves variable j's end (as
+// provenBySeen does, without building the certificate).
+func (a *attacker) provenFast(j int, sense solvers.Sense, seen float64) bool {
+	prior := a.lo[j]
+	if sense == solvers.Maximize {
+		prior = a.up[j]
+	}
+	return reaches(seen, prior, sense) || reaches(seen, a.tight[senseIndex(sense)][j], sense)
+}
+
 // provenBySeen reports whether seen, the extreme value of variable j in
 // the feasible points seen so far on the side of sense, reaches a bound
 // that a cheap dual vector proves: the prior bound (y = 0, d = e_j) or the
-// bound of one relation r containing j (y = e_r / A_rj, so d_j = 0 and
-// the other cells of the row enter with their prior bounds; for a part
-// with a published total and default priors, x_j ≤ b_r). When it does,
-// the end is that bound, sharp because a feasible point attains it, and
-// the certificate is the dual vector (nil for the prior bound).
+// tightest bound of one relation r containing j (y = e_r / A_rj, so
+// d_j = 0 and the other undetermined cells of the row enter with their
+// prior bounds; for a part with a published total and default priors,
+// x_j ≤ b_r). When it does, the end is that bound, sharp because a
+// feasible point attains it, and the certificate is the dual vector (nil
+// for the prior bound). Seen values never pass a valid bound, so reaching
+// any row's bound is reaching the tightest.
 func (a *attacker) provenBySeen(j int, sense solvers.Sense, seen float64, s *Settings) (float64, *Certificate, bool) {
-	if math.IsInf(seen, 0) {
-		return 0, nil, false
-	}
-	maxi := sense == solvers.Maximize
-	reaches := func(b float64) bool {
-		t := SeenTol * math.Max(1, math.Abs(b))
-		if maxi {
-			return seen >= b-t
-		}
-		return seen <= b+t
-	}
 	prior := a.lo[j]
-	if maxi {
+	if sense == solvers.Maximize {
 		prior = a.up[j]
 	}
-	if !math.IsInf(prior, 0) && reaches(prior) {
+	if reaches(seen, prior, sense) {
 		return prior, nil, true
 	}
-	for _, i := range a.varRows[j] {
+	k := senseIndex(sense)
+	if i := a.tightRow[k][j]; i >= 0 && reaches(seen, a.tight[k][j], sense) {
 		cert, ok := a.oneRow(j, i, sense)
-		if ok && reaches(cert.Value) {
-			v := snap(cert.Value)
-			if s.Integer || s.NoCertificates {
-				cert = nil
-			}
-			return v, cert, true
+		if !ok {
+			return 0, nil, false
 		}
+		v := snap(cert.Value)
+		if s.Integer || s.NoCertificates {
+			cert = nil
+		}
+		return v, cert, true
 	}
 	return 0, nil, false
+}
+
+// oneRowValue is the value of oneRow's bound, without the certificate.
+func (a *attacker) oneRowValue(j, i int, sense solvers.Sense) (float64, bool) {
+	row := a.rows[i]
+	cj := coefOf(row, j)
+	if cj == 0 {
+		return 0, false
+	}
+	y := 1 / cj
+	rhs := a.rhs[i]
+	if a.fix != nil {
+		rhs = a.fix.residual[i]
+	}
+	v := y * rhs
+	maxi := sense == solvers.Maximize
+	for _, e := range row {
+		if e.v == j || a.fix != nil && a.fix.is[e.v] {
+			continue
+		}
+		d := -y * e.coef
+		b := a.lo[e.v]
+		if (d > 0) == maxi {
+			b = a.up[e.v]
+		}
+		if math.IsInf(b, 0) {
+			return 0, false
+		}
+		v += d * b
+	}
+	return v, true
 }
 
 // oneRow returns the certificate of variable j's bound (on the side of
