@@ -135,6 +135,9 @@ type Result struct {
 	// relation after another, before any LP (their two ends are among
 	// Skipped).
 	Determined int
+	// Batches counts the solves (among Solves) of batch objectives: min
+	// or max of a sum of unproven cells (see doc.go).
+	Batches int
 	// Iterations are the engines' simplex (or branch-and-bound) iterations
 	// summed over the solves.
 	Iterations int64

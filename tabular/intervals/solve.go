@@ -20,9 +20,9 @@ const SeenTol = 1e-9
 
 // compStats are the counts of one component's solve.
 type compStats struct {
-	solves, skipped int
-	iterations      int64
-	err             error
+	solves, skipped, batches int
+	iterations               int64
+	err                      error
 }
 
 // solveComponents solves every component, on s.Workers goroutines, and
@@ -66,6 +66,7 @@ func (a *attacker) solveComponents(sv solvers.Solver, name string, comps []compo
 		}
 		res.Solves += st.solves
 		res.Skipped += st.skipped
+		res.Batches += st.batches
 		res.Iterations += st.iterations
 	}
 	return nil
@@ -186,6 +187,7 @@ func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, r
 					return err
 				}
 				st.solves++
+				st.batches++
 				st.iterations += r.Iterations
 				if r.Abandoned {
 					if sess, err = openSession(); err != nil {
@@ -206,7 +208,7 @@ func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, r
 						proved++
 					}
 				}
-				if proved*batchGain < len(targets) {
+				if proved < batchMin {
 					break
 				}
 			}
@@ -339,15 +341,12 @@ func (a *attacker) setEnd(res *Result, j int, sense solvers.Sense, v float64, ce
 	}
 }
 
-// Batch solves: before the cells' own solves of one sense, Compute solves
+// batchMin: before the cells' own solves of one sense, Compute solves
 // min (max) Σ x_k over targets, unproven cells no two of which share a
 // relation, so that one LP may bring many of them to their bounds at
-// once; rounds go on while there are at least batchMin targets and a round
-// proves at least one in batchGain of them.
-const (
-	batchMin  = 2
-	batchGain = 20
-)
+// once; rounds go on while there are at least batchMin targets and a
+// round proves at least batchMin of them (more than a cell's own solve).
+const batchMin = 2
 
 // reaches reports whether seen reaches the bound b on the side of sense
 // (within SeenTol).
