@@ -18,19 +18,30 @@ func benchTable(b testing.TB) *tabular.Table {
 	return tab
 }
 
-// BenchmarkLPIntervals computes every LP interval (4000 LPs in one
-// warm-started session) with the default engine, certificates kept.
+// BenchmarkLPIntervals computes every LP interval with the default
+// engine, certificates kept; BenchmarkLPIntervals/plain does it as before
+// components and skipped solves (one model, 4000 LPs in one warm-started
+// session: Settings.NoSkip and NoDecompose).
 func BenchmarkLPIntervals(b *testing.B) {
 	tab := benchTable(b)
-	for b.Loop() {
-		r, err := Compute(tab, nil)
-		skipUnavailable(b, err)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Solves), "solves")
-		b.ReportMetric(float64(r.Rows), "rows")
-		b.Logf("engine %s: %d cells, %d suppressed, %d rows, %.2f s", r.Engine, len(tab.Cells), len(r.Intervals), r.Rows, r.Seconds)
+	for _, c := range []struct {
+		name string
+		s    *Settings
+	}{{"default", nil}, {"plain", &Settings{NoSkip: true, NoDecompose: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				r, err := Compute(tab, c.s)
+				skipUnavailable(b, err)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(r.Solves), "solves")
+				b.ReportMetric(float64(r.Skipped), "skipped")
+				b.ReportMetric(float64(r.Rows), "rows")
+				b.Logf("engine %s: %d cells, %d suppressed (%d determined), %d rows, %d components (largest %d), %d solves, %d skipped, %.2f s",
+					r.Engine, len(tab.Cells), len(r.Intervals), r.Determined, r.Rows, r.Components, r.LargestComponent, r.Solves, r.Skipped, r.Seconds)
+			}
+		})
 	}
 }
 
