@@ -134,7 +134,8 @@ type TableAuditReport struct {
 // (gonum/stat, least squares on logs).
 //
 // Each table tabulates synth microdata (Skew 0.8 as synth's presets,
-// 2.5 records per cell) over ways dimensions of shape TableAuditShape.
+// 2.5 records per leaf cell) over ways dimensions of shape
+// TableAuditShape.
 // Primary cells are those the minimum-frequency rule freq(3) marks (1 or
 // 2 contributors: 20-25 % of the cells). Secondary suppression proper is
 // another feature; here extra cells, drawn with the seed, are suppressed
@@ -142,12 +143,12 @@ type TableAuditReport struct {
 //
 //   - "random": uniformly among the other cells;
 //   - "concentrated": uniformly among the other cells in a few subtrees:
-//     groups of the first dimension, drawn one by one, until their
-//     subtrees (the group and its leaves, crossed with every code of the
-//     other dimensions) hold twice the extra cells needed, so that about
-//     half of those cells (and the primaries among them) are suppressed
-//     and relations with several suppressed cells, which no single
-//     relation discloses, make large components.
+//     groups of the first dimension, drawn one by one, until the other
+//     cells of their subtrees (the group and its leaves, crossed with
+//     every code of the other dimensions) number at least the extra cells
+//     needed divided by 0.8 (tableAuditDensity), so that 80 % or more of
+//     them are suppressed, and relations with several suppressed cells,
+//     which no single relation discloses, make large components.
 //
 // Finally Verify re-checks every certificate (outside the timing); a
 // refusal is ErrCheck.
