@@ -68,7 +68,11 @@
 // Σ_k A_rk·y^k) over the determined cells k of row r, which Verify checks
 // as any other certificate. Within a component the minima of all cells
 // are solved first, then the maxima, each warm-started from the previous
-// basis. Every optimal LP solution is a feasible table: Compute keeps,
+// basis; before the cells' own solves of one sense, batch solves (min or
+// max of the sum of unproven cells no two of which share a relation,
+// Result.Batches) bring many cells to their bounds at once, while a
+// round proves at least two ends. Every optimal LP solution is a feasible
+// table: Compute keeps,
 // per cell, the least and largest value seen in any solution of its
 // component, and an end is not solved (Result.Skipped) when a seen value
 // reaches (within SeenTol) a bound that a cheap dual vector proves: the

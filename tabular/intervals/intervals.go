@@ -63,9 +63,10 @@ type Settings struct {
 	// depend on it (each component is solved the same way whichever
 	// goroutine takes it); only Seconds does.
 	Workers int
-	// NoSkip solves both ends of every cell, even those that feasible
-	// points seen in earlier solves already prove (see doc.go, "Skipped
-	// solves"). Default false: such ends are not solved.
+	// NoSkip solves both ends of every cell by its own LP: no cells
+	// determined by differencing, no batch solves, no ends proven by
+	// feasible points seen in earlier solves (see doc.go, "Components,
+	// determined cells and skipped solves"). Default false.
 	NoSkip bool
 	// NoDecompose solves the whole attacker problem in one model and
 	// session instead of one per connected component. Default false.
