@@ -135,6 +135,9 @@
 // their values). For other rules (freq, nk, requests, manual primaries)
 // the cell's levels are the requirement. A finding reports the insider,
 // the cell, its interval under that knowledge, c_j and what was needed.
+// Cells the plain audit already breaks (their outsider interval misses
+// the levels or is one point) are left to it: the findings are the
+// breaks an outsider's audit does not see.
 //
 // The largest contributor's estimate. For every primary cell of a
 // magnitude table with Top and Freq ≥ 2, the largest contributor x1

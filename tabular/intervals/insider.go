@@ -81,7 +81,8 @@ func (in *Insider) Name(name func(int) string) string {
 	return "respondent " + strings.Join(in.IDs, "+")
 }
 
-// InsiderFinding is one primary cell that an insider's knowledge breaks.
+// InsiderFinding is one primary cell that an insider's knowledge breaks
+// while the plain audit passes it.
 type InsiderFinding struct {
 	Insider int    // index in InsiderReport.Insiders
 	Cell    int    // the primary cell
@@ -122,6 +123,10 @@ type LargestEstimate struct {
 	// plain interval raised to at least X1; FromInsider says which).
 	Lower, Upper float64
 	FromInsider  bool
+	// Outsider: the plain audit already breaks the cell (its plain
+	// interval misses its levels or is one point); OK ignores the
+	// estimate then.
+	Outsider bool
 	// OthersLower and OthersUpper: its estimate of the others' total,
 	// [Lower − X1, Upper − X1]; when Freq is 2 that is its estimate of
 	// the second contributor X2 = X − X1.
@@ -145,13 +150,14 @@ type InsiderReport struct {
 }
 
 // OK reports whether no insider breaks a primary cell and every largest
-// contributor's estimate is within tolerance.
+// contributor's estimate is within tolerance (on cells the plain audit
+// passes).
 func (r *InsiderReport) OK() bool {
 	if len(r.Findings) > 0 {
 		return false
 	}
 	for _, l := range r.Largest {
-		if !l.Within {
+		if !l.Within && !l.Outsider {
 			return false
 		}
 	}
@@ -206,6 +212,7 @@ func InsiderAudit(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRepo
 		}
 	}
 	a := newInsiderAudit(t, base)
+	a.outsider = outsiderBreaks(t, r)
 	cands := a.candidates()
 	rep := &InsiderReport{Candidates: len(cands)}
 	limit := s.MaxInsiders
@@ -236,7 +243,7 @@ func InsiderAudit(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRepo
 			largestRes[in.IDs[0]] = res
 		}
 		for _, iv := range res.Intervals {
-			if iv.Status != tabular.Primary || kn.whole[iv.Cell] {
+			if iv.Status != tabular.Primary || kn.whole[iv.Cell] || a.outsider[iv.Cell] {
 				continue
 			}
 			f := a.check(in, kn, &iv)
@@ -268,6 +275,24 @@ type insiderAudit struct {
 	nonNeg  bool
 	baseLo  func(i int) (float64, float64)
 	covered []bool // Top lists every contributor
+	// outsider: primary cells the plain audit already breaks
+	outsider map[int]bool
+}
+
+// outsiderBreaks returns the primary cells whose plain interval misses
+// their levels or is one point (Audit's verdicts).
+func outsiderBreaks(t *tabular.Table, r *Result) map[int]bool {
+	rep := Audit(r, func(i int) (float64, float64) { return t.Cells[i].Lower, t.Cells[i].Upper })
+	out := map[int]bool{}
+	for _, f := range rep.UnderProtected {
+		out[f.Cell] = true
+	}
+	for _, f := range rep.Disclosed {
+		if f.Status == tabular.Primary {
+			out[f.Cell] = true
+		}
+	}
+	return out
 }
 
 func newInsiderAudit(t *tabular.Table, s *Settings) *insiderAudit {
@@ -587,7 +612,8 @@ func (a *insiderAudit) largest(r *Result, byID map[string]*Result) []LargestEsti
 		x1 := c.Top[0]
 		in := &Insider{Kind: Respondent, IDs: []string{x1.ID}, Cell: -1}
 		kn := a.knowledge(in)
-		e := LargestEstimate{Cell: iv0.Cell, Name: iv0.Name, Value: iv0.Value, ID: x1.ID, X1: x1.Value, Freq: c.Freq}
+		e := LargestEstimate{Cell: iv0.Cell, Name: iv0.Name, Value: iv0.Value, ID: x1.ID, X1: x1.Value, Freq: c.Freq,
+			Outsider: a.outsider[iv0.Cell]}
 		iv := iv0
 		if res, ok := byID[x1.ID]; ok {
 			if p, ok := res.Lookup(iv0.Cell); ok {
