@@ -512,3 +512,43 @@ func TestInsiderLowerBound(t *testing.T) {
 		t.Fatalf("r4: %+v", f)
 	}
 }
+
+// TestInsiderHolding: the pair table's (a1,b2) = 9 from r4:5 and r15:4,
+// both of holding h1 (every other respondent its own holding). The
+// holding makes up (a1,b2) alone: it knows (a1,b2) = 9, so (a1,b1) = 20
+// (TestInsiderSingleton's arithmetic), as the coalition of r4 and r15
+// does.
+func TestInsiderHolding(t *testing.T) {
+	ha, hb := flat(t, "a", 2), flat(t, "b", 3)
+	b := tabular.NewBuilder([]tabular.Dimension{{Name: "a", H: ha}, {Name: "b", H: hb}},
+		&tabular.BuilderSettings{Magnitude: true, Respondents: true, Holdings: true, TopN: 10})
+	for _, r := range []rec{{"a1", "b1", "r1", 15}, {"a1", "b1", "r2", 4}, {"a1", "b1", "r3", 1},
+		{"a1", "b2", "r4", 5}, {"a1", "b2", "r15", 4}, {"a1", "b3", "r5", 25}, {"a1", "b3", "r6", 15},
+		{"a2", "b1", "r7", 12}, {"a2", "b1", "r8", 10}, {"a2", "b1", "r13", 8},
+		{"a2", "b2", "r9", 10}, {"a2", "b2", "r10", 8}, {"a2", "b2", "r14", 7},
+		{"a2", "b3", "r11", 20}, {"a2", "b3", "r12", 15}} {
+		ka, _ := ha.Index(r.a)
+		kb, _ := hb.Index(r.b)
+		h := r.id
+		if r.id == "r4" || r.id == "r15" {
+			h = "h1"
+		}
+		b.Add([]int{ka, kb}, r.v, 1, r.id, h)
+	}
+	tab := b.Table()
+	p := setCell(t, tab, "a1", "b1", tabular.Primary, "p(10)", 0.5)
+	setCell(t, tab, "a1", "b2", tabular.Secondary, "", 0)
+	setCell(t, tab, "a2", "b1", tabular.Secondary, "", 0)
+	setCell(t, tab, "a2", "b2", tabular.Secondary, "", 0)
+	_, ir := plainAndInsiders(t, tab)
+	found := false
+	for _, f := range ir.Findings {
+		in := ir.Insiders[f.Insider]
+		if in.Name(tab.CellName) == "holding h1" && f.Cell == p && f.Disclosed && in.Reason == "alone in (a=a1, b=b2)" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no finding of holding h1: insiders %+v findings %+v", ir.Insiders, ir.Findings)
+	}
+}
