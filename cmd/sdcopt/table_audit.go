@@ -46,7 +46,10 @@ func newTableAuditCmd() *cobra.Command {
 			"suppressed cell is exactly disclosed (the report is still written, naming them).\n" +
 			"--certificates FILE writes the LP bounds' dual certificates (JSON, created 0600:\n" +
 			"they involve the confidential values); --verify re-checks such a file against the\n" +
-			"table without an engine and exits 1 naming the first refused bound.",
+			"table without an engine and exits 1 naming the first refused bound.\n\n" +
+			"With a freq column, insiders are audited too (--insiders=false skips them): each\n" +
+			"suppressed cell of 1 or 2 contributors is known exactly to them; a primary cell\n" +
+			"that such an insider can narrow below its levels fails the audit (exit 1).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runTableAudit(c.OutOrStdout(), &s)

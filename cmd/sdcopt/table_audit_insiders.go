@@ -132,7 +132,7 @@ func (s *insidersSection) writeText(w io.Writer) {
 		fmt.Fprintf(w, "insiders        not audited: %s\n", s.Why)
 		return
 	}
-	verdict := "pass"
+	verdict := "pass: no breaks beyond the outsider's"
 	if !s.Pass {
 		verdict = "FAIL"
 	}
