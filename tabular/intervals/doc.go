@@ -101,7 +101,8 @@
 // the sum of those to the parts). It knows x_k = c_k where it makes up
 // the cell: all of the cell's Freq respondents are it (Top lists every
 // contributor), or, for holdings, its contributions sum to the cell.
-// Without identities (a table file, or a Top shorter than Freq), a
+// Without identities (a table file, a weighted table, whose Top holds
+// unweighted values, or a Top shorter than Freq), a
 // suppressed cell with Freq 1 or 2 is one insider (CellInsider): it
 // knows the cell's value exactly, that every cell containing it is at
 // least as large, and exactly as large where that cell has as many

@@ -145,7 +145,7 @@ type InsiderReport struct {
 	// MaxInsiders (Candidates − len(Insiders)) were not audited.
 	Candidates int
 	Findings   []InsiderFinding  // in order of insider, then cell
-	Largest    []LargestEstimate // one per primary cell with Top and Freq ≥ 2, in cell order
+	Largest    []LargestEstimate // one per primary cell with Top and Freq ≥ 2, in cell order (none for weighted tables)
 	Solves     int
 }
 
@@ -254,7 +254,7 @@ func InsiderAudit(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRepo
 		}
 	}
 	rep.Insiders = cands
-	if t.Magnitude {
+	if a.identities() {
 		rep.Largest = a.largest(r, largestRes)
 	}
 	return rep, nil
@@ -295,6 +295,12 @@ func outsiderBreaks(t *tabular.Table, r *Result) map[int]bool {
 	return out
 }
 
+// identities reports whether the contributions of t can be used: a
+// magnitude table without weights (a weighted table keeps unweighted
+// contributions beside weighted values, and a respondent need not know
+// its weight).
+func (a *insiderAudit) identities() bool { return a.t.Magnitude && !a.t.Weighted }
+
 func newInsiderAudit(t *tabular.Table, s *Settings) *insiderAudit {
 	a := &insiderAudit{t: t, s: s, nonNeg: true}
 	for rel := range t.Relations() {
@@ -303,7 +309,7 @@ func newInsiderAudit(t *tabular.Table, s *Settings) *insiderAudit {
 	a.covered = make([]bool, len(t.Cells))
 	for i := range t.Cells {
 		c := &t.Cells[i]
-		a.covered[i] = t.Magnitude && c.Freq > 0 && len(c.Top) >= c.Freq
+		a.covered[i] = a.identities() && c.Freq > 0 && len(c.Top) >= c.Freq
 	}
 	a.baseLo = func(i int) (float64, float64) {
 		if s.Prior != nil {
@@ -345,8 +351,8 @@ func (a *insiderAudit) candidates() []Insider {
 				continue
 			}
 			name := "(" + t.CellName(i) + ")"
-			hpair := len(c.TopHolding) == 2 && a.sumIs(c.TopHolding, c.Value)
-			hsingle := len(c.TopHolding) == 1 && a.sumIs(c.TopHolding, c.Value)
+			hpair := a.identities() && len(c.TopHolding) == 2 && a.sumIs(c.TopHolding, c.Value)
+			hsingle := a.identities() && len(c.TopHolding) == 1 && a.sumIs(c.TopHolding, c.Value)
 			switch class {
 			case 0: // singletons
 				if c.Freq == 1 && a.covered[i] {
@@ -377,7 +383,7 @@ func (a *insiderAudit) candidates() []Insider {
 					add(resp(c.TopHolding[1].ID, true, "one of the two contributors of "+name))
 				}
 			case 3: // largest contributors of primary cells
-				if c.Status != tabular.Primary || !t.Magnitude {
+				if c.Status != tabular.Primary || !a.identities() {
 					continue
 				}
 				if len(c.Top) > 0 {

@@ -552,3 +552,16 @@ func TestInsiderHolding(t *testing.T) {
 		t.Fatalf("no finding of holding h1: insiders %+v findings %+v", ir.Insiders, ir.Findings)
 	}
 }
+
+// TestInsiderWeighted: a weighted table's contributions are unweighted,
+// so its insiders are cells: (a1,b2), Freq 1, known exactly, breaks
+// (a1,b1) as in TestInsiderSingleton; no largest contributor's estimate.
+func TestInsiderWeighted(t *testing.T) {
+	tab, p := singletonTable(t, false)
+	tab.Weighted = true
+	_, ir := plainAndInsiders(t, tab)
+	if len(ir.Insiders) != 1 || ir.Insiders[0].Kind != CellInsider || len(ir.Largest) != 0 ||
+		len(ir.Findings) != 1 || ir.Findings[0].Cell != p || !ir.Findings[0].Disclosed {
+		t.Fatalf("insiders %+v findings %+v largest %+v", ir.Insiders, ir.Findings, ir.Largest)
+	}
+}
