@@ -25,6 +25,8 @@ import (
 type tableAuditSettings struct {
 	table, dims, sep     string
 	integer, verify, all bool
+	insiders             bool // --insiders: the insider audit (table_audit_insiders.go)
+	maxInsiders          int
 	prior, certs         string
 	out, format          string
 	engine               engineFlags
@@ -44,7 +46,10 @@ func newTableAuditCmd() *cobra.Command {
 			"suppressed cell is exactly disclosed (the report is still written, naming them).\n" +
 			"--certificates FILE writes the LP bounds' dual certificates (JSON, created 0600:\n" +
 			"they involve the confidential values); --verify re-checks such a file against the\n" +
-			"table without an engine and exits 1 naming the first refused bound.",
+			"table without an engine and exits 1 naming the first refused bound.\n\n" +
+			"With a freq column, insiders are audited too (--insiders=false skips them): each\n" +
+			"suppressed cell of 1 or 2 contributors is known exactly to them; a primary cell\n" +
+			"that such an insider can narrow below its levels fails the audit (exit 1).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runTableAudit(c.OutOrStdout(), &s)
@@ -60,6 +65,8 @@ func newTableAuditCmd() *cobra.Command {
 	f.BoolVar(&s.verify, "verify", false, "re-check --certificates against --table without an engine")
 	f.BoolVar(&s.all, "all", false, "text format: list every suppressed cell's interval, not only the failures")
 	f.StringVar(&s.format, "format", "text", "report format: text|json|csv")
+	f.BoolVar(&s.insiders, "insiders", true, "also audit insiders (singletons, pairs, largest contributors) when the table has a freq column")
+	f.IntVar(&s.maxInsiders, "max-insiders", 0, "insiders audited at most (0 = 50, -1 = all); each costs one interval computation")
 	f.StringVar(&s.out, "out", "", "write the report to this file, atomically (created 0600: it holds the confidential values)")
 	s.engine.registerSolver(c, false, "time limit of each bound in seconds (0 = none); an end cut short is the prior bound")
 	return c
@@ -102,6 +109,9 @@ type tableAuditReport struct {
 	Solves         int         `json:"solves"`
 	Seconds        float64     `json:"seconds"`
 	Cells          []auditCell `json:"cells"`
+
+	// Insiders is the insider audit (table_audit_insiders.go); nil with --insiders=false or --verify.
+	Insiders *insidersSection `json:"insiders,omitempty"`
 }
 
 // parsePrior reads --prior: "" or percent=P.
@@ -262,12 +272,18 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 		if err != nil {
 			return err
 		}
-		res, err = intervals.Compute(tab, &intervals.Settings{Solver: s.engine.solver, Params: params, Integer: s.integer,
-			Prior: prior, NoCertificates: s.certs == ""})
+		set := &intervals.Settings{Solver: s.engine.solver, Params: params, Integer: s.integer,
+			Prior: prior, NoCertificates: s.certs == ""}
+		res, err = intervals.Compute(tab, set)
 		if err != nil {
 			return libraryError("", err)
 		}
 		rep.Engine, rep.Solves = res.Engine, res.Solves
+		if s.insiders {
+			if rep.Insiders, err = runInsiders(tab, res, set, s.maxInsiders); err != nil {
+				return err
+			}
+		}
 	}
 	lower, upper := make([]float64, len(tab.Cells)), make([]float64, len(tab.Cells))
 	for i, c := range tab.Cells {
@@ -275,6 +291,7 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 	}
 	audit := intervals.Audit(res, intervals.LevelSlices(lower, upper))
 	fill(rep, res, audit)
+	rep.Pass = rep.Pass && (rep.Insiders == nil || rep.Insiders.Pass)
 	var outs cli.Outputs
 	defer outs.Abort()
 	if s.certs != "" && !s.verify {
@@ -289,7 +306,10 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 		if err := outs.Commit(); err != nil {
 			return cli.BadInput("--certificates: %v", err)
 		}
-		return rep.write(w, s.format, s.all)
+		if err := rep.write(w, s.format, s.all); err != nil || rep.Insiders == nil {
+			return err
+		}
+		return rep.Insiders.write(w, s.format)
 	})
 	if err != nil {
 		return err
@@ -303,8 +323,8 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 				break
 			}
 		}
-		return cli.NoSolution("audit failed: %d under-protected primary cell(s), %d exactly disclosed cell(s)%s (%s)",
-			rep.UnderProtected, rep.Disclosed, first, s.table)
+		return cli.NoSolution("audit failed: %d under-protected primary cell(s), %d exactly disclosed cell(s)%s%s (%s)",
+			rep.UnderProtected, rep.Disclosed, first, rep.Insiders.summary(), s.table)
 	}
 	return nil
 }
