@@ -249,7 +249,7 @@ func build(src source, s *Settings) (*attacker, error) {
 			lo, up = s.Prior(i, v)
 		}
 		if s.Integer {
-			lo, up = math.Ceil(lo-IntTol), math.Floor(up+IntTol)
+			lo, up = math.Ceil(lo-IntTol)+0, math.Floor(up+IntTol)+0 // no −0
 		}
 		if lo > up {
 			return nil, fmt.Errorf("%w: prior bounds [%g, %g] of cell %s are empty", ErrInfeasible, lo, up, src.name(i))
