@@ -76,27 +76,28 @@ func newTableAuditCmd() *cobra.Command {
 
 // auditCell is one suppressed cell of the audit report.
 type auditCell struct {
-	Cell          int      `json:"cell"`
-	Name          string   `json:"name"`
-	Status        string   `json:"status"`
-	Value         float64  `json:"value"`
-	Lower         *float64 `json:"lower"` // null: −∞
-	Upper         *float64 `json:"upper"` // null: +∞
-	LowerStatus   string   `json:"lower_status"`
-	UpperStatus   string   `json:"upper_status"`
-	RequiredLower float64  `json:"required_lower"`
-	RequiredUpper float64  `json:"required_upper"`
-	RequiredSlide float64  `json:"required_sliding"`
-	ShortBelow    float64  `json:"short_below"`
-	ShortAbove    float64  `json:"short_above"`
-	ShortWidth    float64  `json:"short_width"`
+	Cell           int      `json:"cell"`
+	Name           string   `json:"name"`
+	Status         string   `json:"status"`
+	Value          float64  `json:"value"`
+	Lower          *float64 `json:"lower"` // null: −∞
+	Upper          *float64 `json:"upper"` // null: +∞
+	LowerStatus    string   `json:"lower_status"`
+	UpperStatus    string   `json:"upper_status"`
+	RequiredLower  float64  `json:"required_lower"`
+	RequiredUpper  float64  `json:"required_upper"`
+	RequiredSlide  float64  `json:"required_sliding"`
+	ShortBelow     float64  `json:"short_below"`
+	ShortAbove     float64  `json:"short_above"`
+	ShortWidth     float64  `json:"short_width"`
+	UnderProtected bool     `json:"under_protected"`
+	Disclosed      bool     `json:"disclosed"`
+	Verdict        string   `json:"verdict"` // ok, under_protected, disclosed, under_protected+disclosed
+
 	// Integer intervals: whether each end is certified (a witness table
 	// reaches it and the rounded LP bound equals it) or engine-claimed.
-	LowerCertified *bool  `json:"lower_certified,omitempty"`
-	UpperCertified *bool  `json:"upper_certified,omitempty"`
-	UnderProtected bool   `json:"under_protected"`
-	Disclosed      bool   `json:"disclosed"`
-	Verdict        string `json:"verdict"` // ok, under_protected, disclosed, under_protected+disclosed
+	LowerCertified *bool `json:"lower_certified,omitempty"`
+	UpperCertified *bool `json:"upper_certified,omitempty"`
 }
 
 // tableAuditReport is the report of `sdcopt table audit` (JSON).
