@@ -27,6 +27,10 @@ type Contribution struct {
 	ID     string
 	Value  float64
 	Weight float64
+	// Requested: the respondent asked for protection (the microdata's
+	// request column, BuildSettings.Request). Respondent level only: a
+	// holding's contribution (Cell.TopHolding) never carries it.
+	Requested bool
 }
 
 // Cell is one cell of a table, at any level of every dimension.
