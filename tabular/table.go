@@ -46,8 +46,9 @@ type Cell struct {
 	// above and Lower below its Value, and be at least Sliding wide
 	// wherever it lies (τ-ARGUS's sliding protection level; the JJ
 	// format's SPL). ApplyPrimary sets Upper and Lower on the cells it
-	// makes primary (package primary's levels); Sliding is only read and
-	// written (no rule sets it). Default 0: no requirement.
+	// makes primary (package primary's levels); no rule sets Sliding, the
+	// audit checks it (intervals.AuditProtection). Default 0: no
+	// requirement.
 	Upper, Lower, Sliding float64
 
 	// The attacker's prior bounds of the cell's value: before publication
