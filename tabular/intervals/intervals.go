@@ -58,7 +58,9 @@ type Settings struct {
 	Prior func(cell int, value float64) (lo, up float64)
 	// NoCertificates drops the dual vectors from the result (they cost one
 	// float per row and per variable for each bound). Default false: every
-	// optimal LP bound keeps its certificate.
+	// optimal LP bound keeps its certificate, and with Integer every end
+	// its IntegerEnd (a witness table, up to one float per suppressed cell,
+	// and one more LP solve per end).
 	NoCertificates bool
 }
 

@@ -168,3 +168,38 @@ func TestLinearInvalid(t *testing.T) {
 		t.Errorf("violated relation: %v, want ErrInfeasible naming relation 1", err)
 	}
 }
+
+// TestLinearHalfCoefficient: −x0 + 0.5·x1 + x2 = 0 with x0 = 3 published
+// and x1 = 2, x2 = 2 suppressed. By hand: x2 = 3 − x1/2 ≥ 0, so x1 ∈ [0, 6]
+// and x2 ∈ [0, 3], over the reals and (x1 even) over the integers: every
+// integer end is certified. The witnesses' rows have a non-integer
+// coefficient, so Verify sums them in big.Rat; a witness with x1 odd
+// (0.5·3 + 1 = 2.5 ≠ 3) is refused.
+func TestLinearHalfCoefficient(t *testing.T) {
+	ls := &tabular.LinearSystem{
+		Cells: []tabular.Cell{{Value: 3}, {Value: 2, Status: tabular.Primary}, {Value: 2, Status: tabular.Secondary}},
+		Relations: []tabular.LinearRelation{{Cells: []int{0, 1, 2}, Coefs: []float64{-1, 0.5, 1}}},
+	}
+	r, err := ComputeLinear(ls, &Settings{Integer: true})
+	skipUnavailable(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]float64{{0, 6}, {0, 3}}
+	for j, iv := range r.Intervals {
+		if iv.Lower != want[j][0] || iv.Upper != want[j][1] || !iv.LowerInt.Certified || !iv.UpperInt.Certified {
+			t.Errorf("cell %d: [%g, %g] certified %v %v, want %v certified", iv.Cell, iv.Lower, iv.Upper,
+				iv.LowerInt.Certified, iv.UpperInt.Certified, want[j])
+		}
+	}
+	if err := VerifyLinear(ls, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The upper end of x2 (3) has x1 = 0: make it x1 = 3.
+	e := r.Intervals[1].UpperInt
+	e.Witness.Vars, e.Witness.X = []int{0, 1}, []float64{3, 1}
+	e.Reached = 1
+	if err := VerifyLinear(ls, r, nil); !errors.Is(err, ErrCertificate) || !strings.Contains(err.Error(), "relation") {
+		t.Fatalf("odd x1: %v, want a broken relation refused", err)
+	}
+}
