@@ -177,7 +177,7 @@ func TestLinearInvalid(t *testing.T) {
 // (0.5·3 + 1 = 2.5 ≠ 3) is refused.
 func TestLinearHalfCoefficient(t *testing.T) {
 	ls := &tabular.LinearSystem{
-		Cells: []tabular.Cell{{Value: 3}, {Value: 2, Status: tabular.Primary}, {Value: 2, Status: tabular.Secondary}},
+		Cells:     []tabular.Cell{{Value: 3}, {Value: 2, Status: tabular.Primary}, {Value: 2, Status: tabular.Secondary}},
 		Relations: []tabular.LinearRelation{{Cells: []int{0, 1, 2}, Coefs: []float64{-1, 0.5, 1}}},
 	}
 	r, err := ComputeLinear(ls, &Settings{Integer: true})
