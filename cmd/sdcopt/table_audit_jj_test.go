@@ -156,3 +156,28 @@ func TestTableAuditJJBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestTableAuditPriorColumns: the table file's prior_upper is the
+// attacker's prior by default. In the rectangle (N, a) = 30 + t with
+// −15 ≤ t ≤ 25 (TestTableAuditRectangleAndCertificates); prior_upper 40
+// on (N, a) gives t ≤ 10, so (N, a) ∈ [15, 40]. --prior percent=100
+// replaces the cells' priors with [0, 2·value]: (S, b) = 15 + t ≤ 30
+// gives t ≤ 15, the other cells allow more, so (N, a) ∈ [15, 45].
+func TestTableAuditPriorColumns(t *testing.T) {
+	dir, _, rect, hrc := writeAuditFiles(t)
+	b, _ := os.ReadFile(rect)
+	text := strings.Replace(string(b), "region,sector,value,status,upper,lower\n", "region,sector,value,status,upper,lower,prior_upper\n", 1)
+	text = strings.Replace(text, "N,a,30,primary,5,5\n", "N,a,30,primary,5,5,40\n", 1)
+	text = strings.ReplaceAll(text, ",0,0\n", ",0,0,\n")
+	withPrior := filepath.Join(dir, "prior.csv")
+	os.WriteFile(withPrior, []byte(text), 0o600)
+	dims := "region:" + hrc + ",sector"
+	rep := auditJSON(t, 0, "--table", withPrior, "--dims", dims)
+	if c := rep.Cells[0]; c.Cell != 4 || math.Abs(*c.Lower-15) > 1e-6 || math.Abs(*c.Upper-40) > 1e-6 {
+		t.Errorf("prior_upper 40: %+v, want (N, a) in [15, 40]", c)
+	}
+	rep = auditJSON(t, 0, "--table", withPrior, "--dims", dims, "--prior", "percent=100")
+	if c := rep.Cells[0]; math.Abs(*c.Lower-15) > 1e-6 || math.Abs(*c.Upper-45) > 1e-6 {
+		t.Errorf("--prior percent=100: [%g, %g], want (N, a) in [15, 45]", *c.Lower, *c.Upper)
+	}
+}
