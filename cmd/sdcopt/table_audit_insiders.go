@@ -82,6 +82,10 @@ func hasInsiderData(t *tabular.Table) bool {
 // computed with set) into a report section.
 func runInsiders(tab *tabular.Table, res *intervals.Result, set *intervals.Settings, max int) (*insidersSection, error) {
 	sec := &insidersSection{Pass: true, Insiders: []insiderEntry{}, Findings: []insiderFinding{}, Largest: []largestEntry{}}
+	if tab == nil {
+		sec.Why = "a JJ file has no frequencies nor contributions: insiders cannot be found"
+		return sec, nil
+	}
 	if !hasInsiderData(tab) {
 		sec.Why = "the table has no freq column (nor contributions): insiders cannot be found"
 		return sec, nil

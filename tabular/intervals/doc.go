@@ -1,6 +1,7 @@
 // Package intervals is the interval audit of a suppressed table (issue
 // 45, part 3): for every suppressed cell (tabular.Status Primary or
-// Secondary) of a tabular.Table or a linked tabular.System, the sharp
+// Secondary) of a tabular.Table, a linked tabular.System or a
+// tabular.LinearSystem (a JJ file: ComputeLinear), the sharp
 // interval an attacker derives from the published cells, the table's
 // relations and prior bounds; the audit of those intervals against
 // protection levels; and dual certificates that let anyone re-check each
@@ -16,9 +17,11 @@
 //	b_r = a_total·[total ∉ S] − Σ_{i ∈ parts \ S} a_i,
 //
 // relations without a suppressed cell are checked (ConsistTol) and
-// dropped. With the prior bounds l_j ≤ x_j ≤ u_j (Settings.Prior; by
-// default 0 ≤ x_j < +∞ for frequency and non-negative magnitude tables)
-// the attacker's knowledge of cell j is
+// dropped. A LinearSystem's relations Σ c_i·x_i = rhs are taken as they
+// are, with any coefficients. With the prior bounds l_j ≤ x_j ≤ u_j
+// (Settings.Prior; by default the cell's PriorLower, PriorUpper when it
+// sets them, else 0 ≤ x_j < +∞ for frequency and non-negative magnitude
+// tables) the attacker's knowledge of cell j is
 //
 //	[ min x_j , max x_j ]  subject to  A_S x = b,  l ≤ x ≤ u,
 //
@@ -56,7 +59,9 @@
 // levels). Audit reports every primary cell with Upper < X + U or
 // Lower > X − L (beyond AuditTol) with its interval, levels and
 // shortfalls, and every suppressed cell whose interval is one point
-// (exactly disclosed).
+// (exactly disclosed). AuditProtection adds τ-ARGUS's sliding protection
+// level S: the interval must be at least S wide, Upper − Lower ≥ S,
+// wherever it lies around X.
 //
 // # Certificates
 //
@@ -80,6 +85,21 @@
 // tolerances: a y with a reduced cost below DualTol on an infinite bound
 // is accepted. This is the certificate scheme of package cellbounds
 // (Neumaier and Shcherbina's safe bounds) without its integer rounding.
+//
+// # Certificates of integer intervals
+//
+// An end of an integer interval (Settings.Integer) is certified from both
+// sides by an IntegerEnd. From inside: the engine's integer table at the
+// end (a Witness, the suppressed cells' values), which Verify re-checks
+// exactly (every value an integer within its bounds, every row of
+// A_S x = b met with no slack, in big.Rat), proves the attacker cannot
+// exclude the value it reaches. From outside: the LP bound of the same
+// end with its dual certificate, rounded inward (⌊max⌋, ⌈min⌉: no integer
+// x_j lies beyond; for integer data), Compute solving the LP relaxation
+// once more per end. The end is certified when both meet; otherwise
+// (a fractional LP vertex at that end, or a MIP stopped at a limit) it
+// is the engine's claim between them, marked as such (Certified false,
+// Gap). An LP bound sharper than a MIP end cut short replaces it.
 //
 // # Insiders
 //
