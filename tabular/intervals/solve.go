@@ -77,7 +77,7 @@ func (a *attacker) solveComponents(sv solvers.Solver, name string, comps []compo
 // then maximum; an end that a feasible point already seen proves is not
 // solved (unless s.NoSkip).
 func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, res *Result, st *compStats) error {
-	skip := !s.NoSkip
+	skip := !s.NoSkip && !s.Integer
 	if skip && len(c.rows) == 0 {
 		// Free cells: the box is the polytope.
 		for _, j := range c.vars {
@@ -280,10 +280,14 @@ func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, r
 					cert.Vars[k] = c.vars[x]
 				}
 			}
+			var ie *IntegerEnd
+			if s.Integer && !s.NoCertificates && !math.IsInf(v, 0) {
+				ie = a.integerEnd(r, j) // the one component is the whole problem
+			}
 			if sense == solvers.Minimize {
-				iv.Lower, iv.LowerStatus, iv.LowerCert = v, r.Status, cert
+				iv.Lower, iv.LowerStatus, iv.LowerCert, iv.LowerInt = v, r.Status, cert, ie
 			} else {
-				iv.Upper, iv.UpperStatus, iv.UpperCert = v, r.Status, cert
+				iv.Upper, iv.UpperStatus, iv.UpperCert, iv.UpperInt = v, r.Status, cert, ie
 			}
 		}
 	}
@@ -529,4 +533,28 @@ func (a *attacker) setFixed(res *Result, j int, s *Settings) {
 			iv.UpperCert = c
 		}
 	}
+}
+
+// problem returns the whole attacker problem with a zero objective
+// (every cell, every row, the published right-hand sides).
+func (a *attacker) problem(integer bool) *solvers.Problem {
+	b := solvers.NewRowBuilder(solvers.Minimize)
+	t := solvers.Continuous
+	if integer {
+		t = solvers.Integer
+	}
+	for j := range a.cells {
+		b.AddVar(0, a.lo[j], a.up[j], t, "")
+	}
+	var cols []int
+	var vals []float64
+	for i, row := range a.rows {
+		cols, vals = cols[:0], vals[:0]
+		for _, e := range row {
+			cols = append(cols, e.v)
+			vals = append(vals, e.coef)
+		}
+		b.AddConstraint(a.rhs[i], a.rhs[i], cols, vals, "")
+	}
+	return b.Problem()
 }
