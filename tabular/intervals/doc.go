@@ -87,7 +87,8 @@
 // one engine session each, with the same result; Settings.NoSkip and
 // Settings.NoDecompose give back the plain computation (every end
 // solved, one model), against which TestDecomposedMatchesPlain checks
-// the default one.
+// the default one. Integer intervals (Settings.Integer) always take the
+// plain computation: their witness tables index the whole problem.
 //
 // # The audit
 //
