@@ -49,7 +49,7 @@ func newBenchCmd() *cobra.Command {
 		},
 	}
 	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchMicroaggFullCmd(), newBenchMicroaggTradeoffCmd(), newBenchCheckCertificatesCmd(), newBenchKanonCmd(),
-		newBenchScalingCmd(), newBenchBoundsCmd(), newBenchAuditCmd(), newBenchServeCmd())
+		newBenchScalingCmd(), newBenchBoundsCmd(), newBenchAuditCmd(), newBenchServeCmd(), newBenchTableBaselinesCmd())
 	return c
 }
 
