@@ -36,10 +36,14 @@ type TableBaselinesOptions struct {
 	// with Seed.
 	Cases []string
 	Seed  uint64
-	// Rules is the primary rule, which every tool applies: "freq:N" (a
-	// cell with 0 < freq < N is primary; empty cells never are), with an
-	// optional safety range ("freq:3,safety:0%") that sets the protection
-	// levels our audit demands (default 10 %, package primary).
+	// Rules is the primary rule, which every tool applies, empty cells
+	// never primary: "freq:N" on the frequency table (a cell with
+	// 0 < freq < N is primary), with an optional safety range
+	// ("freq:3,safety:0%") that sets the protection levels our audit
+	// demands (default 10 %, package primary); or "p:P" (P an integer in
+	// [1, 100)) on the magnitude table of the presets' records with a
+	// turnover each (synth.Spec.Response), every record one respondent,
+	// whose levels are the p% rule's (package primary).
 	Rules string
 	// Tools are the runs: "sdcTable:METHOD" (SIMPLEHEURISTIC, GAUSS,
 	// HITAS, OPT, ...) and "GaussSuppression".
@@ -136,26 +140,44 @@ type TableBaselinesReport struct {
 	Rows     []TableBaselineRow `json:"rows"`
 	Dir      string             `json:"dir,omitempty"` // Keep
 	Seconds  float64            `json:"seconds"`
-	MaxN     int                `json:"max_n"`
+	ToolRule string             `json:"tool_rule"` // the rule as the tools get it: "maxN = 2", "p = 15"
 	Safety   string             `json:"safety"`
 	Finished string             `json:"finished"` // RFC 3339 time of the end of the run
 }
 
-// baselineRule reads the rule specification: freq:N only, zero cells
-// safe. It returns the rule set and the tools' maxN = N − 1.
-func baselineRule(spec string) (*primary.RuleSet, int, error) {
+// toolRule is the primary rule as the R script takes it.
+type toolRule struct {
+	args      []string // --maxN N, or --p P --response turnover --respondent id
+	magnitude bool     // p%: a magnitude table of synth's turnover by respondent id
+	desc      string   // "maxN = 2", "p = 15"
+}
+
+// baselineRule reads the rule specification: freq:N or p:P (P an integer
+// in [1, 100), as both tools require), empty cells never primary.
+func baselineRule(spec string) (*primary.RuleSet, toolRule, error) {
 	rs, err := primary.ParseRuleSet(spec)
 	if err != nil {
-		return nil, 0, settingsErr("rules", "%v", err)
+		return nil, toolRule{}, settingsErr("rules", "%v", err)
 	}
 	rules := rs.Rules()
-	if len(rules) != 1 || rules[0].Kind != primary.KindFrequency {
-		return nil, 0, settingsErr("rules", "%q: only a minimum frequency rule freq:N is run by the tools here", spec)
-	}
 	if rs.Settings().Zero != primary.ZeroSafe {
-		return nil, 0, settingsErr("rules", "%q: the tools run with empty cells never primary; leave zero: out", spec)
+		return nil, toolRule{}, settingsErr("rules", "%q: the tools run with empty cells never primary; leave zero: out", spec)
 	}
-	return rs, rules[0].N - 1, nil
+	if len(rules) == 1 {
+		switch r := rules[0]; r.Kind {
+		case primary.KindFrequency:
+			n := strconv.Itoa(r.N - 1)
+			return rs, toolRule{args: []string{"--maxN", n}, desc: "maxN = " + n}, nil
+		case primary.KindPPercent:
+			if r.P != math.Trunc(r.P) || r.P < 1 || r.P >= 100 {
+				return nil, toolRule{}, settingsErr("rules", "%q: the tools take an integer p in [1, 100)", spec)
+			}
+			p := strconv.Itoa(int(r.P))
+			return rs, toolRule{args: []string{"--p", p, "--response", "turnover", "--respondent", "id"}, magnitude: true,
+				desc: "p = " + p}, nil
+		}
+	}
+	return nil, toolRule{}, settingsErr("rules", "%q: the tools are run with one rule, freq:N or p:P", spec)
 }
 
 // rAvailable reports why R or the packages cannot run, or "" when they
@@ -193,7 +215,7 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 	}
 	start := time.Now()
 	prog := progressOf(o.Progress)
-	rs, maxN, err := baselineRule(o.Rules)
+	rs, rule, err := baselineRule(o.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -205,6 +227,7 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 		if specs[i], err = synth.Preset(c, o.Seed); err != nil {
 			return nil, settingsErr("cases", "%v", err)
 		}
+		specs[i].Response = rule.magnitude
 	}
 	if len(o.Tools) == 0 {
 		return nil, settingsErr("tools", "no tool")
@@ -230,7 +253,7 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 		}
 	}
 	set := rs.Settings()
-	rep := &TableBaselinesReport{Method: "table-baselines", Rules: o.Rules, Zero: set.Zero.String(), Seed: o.Seed, MaxN: maxN,
+	rep := &TableBaselinesReport{Method: "table-baselines", Rules: o.Rules, Zero: set.Zero.String(), Seed: o.Seed, ToolRule: rule.desc,
 		Safety: set.Safety.String(), Dir: o.Keep, Rows: []TableBaselineRow{}}
 	defer func() {
 		rep.Seconds = time.Since(start).Seconds()
@@ -286,7 +309,7 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 			prog.Describe(name + " " + tool)
 			prefix := filepath.Join(cdir, strings.ReplaceAll(tool, ":", "-"))
 			row := TableBaselineRow{Case: name, Cells: ours.Len(), Tool: tool}
-			runErr := runTool(rscript, rlib, script, o.TimeLimit, prefix, micro, strings.Join(dims, ","), tool, maxN)
+			runErr := runTool(rscript, rlib, script, o.TimeLimit, prefix, micro, strings.Join(dims, ","), tool, rule.args)
 			info, infoErr := readToolInfo(prefix + ".info.csv")
 			if infoErr == nil {
 				row.fill(info)
@@ -314,7 +337,7 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 }
 
 // runTool runs the R script for one tool; its output goes to prefix.log.
-func runTool(rscript, rlib, script string, limit time.Duration, prefix, micro, dims, tool string, maxN int) error {
+func runTool(rscript, rlib, script string, limit time.Duration, prefix, micro, dims, tool string, rule []string) error {
 	ctx := context.Background()
 	if limit > 0 {
 		var cancel context.CancelFunc
@@ -329,7 +352,7 @@ func runTool(rscript, rlib, script string, limit time.Duration, prefix, micro, d
 	for _, ext := range []string{".csv", ".info.csv"} {
 		os.Remove(prefix + ext) // never read a previous run's files
 	}
-	args := []string{script, "--data", micro, "--dims", dims, "--tool", tool, "--maxN", strconv.Itoa(maxN), "--out", prefix}
+	args := append([]string{script, "--data", micro, "--dims", dims, "--tool", tool, "--out", prefix}, rule...)
 	if limit > 0 {
 		args = append(args, "--time-limit", strconv.FormatFloat(limit.Seconds(), 'f', -1, 64))
 	}
@@ -511,8 +534,8 @@ func (r *TableBaselinesReport) WriteText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "table-baselines: skipped: %s\n", r.Skipped)
 		return err
 	}
-	fmt.Fprintf(w, "Side by side: the tools' patterns audited by sdcopt (rules %s, safety %s, empty cells %s; tools' maxN %d; seed %d)\n",
-		r.Rules, r.Safety, r.Zero, r.MaxN, r.Seed)
+	fmt.Fprintf(w, "Side by side: the tools' patterns audited by sdcopt (rules %s, safety %s, empty cells %s; the tools' %s; seed %d)\n",
+		r.Rules, r.Safety, r.Zero, r.ToolRule, r.Seed)
 	fmt.Fprintf(w, "%s\n", r.R)
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)

@@ -4,16 +4,21 @@
 # on each run (a solver inside a tool cannot be interrupted from R).
 #
 # Usage:
-#   Rscript tables.R --data FILE --dims NAME:FILE.hrc,... --tool TOOL --maxN N --out PREFIX
+#   Rscript tables.R --data FILE --dims NAME:FILE.hrc,... --tool TOOL --out PREFIX
+#                    (--maxN N | --p P --response COLUMN --respondent COLUMN)
 #                    [--time-limit SECONDS]
 #
 # TOOL is one of sdcTable:SIMPLEHEURISTIC, sdcTable:GAUSS, sdcTable:HITAS,
-# sdcTable:OPT, GaussSuppression. The table is the frequency table of the
-# records over the dimensions (every code of every hierarchy, totals
-# included); the primary rule is the minimum frequency rule "cells with
-# 1 <= freq <= maxN" (sdcopt's freq:N is maxN = N - 1); empty cells are
-# never primary (sdcTable allowZeros = FALSE, GaussSuppression
-# protectZeros = FALSE), as sdcopt's default zero policy.
+# sdcTable:OPT, GaussSuppression. The table spans the dimensions (every code
+# of every hierarchy, totals included). With --maxN it is the frequency table
+# of the records and the primary rule the minimum frequency rule "cells with
+# 1 <= freq <= maxN" (sdcopt's freq:N is maxN = N - 1). With --p it is the
+# magnitude table of the response summed per cell, each respondent one
+# contributor, and the primary rule the p% rule "X - x1 - x2 < p/100 x1"
+# (sdcopt's p:P; sdcTable primarySuppression type "p", GaussSuppression
+# SuppressDominantCells pPercent). Empty cells are never primary (sdcTable
+# allowZeros = FALSE, GaussSuppression protectZeros = FALSE), as sdcopt's
+# default zero policy. Every other parameter is the tool's default.
 #
 # Hierarchy files are tau-ARGUS .hrc files: one code a line in pre-order, the
 # depth below the implicit total "Total" given by leading '@'s.
@@ -29,27 +34,39 @@
 #   PREFIX.<dim>.hrc the hierarchy files the pattern is coded in
 # Exit status 0 on success, 1 on a tool error (the info file says which).
 
+Sys.umask("077") # the patterns hold the unpublished values
+
 local({
   lib <- Sys.getenv("RLIB")
   if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 })
 
 args <- commandArgs(trailingOnly = TRUE)
-opt <- list(data = NULL, dims = NULL, tool = NULL, maxN = NULL, out = NULL, `time-limit` = "0")
+opt <- list(data = NULL, dims = NULL, tool = NULL, maxN = NULL, p = NULL, response = NULL, respondent = NULL,
+            out = NULL, `time-limit` = "0")
 i <- 1
 while (i <= length(args)) {
   key <- sub("^--", "", args[i])
   if (!startsWith(args[i], "--") || !(key %in% names(opt)) || i == length(args)) {
-    stop("usage: tables.R --data FILE --dims NAME:FILE.hrc,... --tool TOOL --maxN N --out PREFIX [--time-limit S]; bad argument: ", args[i])
+    stop("usage: tables.R --data FILE --dims NAME:FILE.hrc,... --tool TOOL --out PREFIX ",
+         "(--maxN N | --p P --response COLUMN --respondent COLUMN) [--time-limit S]; bad argument: ", args[i])
   }
   opt[[key]] <- args[i + 1]
   i <- i + 2
 }
-for (k in c("data", "dims", "tool", "maxN", "out")) {
+for (k in c("data", "dims", "tool", "out")) {
   if (is.null(opt[[k]])) stop("tables.R: --", k, " is required")
 }
-maxN <- as.integer(opt$maxN)
-if (is.na(maxN) || maxN < 0) stop("tables.R: --maxN must be a non-negative integer, not ", opt$maxN)
+magnitude <- !is.null(opt$p)
+if (magnitude == !is.null(opt$maxN)) stop("tables.R: give one of --maxN and --p")
+if (magnitude) {
+  pPercent <- as.integer(opt$p)
+  if (is.na(pPercent) || pPercent < 1 || pPercent >= 100) stop("tables.R: --p must be an integer in [1, 100), not ", opt$p)
+  if (is.null(opt$response) || is.null(opt$respondent)) stop("tables.R: --p needs --response and --respondent")
+} else {
+  maxN <- as.integer(opt$maxN)
+  if (is.na(maxN) || maxN < 0) stop("tables.R: --maxN must be a non-negative integer, not ", opt$maxN)
+}
 timeLimit <- as.numeric(opt[["time-limit"]])
 
 # write_atomic writes with fun(path) into a temporary file beside path, then
@@ -86,7 +103,16 @@ micro <- read.csv(opt$data, colClasses = "character", check.names = FALSE)
 for (d in dimNames) {
   if (!d %in% names(micro)) stop("tables.R: ", opt$data, ": no column ", d)
 }
-micro <- micro[, dimNames, drop = FALSE]
+if (magnitude) {
+  for (v in c(opt$response, opt$respondent)) {
+    if (!v %in% names(micro)) stop("tables.R: ", opt$data, ": no column ", v)
+  }
+  micro <- micro[, c(dimNames, opt$respondent, opt$response), drop = FALSE]
+  micro[[opt$response]] <- as.numeric(micro[[opt$response]])
+  if (anyNA(micro[[opt$response]])) stop("tables.R: ", opt$data, ": ", opt$response, " is not numeric everywhere")
+} else {
+  micro <- micro[, dimNames, drop = FALSE]
+}
 
 tool <- strsplit(opt$tool, ":", fixed = TRUE)[[1]]
 pkg <- tool[1]
@@ -101,10 +127,10 @@ write_info <- function() {
   })
 }
 
-write_pattern <- function(codes, freq, status) {
+write_pattern <- function(codes, value, freq, status) {
   tab <- as.data.frame(codes, stringsAsFactors = FALSE)
   names(tab) <- dimNames
-  tab$value <- freq
+  tab$value <- value
   tab$freq <- freq
   tab$status <- status
   write_atomic(paste0(opt$out, ".csv"), function(p) write.csv(tab, p, row.names = FALSE))
@@ -122,8 +148,13 @@ run_sdcTable <- function() {
   suppressPackageStartupMessages(library(sdcTable))
   info$version <<- as.character(packageVersion("sdcTable"))
   t0 <- proc.time()
-  prob <- makeProblem(data = micro, dimList = dimList)
-  prob <- primarySuppression(prob, type = "freq", maxN = maxN, allowZeros = FALSE)
+  if (magnitude) {
+    prob <- makeProblem(data = micro, dimList = dimList, numVarInd = opt$response)
+    prob <- primarySuppression(prob, type = "p", p = pPercent, numVarName = opt$response)
+  } else {
+    prob <- makeProblem(data = micro, dimList = dimList)
+    prob <- primarySuppression(prob, type = "freq", maxN = maxN, allowZeros = FALSE)
+  }
   t1 <- proc.time()
   extra <- list()
   if (method %in% c("HITAS", "OPT") && timeLimit > 0) {
@@ -135,9 +166,11 @@ run_sdcTable <- function() {
   fd <- as.data.frame(getInfo(prob, type = "finalData"))
   status <- c(u = "primary", x = "secondary", s = "safe", z = "safe", w = "secondary")[fd$sdcStatus]
   if (anyNA(status)) stop("unknown sdcStatus ", paste(unique(fd$sdcStatus[is.na(status)]), collapse = ","))
-  write_pattern(fd[, dimNames, drop = FALSE], fd$Freq, unname(status))
-  # sdcTable's own check: the attacker's LP bounds of every primary cell.
-  info$check <<- "attack"
+  value <- if (magnitude) fd[[opt$response]] else fd$Freq
+  write_pattern(fd[, dimNames, drop = FALSE], value, fd$Freq, unname(status))
+  # sdcTable's own check: the attacker's LP bounds of every primary cell
+  # (attack() bounds the cells' frequencies, also in a magnitude table).
+  info$check <<- if (magnitude) "attack (on freq)" else "attack"
   t2 <- proc.time()
   att <- attack(prob)
   info$check_seconds <<- elapsed(t2)
@@ -150,21 +183,28 @@ run_GaussSuppression <- function() {
   info$version <<- paste0(packageVersion("GaussSuppression"), " (SSBtools ", packageVersion("SSBtools"), ")")
   t0 <- proc.time()
   # Without freqVar the records are aggregated (preAggregate) into a count "freq__".
-  res <- GaussSuppressionFromData(micro, dimVar = dimNames, freqVarNew = "freq__", hierarchies = dimList,
-                                  maxN = maxN, protectZeros = FALSE, output = "publish_x", printInc = FALSE)
+  if (magnitude) {
+    res <- SuppressDominantCells(micro, pPercent = pPercent, numVar = opt$response, dimVar = dimNames,
+                                 hierarchies = dimList, contributorVar = opt$respondent, freqVarNew = "freq__",
+                                 output = "publish_x", printInc = FALSE)
+  } else {
+    res <- GaussSuppressionFromData(micro, dimVar = dimNames, freqVarNew = "freq__", hierarchies = dimList,
+                                    maxN = maxN, protectZeros = FALSE, output = "publish_x", printInc = FALSE)
+  }
   info$seconds <<- elapsed(t0)
   pub <- res$publish
   status <- ifelse(pub$primary, "primary", ifelse(pub$suppressed, "secondary", "safe"))
-  write_pattern(pub[, dimNames, drop = FALSE], pub$freq__, status)
+  value <- if (magnitude) pub[[opt$response]] else pub$freq__
+  write_pattern(pub[, dimNames, drop = FALSE], value, pub$freq__, status)
   # GaussSuppression's own check: the LP intervals of the primary cells.
   info$check <<- "ComputeIntervals(Rglpk)"
   t2 <- proc.time()
-  iv <- ComputeIntervals(res$x, z = pub$freq__, primary = pub$primary, suppressed = pub$suppressed,
+  iv <- ComputeIntervals(res$x, z = value, primary = pub$primary, suppressed = pub$suppressed,
                          lpPackage = "Rglpk")
   info$check_seconds <<- elapsed(t2)
   p <- which(pub$primary)
   info$check_cells <<- length(p)
-  info$check_failures <<- sum(abs(iv[p, "up"] - iv[p, "lo"]) <= 1e-9 * pmax(1, abs(pub$freq__[p])))
+  info$check_failures <<- sum(abs(iv[p, "up"] - iv[p, "lo"]) <= 1e-9 * pmax(1, abs(value[p])))
 }
 
 ok <- tryCatch({

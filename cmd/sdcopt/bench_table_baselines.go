@@ -13,9 +13,10 @@ func newBenchTableBaselinesCmd() *cobra.Command {
 	var timeLimit float64
 	return benchCommand("table-baselines", "Side by side: sdcTable and GaussSuppression patterns audited by sdcopt",
 		"Generate seeded hierarchical microdata (tabular/synth presets), protect the\n"+
-			"frequency table with the R packages statistical offices use (sdcTable's\n"+
-			"protectTable methods, GaussSuppression's GaussSuppressionFromData), each with\n"+
-			"the same minimum frequency rule and empty cells never primary, through the R\n"+
+			"table with the R packages statistical offices use (sdcTable's protectTable\n"+
+			"methods, GaussSuppression's GaussSuppressionFromData), each with the same\n"+
+			"primary rule (--rules freq:N on the frequency table, or p:P on a magnitude\n"+
+			"table of turnover) and empty cells never primary, through the R\n"+
 			"script bench/baselines/tables.R (one R process per run, stopped after\n"+
 			"--time-limit), then audit every published pattern with sdcopt's interval audit\n"+
 			"(tabular/intervals). Reports per case and tool: cells, primary and suppressed\n"+
@@ -29,7 +30,7 @@ func newBenchTableBaselinesCmd() *cobra.Command {
 		func(f *pflag.FlagSet) {
 			f.StringSliceVar(&o.Cases, "cases", o.Cases, "synth presets: 2way-1300, 3way-5000, 3way-100k, 2way-100k")
 			f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the microdata")
-			f.StringVar(&o.Rules, "rules", o.Rules, "primary rule freq:N[,safety:...] (the tools get maxN = N-1; the safety range sets our audit's levels)")
+			f.StringVar(&o.Rules, "rules", o.Rules, "primary rule: freq:N[,safety:...] on the frequency table (the tools get maxN = N-1; the safety range sets our audit's levels), or p:P on a magnitude table of turnover")
 			f.StringSliceVar(&o.Tools, "tools", o.Tools, "runs: sdcTable:METHOD (SIMPLEHEURISTIC, GAUSS, HITAS, OPT, ...) and GaussSuppression")
 			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "seconds per tool run (the R process is stopped after it; 0 = none)")
 			f.StringVar(&o.Rscript, "rscript", "Rscript", "the R front end")

@@ -25,7 +25,7 @@ func TestBenchTableBaselinesSkipped(t *testing.T) {
 		!strings.HasPrefix(rep.Skipped, "R/sdcTable not installed") || rep.Rows == nil || len(rep.Rows) != 0 {
 		t.Errorf("json: code %d, %q, %q", code, out, msg)
 	}
-	for _, c := range []struct{ flag, value string }{{"--rules", "p:15"}, {"--cases", "9way"}, {"--time-limit", "-1"}, {"--tools", "argus"}} {
+	for _, c := range []struct{ flag, value string }{{"--rules", "nk:1:85"}, {"--cases", "9way"}, {"--time-limit", "-1"}, {"--tools", "argus"}} {
 		_, msg, code = run(t, "bench", "table-baselines", "--rscript", missing, c.flag, c.value)
 		if code != 2 || !strings.Contains(msg, c.flag) {
 			t.Errorf("%s %s: code %d, %q", c.flag, c.value, code, msg)
