@@ -101,8 +101,9 @@ type TableBaselineRow struct {
 	SuppressedValue float64 `json:"suppressed_value"`
 	// ToolSeconds is the tool's time from microdata to the protected
 	// table (tabulation, primary and secondary suppression), measured in
-	// R; ProtectSeconds the secondary suppression alone where the tool
-	// separates it (sdcTable's protectTable), else nil.
+	// R (on an error, the time to the failure, loading the package
+	// included); ProtectSeconds the secondary suppression alone where the
+	// tool separates it (sdcTable's protectTable), else nil.
 	ToolSeconds    *float64 `json:"tool_seconds"`
 	ProtectSeconds *float64 `json:"protect_seconds"`
 	// Check names the tool's own interval check (sdcTable's attack(),

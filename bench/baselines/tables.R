@@ -207,6 +207,7 @@ run_GaussSuppression <- function() {
   info$check_failures <<- sum(abs(iv[p, "up"] - iv[p, "lo"]) <= 1e-9 * pmax(1, abs(value[p])))
 }
 
+t_start <- proc.time()
 ok <- tryCatch({
   if (pkg == "sdcTable") {
     if (!method %in% c("SIMPLEHEURISTIC", "SIMPLEHEURISTIC_OLD", "GAUSS", "HITAS", "OPT", "HYPERCUBE")) {
@@ -222,6 +223,8 @@ ok <- tryCatch({
 }, error = function(e) {
   info$status <<- "error"
   info$message <<- gsub("[\r\n]+", " ", conditionMessage(e))
+  # the time to the failure, loading the package included
+  if (is.na(info$seconds)) info$seconds <<- elapsed(t_start)
   FALSE
 })
 write_info()
