@@ -535,8 +535,12 @@ func (r *TableBaselinesReport) WriteText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "table-baselines: skipped: %s\n", r.Skipped)
 		return err
 	}
-	fmt.Fprintf(w, "Side by side: the tools' patterns audited by sdcopt (rules %s, safety %s, empty cells %s; the tools' %s; seed %d)\n",
-		r.Rules, r.Safety, r.Zero, r.ToolRule, r.Seed)
+	safety := ""
+	if strings.HasPrefix(r.ToolRule, "maxN") { // the safety range is the frequency rule's level
+		safety = ", safety " + r.Safety
+	}
+	fmt.Fprintf(w, "Side by side: the tools' patterns audited by sdcopt (rules %s%s, empty cells %s; the tools' %s; seed %d)\n",
+		r.Rules, safety, r.Zero, r.ToolRule, r.Seed)
 	fmt.Fprintf(w, "%s\n", r.R)
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
