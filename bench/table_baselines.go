@@ -86,7 +86,9 @@ type TableBaselineRow struct {
 	Tool    string `json:"tool"`
 	Version string `json:"version"`
 	// Status is "ok", "error" (the tool failed; Message says how) or
-	// "time_limit" (the run was stopped after TimeLimit).
+	// "time_limit" (the run was stopped after TimeLimit before the tool
+	// published its pattern; a run stopped during the tool's own check is
+	// "ok", its Check marked "(stopped)").
 	Status  string `json:"status"`
 	Message string `json:"message,omitempty"`
 	// Primaries is the tool's number of primary cells; PrimaryMismatch the
@@ -316,6 +318,11 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 				row.fill(info)
 			}
 			switch {
+			case errors.Is(runErr, context.DeadlineExceeded) && infoErr == nil && row.Status == "ok":
+				// The pattern was written; the tool's own check was stopped.
+				row.Check += " (stopped)"
+				row.CheckSeconds, row.CheckFailures = nil, nil
+				row.Message = fmt.Sprintf("the tool's own check was stopped after %v", o.TimeLimit)
 			case errors.Is(runErr, context.DeadlineExceeded):
 				row.Status, row.Message = "time_limit", fmt.Sprintf("stopped after %v", o.TimeLimit)
 			case runErr != nil && infoErr == nil && row.Status == "error":

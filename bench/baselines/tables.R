@@ -26,7 +26,8 @@
 # Writes (each atomically, temp file then rename):
 #   PREFIX.csv       the published pattern as an sdcopt table file: the dimension
 #                    codes, value, freq, status (primary, secondary, safe)
-#   PREFIX.info.csv  one row: tool, method, version, status, seconds (build +
+#   PREFIX.info.csv  (written with the pattern, then again after the check)
+#                    one row: tool, method, version, status, seconds (build +
 #                    primary + secondary), protect_seconds (secondary alone where
 #                    the tool separates it), check, check_seconds, check_cells,
 #                    check_failures (the tool's own interval check: sdcTable's
@@ -171,6 +172,7 @@ run_sdcTable <- function() {
   # sdcTable's own check: the attacker's LP bounds of every primary cell
   # (attack() bounds the cells' frequencies, also in a magnitude table).
   info$check <<- if (magnitude) "attack (on freq)" else "attack"
+  write_info() # the pattern stands even if the check is stopped
   t2 <- proc.time()
   att <- attack(prob)
   info$check_seconds <<- elapsed(t2)
@@ -198,6 +200,7 @@ run_GaussSuppression <- function() {
   write_pattern(pub[, dimNames, drop = FALSE], value, pub$freq__, status)
   # GaussSuppression's own check: the LP intervals of the primary cells.
   info$check <<- "ComputeIntervals(Rglpk)"
+  write_info() # the pattern stands even if the check is stopped
   t2 <- proc.time()
   iv <- ComputeIntervals(res$x, z = value, primary = pub$primary, suppressed = pub$suppressed,
                          lpPackage = "Rglpk")
