@@ -42,6 +42,7 @@ type BuildSettings struct {
 	Respondent string // magnitude tables: column identifying respondents (a respondent's records in a cell are summed and count once in Freq); default: each record is one respondent, named by its line number. A frequency table counts records
 	Holding    string // column of the holding of each respondent; "" keeps no TopHolding. A missing holding makes the respondent its own holding
 	Weight     string // column of sampling weights (positive); "" means 1
+	Request    string // magnitude tables: column saying whether the respondent asked for protection (ParseRequest: 1/0, yes/no, true/false; missing means no); a respondent asked when any of its records says so. "" means no requests
 	TopN       int    // contributions kept per cell, by respondent and by holding; default DefaultTopN
 	Sep        rune   // field separator; default ','
 }
@@ -68,8 +69,9 @@ func LoadMicrodata(path string, dims []DimSpec, s *BuildSettings) (*Table, error
 // and the column, wrapping ErrBuild or ErrHierarchy: a column not in the
 // header, a missing value (datasets.IsMissing) in a dimension, response or
 // weight column, a code not a leaf of the dimension's hierarchy, a
-// response or weight that is not a number, a weight ≤ 0. A nil dims or a
-// dimension named twice panics.
+// response or weight that is not a number, a weight ≤ 0, a request column
+// without a response column or a request value that ParseRequest refuses.
+// A nil dims or a dimension named twice panics.
 func ReadMicrodata(r io.Reader, name string, dims []DimSpec, s *BuildSettings) (*Table, error) {
 	if len(dims) == 0 {
 		panic("tabular: ReadMicrodata without dimensions")
@@ -121,12 +123,21 @@ func ReadMicrodata(r io.Reader, name string, dims []DimSpec, s *BuildSettings) (
 	if err != nil {
 		return nil, err
 	}
+	qcol, err := col(set.Request)
+	if err != nil {
+		return nil, err
+	}
+	if qcol >= 0 && rcol < 0 {
+		return nil, &datasets.DataError{File: name, Line: 1, Column: set.Request,
+			Msg: "a request column needs a magnitude table (a response column): requests are judged on the largest contributions", Err: ErrBuild}
+	}
 
 	type record struct {
 		codes    []string
 		value, w float64
 		id, hold string
 		line     int
+		request  bool
 	}
 	var recs []record
 	rows := datasets.NewRows(cr, name, 0)
@@ -173,6 +184,11 @@ func ReadMicrodata(r io.Reader, name string, dims []DimSpec, s *BuildSettings) (
 		if hcol >= 0 {
 			if x.hold = strings.TrimSpace(rec[hcol]); datasets.IsMissing(x.hold) {
 				x.hold = "respondent " + x.id
+			}
+		}
+		if qcol >= 0 {
+			if x.request, err = ParseRequest(rec[qcol]); err != nil {
+				return nil, bad(qcol, err.Error())
 			}
 		}
 		recs = append(recs, x)
@@ -223,8 +239,28 @@ func ReadMicrodata(r io.Reader, name string, dims []DimSpec, s *BuildSettings) (
 			leaf[d] = k
 		}
 		b.Add(leaf, x.value, x.w, x.id, x.hold)
+		if x.request {
+			b.MarkRequested(x.id)
+		}
 	}
 	return b.Table(), nil
+}
+
+// ParseRequest reads a value of a request column: 1, yes, y, true (the
+// respondent asked for protection) or 0, no, n, false, case-insensitive;
+// a missing value (datasets.IsMissing) is no. Anything else is an error.
+func ParseRequest(s string) (bool, error) {
+	s = strings.TrimSpace(s)
+	if datasets.IsMissing(s) {
+		return false, nil
+	}
+	switch strings.ToLower(s) {
+	case "1", "yes", "y", "true":
+		return true, nil
+	case "0", "no", "n", "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not a request flag (want 1/0, yes/no or true/false; empty means no)", s)
 }
 
 // BuilderSettings are the options of NewBuilder; nil means a frequency
@@ -249,6 +285,7 @@ type Builder struct {
 	resp, hold     []map[int32]float64
 	respID, holdID ids
 	odo            []int
+	requested      map[string]bool // respondents that asked for protection
 }
 
 // ids interns names as small integers.
@@ -342,7 +379,7 @@ func (b *Builder) Add(leaf []int, value, w float64, id, holding string) {
 				aggregate(&b.resp[i], rid, value)
 			} else {
 				c.Freq++
-				c.Top = insertTop(c.Top, Contribution{id, value, w}, b.set.TopN)
+				c.Top = insertTop(c.Top, Contribution{id, value, w, false}, b.set.TopN)
 			}
 			if b.hold != nil {
 				aggregate(&b.hold[i], hid, value)
@@ -396,20 +433,35 @@ func insertTop(top []Contribution, c Contribution, n int) []Contribution {
 	return top
 }
 
+// MarkRequested records that respondent id (as given to Add) asked for
+// protection: its contributions in the table's Top are Requested.
+func (b *Builder) MarkRequested(id string) {
+	if b.requested == nil {
+		b.requested = map[string]bool{}
+	}
+	b.requested[id] = true
+}
+
 // Table finishes the table: the top contributions of aggregated
-// respondents and holdings are ranked. The builder must not be used after.
+// respondents and holdings are ranked, and those of respondents marked by
+// MarkRequested are Requested. The builder must not be used after.
 func (b *Builder) Table() *Table {
 	for i := range b.t.Cells {
 		c := &b.t.Cells[i]
 		if b.resp != nil {
 			c.Freq = len(b.resp[i])
 			for k, v := range b.resp[i] {
-				c.Top = insertTop(c.Top, Contribution{b.respID.name[k], v, b.respID.weight[k]}, b.set.TopN)
+				c.Top = insertTop(c.Top, Contribution{b.respID.name[k], v, b.respID.weight[k], false}, b.set.TopN)
 			}
 		}
 		if b.hold != nil {
 			for k, v := range b.hold[i] {
-				c.TopHolding = insertTop(c.TopHolding, Contribution{b.holdID.name[k], v, b.holdID.weight[k]}, b.set.TopN)
+				c.TopHolding = insertTop(c.TopHolding, Contribution{b.holdID.name[k], v, b.holdID.weight[k], false}, b.set.TopN)
+			}
+		}
+		if b.requested != nil {
+			for k := range c.Top {
+				c.Top[k].Requested = b.requested[c.Top[k].ID]
 			}
 		}
 	}

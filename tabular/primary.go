@@ -37,12 +37,15 @@ type Summary struct {
 // and is listed in Summary.MustPublish. A Secondary cell on which a rule
 // fires becomes Primary.
 //
-// The rules see, per cell, primary.Cell{Value, Freq, Top, HoldingTop}:
-// X = Cell.Value, F = Cell.Freq (respondents), the values of Top (the
-// largest contributions by respondent, checked to be non-increasing and
-// non-negative) and of TopHolding when the table has it (the holding
-// level of package primary, with the number of holdings unknown: no
-// holding-level frequency rule). Empty cells (Freq 0) are primary only
+// The rules see, per cell, primary.Cell{Value, Freq, Top, HoldingTop,
+// Requested}: X = Cell.Value, F = Cell.Freq (respondents), the values of
+// Top (the largest contributions by respondent, checked to be
+// non-increasing and non-negative) and of TopHolding when the table has
+// it (the holding level of package primary, with the number of holdings
+// unknown: no holding-level frequency rule), and Requested when one of
+// the RequestTop largest contributions of Top is Requested (the
+// microdata's request column, BuildSettings.Request): then the cell is
+// primary by rule "request" with the rule set's safety range. Empty cells (Freq 0) are primary only
 // under primary.ZeroProtect, by rule "zero" (Status Empty becomes
 // Primary).
 //
@@ -81,7 +84,7 @@ func ApplyPrimary(t *Table, rs *primary.RuleSet) (Summary, error) {
 	cells := make([]primary.Cell, len(t.Cells))
 	for i := range t.Cells {
 		c := &t.Cells[i]
-		pc := primary.Cell{Value: c.Value, Freq: c.Freq, Top: values(c.Top)}
+		pc := primary.Cell{Value: c.Value, Freq: c.Freq, Top: values(c.Top), Requested: requested(c.Top)}
 		if c.TopHolding != nil {
 			pc.HoldingTop = values(c.TopHolding)
 		}
@@ -120,6 +123,23 @@ func ApplyPrimary(t *Table, rs *primary.RuleSet) (Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// RequestTop is how many of a cell's largest contributions (by
+// respondent) are looked at for requests: a cell is primary by rule
+// "request" when one of them asked for protection (τ-ARGUS's request rule
+// looks at the two largest contributors).
+const RequestTop = 2
+
+// requested reports whether one of the RequestTop largest contributions
+// asked for protection.
+func requested(top []Contribution) bool {
+	for _, c := range top[:min(len(top), RequestTop)] {
+		if c.Requested {
+			return true
+		}
+	}
+	return false
 }
 
 // values returns the values of contributions, nil for none.

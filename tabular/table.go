@@ -27,6 +27,10 @@ type Contribution struct {
 	ID     string
 	Value  float64
 	Weight float64
+	// Requested: the respondent asked for protection (the microdata's
+	// request column, BuildSettings.Request). Respondent level only: a
+	// holding's contribution (Cell.TopHolding) never carries it.
+	Requested bool
 }
 
 // Cell is one cell of a table, at any level of every dimension.
@@ -42,8 +46,9 @@ type Cell struct {
 	// above and Lower below its Value, and be at least Sliding wide
 	// wherever it lies (τ-ARGUS's sliding protection level; the JJ
 	// format's SPL). ApplyPrimary sets Upper and Lower on the cells it
-	// makes primary (package primary's levels); Sliding is only read and
-	// written (no rule sets it). Default 0: no requirement.
+	// makes primary (package primary's levels); no rule sets Sliding, the
+	// audit checks it (intervals.AuditProtection). Default 0: no
+	// requirement.
 	Upper, Lower, Sliding float64
 
 	// The attacker's prior bounds of the cell's value: before publication

@@ -39,6 +39,7 @@ type tablePrimarySettings struct {
 	data, table, dims      string
 	response, respondent   string
 	holding, weight, rules string
+	request                string
 	sep                    string
 	topN                   int
 	out, format, jj        string
@@ -72,6 +73,7 @@ func newTablePrimaryCmd() *cobra.Command {
 	f.StringVar(&s.respondent, "respondent", "", "column identifying respondents (a respondent's records are summed); default: one record, one respondent")
 	f.StringVar(&s.holding, "holding", "", "column of each respondent's holding (the rules are applied to holdings too)")
 	f.StringVar(&s.weight, "weight", "", "column of sampling weights (concentration rules are refused on weighted tables)")
+	f.StringVar(&s.request, "request", "", "column saying whether the respondent asked for protection (1/0, yes/no; empty: no): a cell is primary by \"request\" when one of its 2 largest contributors asked")
 	f.IntVar(&s.topN, "top", tabular.DefaultTopN, "largest contributions kept per cell (nk:n needs n)")
 	f.StringVar(&s.rules, "rules", "", "sensitivity rules, e.g. freq:3,p:15 (required)")
 	f.StringVar(&s.sep, "sep", ",", "field separator of the input files: , or ; or tab")
@@ -156,6 +158,7 @@ type tablePrimaryReport struct {
 	Response    string         `json:"response,omitempty"`
 	Holding     string         `json:"holding,omitempty"`
 	Weight      string         `json:"weight,omitempty"`
+	Request     string         `json:"request,omitempty"`
 	Rules       string         `json:"rules"` // the rule set, normalized (RuleSet.Spec)
 	Out         string         `json:"out,omitempty"`
 	JJ          string         `json:"jj,omitempty"`
@@ -182,8 +185,8 @@ func runTablePrimary(w io.Writer, s *tablePrimarySettings) error {
 	case s.rules == "":
 		return cli.BadInput("--rules is required (e.g. --rules freq:3,p:15)")
 	}
-	if s.table != "" && (s.response != "" || s.respondent != "" || s.holding != "" || s.weight != "") {
-		return cli.BadInput("--response, --respondent, --holding and --weight tabulate --data; a --table file is already a table")
+	if s.table != "" && (s.response != "" || s.respondent != "" || s.holding != "" || s.weight != "" || s.request != "") {
+		return cli.BadInput("--response, --respondent, --holding, --weight and --request tabulate --data; a --table file is already a table")
 	}
 	if err := cli.IntRange("--top", s.topN, 1, 1000); err != nil {
 		return err
@@ -225,7 +228,7 @@ func runTablePrimary(w io.Writer, s *tablePrimarySettings) error {
 			}
 		}
 		tab, err = tabular.LoadMicrodata(s.data, specs, &tabular.BuildSettings{Response: s.response, Respondent: s.respondent,
-			Holding: s.holding, Weight: s.weight, TopN: s.topN, Sep: sep})
+			Holding: s.holding, Weight: s.weight, Request: s.request, TopN: s.topN, Sep: sep})
 		if err != nil {
 			return libraryError("", err)
 		}
@@ -240,7 +243,7 @@ func runTablePrimary(w io.Writer, s *tablePrimarySettings) error {
 		return cli.BadInput("--rules: %v", strings.TrimPrefix(err.Error(), "tabular: "))
 	}
 	rep := &tablePrimaryReport{Method: "primary", Data: s.data, Table: s.table, Response: s.response, Holding: s.holding,
-		Weight: s.weight, Rules: rs.Spec(), Out: s.out, JJ: s.jj, Cells: sum.Cells, Empty: sum.Empty, Primary: sum.Primary,
+		Weight: s.weight, Request: s.request, Rules: rs.Spec(), Out: s.out, JJ: s.jj, Cells: sum.Cells, Empty: sum.Empty, Primary: sum.Primary,
 		ByRule: sum.ByRule, MustPublish: []string{}}
 	for _, d := range tab.Dims {
 		rep.Dims = append(rep.Dims, d.Name)

@@ -24,7 +24,10 @@ import (
 // tableAuditSettings are the flags of `sdcopt table audit`.
 type tableAuditSettings struct {
 	table, dims, sep     string
+	jj                   string
 	integer, verify, all bool
+	insiders             bool // --insiders: the insider audit (table_audit_insiders.go)
+	maxInsiders          int
 	prior, certs         string
 	out, format          string
 	engine               engineFlags
@@ -44,22 +47,35 @@ func newTableAuditCmd() *cobra.Command {
 			"suppressed cell is exactly disclosed (the report is still written, naming them).\n" +
 			"--certificates FILE writes the LP bounds' dual certificates (JSON, created 0600:\n" +
 			"they involve the confidential values); --verify re-checks such a file against the\n" +
-			"table without an engine and exits 1 naming the first refused bound.",
+			"table without an engine and exits 1 naming the first refused bound. With --integer\n" +
+			"each end's certificate is an integer table reaching it (checked exactly) and the\n" +
+			"LP bound rounded inward; an end where they differ is reported engine-claimed.\n\n" +
+			"--jj FILE audits a cell suppression problem in the JJ format (τ-ARGUS, sdcTable)\n" +
+			"instead of --table/--dims: its statuses, relations (any coefficients), prior\n" +
+			"bounds (lb, ub) and protection levels (LPL, UPL, SPL). A cell's prior bounds\n" +
+			"(--table: prior_lower, prior_upper columns) are the attacker's prior unless\n" +
+			"--prior is given; a sliding level needs the interval at least that wide.\n\n" +
+			"With a freq column, insiders are audited too (--insiders=false skips them): each\n" +
+			"suppressed cell of 1 or 2 contributors is known exactly to them; a primary cell\n" +
+			"that such an insider can narrow below its levels fails the audit (exit 1).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runTableAudit(c.OutOrStdout(), &s)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&s.table, "table", "", "table file with a status column (codes, value, status[, upper, lower, ...]) (required)")
-	f.StringVar(&s.dims, "dims", "", "spanning variables, e.g. region:region.hrc,sector (required)")
+	f.StringVar(&s.table, "table", "", "table file with a status column (codes, value, status[, upper, lower, ...]) (this or --jj)")
+	f.StringVar(&s.dims, "dims", "", "spanning variables of --table, e.g. region:region.hrc,sector")
+	f.StringVar(&s.jj, "jj", "", "JJ file to audit instead of --table (statuses, relations, prior bounds, protection levels)")
 	f.StringVar(&s.sep, "sep", ",", "field separator of the input files: , or ; or tab")
-	f.BoolVar(&s.integer, "integer", false, "integer intervals (sharp for frequency tables; a MIP engine, no certificates)")
-	f.StringVar(&s.prior, "prior", "", "attacker's prior: percent=P (each value known within P %); default [0, +inf) on non-negative tables")
+	f.BoolVar(&s.integer, "integer", false, "integer intervals (sharp for frequency tables; a MIP engine; certificates: witness tables and LP bounds)")
+	f.StringVar(&s.prior, "prior", "", "attacker's prior: percent=P (each value known within P %); default the cells' prior bounds, else [0, +inf) on non-negative tables")
 	f.StringVar(&s.certs, "certificates", "", "write the dual certificates to this file (JSON, created 0600); with --verify, the file to check")
-	f.BoolVar(&s.verify, "verify", false, "re-check --certificates against --table without an engine")
+	f.BoolVar(&s.verify, "verify", false, "re-check --certificates against --table (or --jj) without an engine")
 	f.BoolVar(&s.all, "all", false, "text format: list every suppressed cell's interval, not only the failures")
 	f.StringVar(&s.format, "format", "text", "report format: text|json|csv")
+	f.BoolVar(&s.insiders, "insiders", true, "also audit insiders (singletons, pairs, largest contributors) when the table has a freq column")
+	f.IntVar(&s.maxInsiders, "max-insiders", 0, "insiders audited at most (0 = 50, -1 = all); each costs one interval computation")
 	f.StringVar(&s.out, "out", "", "write the report to this file, atomically (created 0600: it holds the confidential values)")
 	s.engine.registerSolver(c, false, "time limit of each bound in seconds (0 = none); an end cut short is the prior bound")
 	return c
@@ -77,23 +93,32 @@ type auditCell struct {
 	UpperStatus    string   `json:"upper_status"`
 	RequiredLower  float64  `json:"required_lower"`
 	RequiredUpper  float64  `json:"required_upper"`
+	RequiredSlide  float64  `json:"required_sliding"`
 	ShortBelow     float64  `json:"short_below"`
 	ShortAbove     float64  `json:"short_above"`
+	ShortWidth     float64  `json:"short_width"`
 	UnderProtected bool     `json:"under_protected"`
 	Disclosed      bool     `json:"disclosed"`
 	Verdict        string   `json:"verdict"` // ok, under_protected, disclosed, under_protected+disclosed
+
+	// Integer intervals: whether each end is certified (a witness table
+	// reaches it and the rounded LP bound equals it) or engine-claimed.
+	LowerCertified *bool `json:"lower_certified,omitempty"`
+	UpperCertified *bool `json:"upper_certified,omitempty"`
 }
 
 // tableAuditReport is the report of `sdcopt table audit` (JSON).
 type tableAuditReport struct {
 	Method         string      `json:"method"` // "audit" or "verify"
-	Table          string      `json:"table"`
+	Table          string      `json:"table,omitempty"`
+	JJ             string      `json:"jj,omitempty"`
 	Dims           []string    `json:"dims"`
 	Engine         string      `json:"engine,omitempty"`
 	Integer        bool        `json:"integer"`
 	Prior          string      `json:"prior,omitempty"`
 	Certificates   string      `json:"certificates,omitempty"`
 	Verified       bool        `json:"certificates_verified,omitempty"`
+	EngineClaimed  int         `json:"engine_claimed_ends,omitempty"` // integer ends not certified
 	Suppressed     int         `json:"suppressed"`
 	Primary        int         `json:"primary"`
 	UnderProtected int         `json:"under_protected"`
@@ -102,6 +127,9 @@ type tableAuditReport struct {
 	Solves         int         `json:"solves"`
 	Seconds        float64     `json:"seconds"`
 	Cells          []auditCell `json:"cells"`
+
+	// Insiders is the insider audit (table_audit_insiders.go); nil with --insiders=false or --verify.
+	Insiders *insidersSection `json:"insiders,omitempty"`
 }
 
 // parsePrior reads --prior: "" or percent=P.
@@ -180,16 +208,18 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 		return err
 	}
 	switch {
-	case s.table == "":
-		return cli.BadInput("--table FILE is required (a table file with a status column)")
-	case s.dims == "":
-		return cli.BadInput("--dims is required (e.g. --dims region:region.hrc,sector)")
+	case s.jj != "" && (s.table != "" || s.dims != ""):
+		return cli.BadInput("--jj replaces --table and --dims; give one or the other")
+	case s.jj == "" && s.table == "":
+		return cli.BadInput("--table FILE (a table file with a status column) or --jj FILE is required")
+	case s.jj == "" && s.dims == "":
+		return cli.BadInput("--dims is required with --table (e.g. --dims region:region.hrc,sector)")
 	case s.verify && s.certs == "":
 		return cli.BadInput("--verify needs --certificates FILE")
 	case s.verify && s.prior != "":
 		return cli.BadInput("--verify reads the prior from the certificates file; leave --prior out")
-	case s.integer && s.certs != "":
-		return cli.BadInput("--integer intervals have no dual certificates; leave --certificates out")
+	case s.verify && s.integer:
+		return cli.BadInput("--verify reads --integer from the certificates file; leave --integer out")
 	}
 	if err := s.engine.check(false); err != nil {
 		return err
@@ -202,12 +232,15 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 	if err != nil {
 		return cli.BadInput("--sep: %v", err)
 	}
-	dims, err := parseDims(s.dims)
-	if err != nil {
-		return err
+	var dims []dimFlag
+	if s.jj == "" {
+		if dims, err = parseDims(s.dims); err != nil {
+			return err
+		}
 	}
 	var files cli.Files
 	files.Input("--table", s.table)
+	files.Input("--jj", s.jj)
 	for _, d := range dims {
 		if d.file != "" {
 			files.Input("--dims", d.file)
@@ -222,14 +255,12 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 	if err := files.Check(); err != nil {
 		return err
 	}
-	tab, err := loadTableWithDims(s.table, s.dims, sep)
+	in, err := loadAuditInput(s, dims, sep)
 	if err != nil {
 		return err
 	}
-	rep := &tableAuditReport{Method: "audit", Table: s.table, Integer: s.integer, Prior: s.prior, Certificates: s.certs}
-	for _, d := range tab.Dims {
-		rep.Dims = append(rep.Dims, d.Name)
-	}
+	rep := &tableAuditReport{Method: "audit", Table: s.table, JJ: s.jj, Integer: s.integer, Prior: s.prior, Certificates: s.certs,
+		Dims: in.dims}
 	var res *intervals.Result
 	var verifyErr error
 	if s.verify {
@@ -238,12 +269,12 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 		if res, cf, err = readCertFile(s.certs); err != nil {
 			return err
 		}
-		rep.Prior, rep.Engine = cf.Prior, cf.Engine
-		prior, err := parsePrior(cf.Prior, nonNegative(tab))
+		rep.Prior, rep.Engine, rep.Integer = cf.Prior, cf.Engine, res.Integer
+		prior, err := parsePrior(cf.Prior, in.nonNeg)
 		if err != nil {
 			return cli.BadInput("--certificates %s: prior: %v", s.certs, err)
 		}
-		verifyErr = intervals.Verify(tab, res, &intervals.Settings{Prior: prior})
+		verifyErr = in.verify(res, &intervals.Settings{Prior: prior, Integer: res.Integer})
 		if verifyErr != nil && !errors.Is(verifyErr, intervals.ErrCertificate) {
 			verifyErr = fmt.Errorf("%w: %v", intervals.ErrCertificate, verifyErr)
 		}
@@ -253,33 +284,36 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 		// The verified claims carry the table's values.
 		for i := range res.Intervals {
 			iv := &res.Intervals[i]
-			iv.Value, iv.Status = tab.Cells[iv.Cell].Value, tab.Cells[iv.Cell].Status
+			iv.Value, iv.Status = in.cells[iv.Cell].Value, in.cells[iv.Cell].Status
 			iv.LowerStatus, iv.UpperStatus = solvers.Optimal, solvers.Optimal
 		}
 		rep.Verified = true
 	} else {
-		prior, err := parsePrior(s.prior, nonNegative(tab))
+		prior, err := parsePrior(s.prior, in.nonNeg)
 		if err != nil {
 			return err
 		}
-		res, err = intervals.Compute(tab, &intervals.Settings{Solver: s.engine.solver, Params: params, Integer: s.integer,
-			Prior: prior, NoCertificates: s.certs == ""})
+		set := &intervals.Settings{Solver: s.engine.solver, Params: params, Integer: s.integer,
+			Prior: prior, NoCertificates: s.certs == ""}
+		res, err = in.compute(set)
 		if err != nil {
-			return libraryError("", err)
+			return err
 		}
 		rep.Engine, rep.Solves = res.Engine, res.Solves
+		if s.insiders {
+			if rep.Insiders, err = runInsiders(in.tab, res, set, s.maxInsiders); err != nil {
+				return err
+			}
+		}
 	}
-	lower, upper := make([]float64, len(tab.Cells)), make([]float64, len(tab.Cells))
-	for i, c := range tab.Cells {
-		lower[i], upper[i] = c.Lower, c.Upper
-	}
-	audit := intervals.Audit(res, intervals.LevelSlices(lower, upper))
+	audit := intervals.AuditProtection(res, intervals.CellProtection(in.cells))
 	fill(rep, res, audit)
+	rep.Pass = rep.Pass && (rep.Insiders == nil || rep.Insiders.Pass)
 	var outs cli.Outputs
 	defer outs.Abort()
 	if s.certs != "" && !s.verify {
 		if err := outs.WritePrivate(s.certs, func(w io.Writer) error {
-			return intervals.WriteCertificates(w, intervals.CertificatesInfo{Table: s.table, Prior: s.prior}, res)
+			return intervals.WriteCertificates(w, intervals.CertificatesInfo{Table: s.table, JJ: s.jj, Prior: s.prior}, res)
 		}); err != nil {
 			return cli.BadInput("--certificates: %v", err)
 		}
@@ -289,7 +323,10 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 		if err := outs.Commit(); err != nil {
 			return cli.BadInput("--certificates: %v", err)
 		}
-		return rep.write(w, s.format, s.all)
+		if err := rep.write(w, s.format, s.all); err != nil || rep.Insiders == nil {
+			return err
+		}
+		return rep.Insiders.write(w, s.format)
 	})
 	if err != nil {
 		return err
@@ -303,8 +340,8 @@ func runTableAudit(w io.Writer, s *tableAuditSettings) error {
 				break
 			}
 		}
-		return cli.NoSolution("audit failed: %d under-protected primary cell(s), %d exactly disclosed cell(s)%s (%s)",
-			rep.UnderProtected, rep.Disclosed, first, s.table)
+		return cli.NoSolution("audit failed: %d under-protected primary cell(s), %d exactly disclosed cell(s)%s%s (%s)",
+			rep.UnderProtected, rep.Disclosed, first, rep.Insiders.summary(), in.name)
 	}
 	return nil
 }
@@ -327,7 +364,20 @@ func fill(rep *tableAuditReport, res *intervals.Result, a *intervals.Report) {
 			LowerStatus: iv.LowerStatus.String(), UpperStatus: iv.UpperStatus.String(), Verdict: "ok"}
 		if f, ok := under[iv.Cell]; ok {
 			c.RequiredLower, c.RequiredUpper, c.ShortBelow, c.ShortAbove = f.RequiredLower, f.RequiredUpper, f.ShortBelow, f.ShortAbove
+			c.RequiredSlide, c.ShortWidth = f.RequiredSliding, f.ShortWidth
 			c.UnderProtected, c.Verdict = true, "under_protected"
+		}
+		for _, e := range []struct {
+			ie  *intervals.IntegerEnd
+			dst **bool
+		}{{iv.LowerInt, &c.LowerCertified}, {iv.UpperInt, &c.UpperCertified}} {
+			if e.ie != nil {
+				ok := e.ie.Certified
+				*e.dst = &ok
+				if !ok {
+					rep.EngineClaimed++
+				}
+			}
 		}
 		if disclosed[iv.Cell] {
 			c.Disclosed, c.Verdict = true, "disclosed"
@@ -369,18 +419,26 @@ func (r *tableAuditReport) write(w io.Writer, format string, all bool) error {
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"cell", "name", "status", "value", "lower", "upper", "required_lower", "required_upper",
-			"short_below", "short_above", "verdict"})
+			"required_sliding", "short_below", "short_above", "short_width", "verdict"})
 		for _, c := range r.Cells {
 			cw.Write([]string{strconv.Itoa(c.Cell), c.Name, c.Status, datasets.FormatValue(c.Value), fmtEnd(c.Lower, "-inf"),
 				fmtEnd(c.Upper, "+inf"), datasets.FormatValue(c.RequiredLower), datasets.FormatValue(c.RequiredUpper),
-				datasets.FormatValue(c.ShortBelow), datasets.FormatValue(c.ShortAbove), c.Verdict})
+				datasets.FormatValue(c.RequiredSlide), datasets.FormatValue(c.ShortBelow), datasets.FormatValue(c.ShortAbove),
+				datasets.FormatValue(c.ShortWidth), c.Verdict})
 		}
 		cw.Flush()
 		return cw.Error()
 	}
-	fmt.Fprintf(w, "table           %s over %s\n", r.Table, strings.Join(r.Dims, " × "))
+	if r.JJ != "" {
+		fmt.Fprintf(w, "jj file         %s\n", r.JJ)
+	} else {
+		fmt.Fprintf(w, "table           %s over %s\n", r.Table, strings.Join(r.Dims, " × "))
+	}
 	if r.Verified {
 		fmt.Fprintf(w, "certificates    %s: every bound verified (exact arithmetic, no engine)\n", r.Certificates)
+	}
+	if r.Integer && r.Certificates != "" {
+		fmt.Fprintf(w, "integer ends    %d engine-claimed (not met by both a witness table and the rounded LP bound)\n", r.EngineClaimed)
 	}
 	fmt.Fprintf(w, "suppressed      %d\n", r.Suppressed)
 	fmt.Fprintf(w, "primary         %d\n", r.Primary)
@@ -407,14 +465,32 @@ func (r *tableAuditReport) write(w io.Writer, format string, all bool) error {
 			datasets.FormatValue(c.Value), fmtEnd(c.Lower, "-inf"), fmtEnd(c.Upper, "+inf"))
 		if c.UnderProtected {
 			fmt.Fprintf(w, ", needs [%s, %s]", datasets.FormatValue(c.Value-c.RequiredLower), datasets.FormatValue(c.Value+c.RequiredUpper))
+			if c.RequiredSlide > 0 {
+				fmt.Fprintf(w, " and width %s", datasets.FormatValue(c.RequiredSlide))
+			}
 		}
 		fmt.Fprintln(w)
 	}
 	if all {
 		for _, c := range r.Cells {
-			fmt.Fprintf(w, "interval        (%s) %s: %s in [%s, %s] %s\n", c.Name, c.Status, datasets.FormatValue(c.Value),
-				fmtEnd(c.Lower, "-inf"), fmtEnd(c.Upper, "+inf"), c.Verdict)
+			fmt.Fprintf(w, "interval        (%s) %s: %s in [%s, %s] %s%s\n", c.Name, c.Status, datasets.FormatValue(c.Value),
+				fmtEnd(c.Lower, "-inf"), fmtEnd(c.Upper, "+inf"), c.Verdict, claimedEnds(c))
 		}
 	}
 	return nil
+}
+
+// claimedEnds notes the integer ends of c that are engine-claimed.
+func claimedEnds(c auditCell) string {
+	var ends []string
+	if c.LowerCertified != nil && !*c.LowerCertified {
+		ends = append(ends, "lower")
+	}
+	if c.UpperCertified != nil && !*c.UpperCertified {
+		ends = append(ends, "upper")
+	}
+	if ends == nil {
+		return ""
+	}
+	return " (" + strings.Join(ends, " and ") + " end engine-claimed)"
 }

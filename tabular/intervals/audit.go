@@ -31,12 +31,17 @@ type Finding struct {
 	// ShortBelow is Lower − (Value − L) when positive: how far the lower
 	// end misses; ShortAbove is (Value + U) − Upper when positive.
 	ShortBelow, ShortAbove float64
+	// RequiredSliding is the sliding protection level S: the interval
+	// must be at least S wide, wherever it lies; ShortWidth is
+	// S − (Upper − Lower) when positive.
+	RequiredSliding, ShortWidth float64
 }
 
 // Report is the outcome of Audit.
 type Report struct {
 	// UnderProtected are the primary cells whose interval does not reach
-	// both Value − L and Value + U, in cell order.
+	// both Value − L and Value + U, or is narrower than the sliding level
+	// S (AuditProtection), in cell order.
 	UnderProtected []Finding
 	// Disclosed are the suppressed cells (primary or secondary) whose
 	// interval is a single point: the attacker recomputes them exactly.
@@ -57,13 +62,36 @@ func (r *Report) OK() bool { return len(r.UnderProtected) == 0 && len(r.Disclose
 // the audit may pass a cell that the sharp interval would fail: check
 // the statuses.
 func Audit(r *Result, levels Levels) *Report {
+	var p Protection
+	if levels != nil {
+		p = func(i int) (float64, float64, float64) { l, u := levels(i); return l, u, 0 }
+	}
+	return AuditProtection(r, p)
+}
+
+// Protection gives the protection levels of cell i: lower L_i, upper U_i
+// and sliding S_i (0, 0, 0 for none).
+type Protection func(cell int) (lower, upper, sliding float64)
+
+// CellProtection returns the Protection of cells' Lower, Upper and
+// Sliding fields (a Table's, a System's or a LinearSystem's Cells).
+func CellProtection(cells []tabular.Cell) Protection {
+	return func(i int) (float64, float64, float64) { return cells[i].Lower, cells[i].Upper, cells[i].Sliding }
+}
+
+// AuditProtection is Audit with sliding protection levels as well: a
+// primary cell with sliding level S is also under-protected when its
+// interval is narrower than S, Upper − Lower < S (τ-ARGUS's sliding
+// protection level: the interval may lie anywhere around the value, but
+// must be S wide: the JJ format's SPL).
+func AuditProtection(r *Result, levels Protection) *Report {
 	rep := &Report{}
 	for _, iv := range r.Intervals {
-		var l, u float64
+		var l, u, sl float64
 		if levels != nil {
-			l, u = levels(iv.Cell)
+			l, u, sl = levels(iv.Cell)
 		}
-		f := Finding{Interval: iv, RequiredLower: l, RequiredUpper: u}
+		f := Finding{Interval: iv, RequiredLower: l, RequiredUpper: u, RequiredSliding: sl}
 		tol := AuditTol * math.Max(1, math.Abs(iv.Value))
 		if iv.Disclosed() {
 			rep.Disclosed = append(rep.Disclosed, f)
@@ -78,7 +106,10 @@ func Audit(r *Result, levels Levels) *Report {
 		if s := (iv.Value + u) - iv.Upper; s > tol {
 			f.ShortAbove = s
 		}
-		if f.ShortBelow > 0 || f.ShortAbove > 0 {
+		if s := sl - (iv.Upper - iv.Lower); s > tol {
+			f.ShortWidth = s
+		}
+		if f.ShortBelow > 0 || f.ShortAbove > 0 || f.ShortWidth > 0 {
 			rep.UnderProtected = append(rep.UnderProtected, f)
 		}
 	}

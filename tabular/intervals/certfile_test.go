@@ -52,9 +52,15 @@ func TestCertificatesFile(t *testing.T) {
 		t.Fatalf("read back: %v", err)
 	}
 	doc := buf.String()
+	// A version 1 file (LP intervals, no version 2 field) is still read.
+	if v1, _, err := ReadCertificates(strings.NewReader(strings.Replace(doc, `"version": 2`, `"version": 1`, 1))); err != nil {
+		t.Errorf("version 1: %v", err)
+	} else if err := Verify(tab, v1, nil); err != nil {
+		t.Errorf("version 1: %v", err)
+	}
 	for name, bad := range map[string]string{
 		"format":  strings.Replace(doc, CertificatesFormat, "other", 1),
-		"version": strings.Replace(doc, `"version": 1`, `"version": 2`, 1),
+		"version": strings.Replace(doc, `"version": 2`, `"version": 3`, 1),
 		"unknown": strings.Replace(doc, `"table"`, `"tables"`, 1),
 		"syntax":  doc[:len(doc)/2],
 	} {

@@ -81,8 +81,9 @@ func newCertificate(r *solvers.Result, sense solvers.Sense, v float64) *Certific
 // exact rational arithmetic on the stored floats, without an engine. It
 // returns nil when every finite LP end that is not its prior bound has a
 // certificate that proves it; otherwise an error wrapping ErrCertificate
-// naming the first refused cell. Integer results carry no certificates and
-// are refused.
+// naming the first refused cell. An integer result (Settings.Integer) is
+// checked through its IntegerEnds: each witness exactly, each outer bound
+// by its LP certificate, each end between them (see IntegerEnd).
 func Verify(t *tabular.Table, r *Result, s *Settings) error {
 	return verify(tableSource(t), r, s)
 }
@@ -96,8 +97,10 @@ func verify(src source, r *Result, s *Settings) error {
 	if s == nil {
 		s = &Settings{}
 	}
-	if r.Integer {
-		return fmt.Errorf("%w: integer intervals have no dual certificates", ErrCertificate)
+	if r.Integer != s.Integer {
+		s2 := *s
+		s2.Integer = r.Integer // the integer problem's bounds are rounded inward
+		s = &s2
 	}
 	a, err := build(src, s)
 	if err != nil {
@@ -110,6 +113,9 @@ func verify(src source, r *Result, s *Settings) error {
 		iv := &r.Intervals[j]
 		if iv.Cell != a.cells[j] {
 			return fmt.Errorf("%w: interval %d is of cell %d, not %d", ErrCertificate, j, iv.Cell, a.cells[j])
+		}
+		if r.Integer {
+			continue
 		}
 		for _, e := range []struct {
 			sense solvers.Sense
@@ -128,6 +134,9 @@ func verify(src source, r *Result, s *Settings) error {
 				return fmt.Errorf("%w: cell %s, %v: %v", ErrCertificate, iv.Name, e.sense, err)
 			}
 		}
+	}
+	if r.Integer {
+		return a.verifyInteger(r)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package intervals is the interval audit of a suppressed table (issue
 // 45, part 3): for every suppressed cell (tabular.Status Primary or
-// Secondary) of a tabular.Table or a linked tabular.System, the sharp
+// Secondary) of a tabular.Table, a linked tabular.System or a
+// tabular.LinearSystem (a JJ file: ComputeLinear), the sharp
 // interval an attacker derives from the published cells, the table's
 // relations and prior bounds; the audit of those intervals against
 // protection levels; and dual certificates that let anyone re-check each
@@ -16,9 +17,11 @@
 //	b_r = a_total·[total ∉ S] − Σ_{i ∈ parts \ S} a_i,
 //
 // relations without a suppressed cell are checked (ConsistTol) and
-// dropped. With the prior bounds l_j ≤ x_j ≤ u_j (Settings.Prior; by
-// default 0 ≤ x_j < +∞ for frequency and non-negative magnitude tables)
-// the attacker's knowledge of cell j is
+// dropped. A LinearSystem's relations Σ c_i·x_i = rhs are taken as they
+// are, with any coefficients. With the prior bounds l_j ≤ x_j ≤ u_j
+// (Settings.Prior; by default the cell's PriorLower, PriorUpper when it
+// sets them, else 0 ≤ x_j < +∞ for frequency and non-negative magnitude
+// tables) the attacker's knowledge of cell j is
 //
 //	[ min x_j , max x_j ]  subject to  A_S x = b,  l ≤ x ≤ u,
 //
@@ -56,7 +59,9 @@
 // levels). Audit reports every primary cell with Upper < X + U or
 // Lower > X − L (beyond AuditTol) with its interval, levels and
 // shortfalls, and every suppressed cell whose interval is one point
-// (exactly disclosed).
+// (exactly disclosed). AuditProtection adds τ-ARGUS's sliding protection
+// level S: the interval must be at least S wide, Upper − Lower ≥ S,
+// wherever it lies around X.
 //
 // # Certificates
 //
@@ -81,6 +86,90 @@
 // is accepted. This is the certificate scheme of package cellbounds
 // (Neumaier and Shcherbina's safe bounds) without its integer rounding.
 //
+// # Certificates of integer intervals
+//
+// An end of an integer interval (Settings.Integer) is certified from both
+// sides by an IntegerEnd. From inside: the engine's integer table at the
+// end (a Witness, the suppressed cells' values), which Verify re-checks
+// exactly (every value an integer within its bounds, every row of
+// A_S x = b met with no slack, in big.Rat), proves the attacker cannot
+// exclude the value it reaches. From outside: the LP bound of the same
+// end with its dual certificate, rounded inward (⌊max⌋, ⌈min⌉: no integer
+// x_j lies beyond; for integer data), Compute solving the LP relaxation
+// once more per end. The end is certified when both meet; otherwise
+// (a fractional LP vertex at that end, or a MIP stopped at a limit) it
+// is the engine's claim between them, marked as such (Certified false,
+// Gap). An LP bound sharper than a MIP end cut short replaces it.
+//
+// # Insiders
+//
+// The audit above is the outsider's. A respondent knows its own
+// contributions, and τ-ARGUS's secondary suppression guards against it
+// ("singleton" options of its modular method: a singleton protected only
+// by another singleton, or by several cells of one respondent, and the
+// frequency-rule coalition, as the τ-ARGUS interfaces rtauargus and
+// sdcTable document them; the manual itself was not available to us);
+// Langsrud (2024) treats the same "problem of singletons" in Gaussian
+// elimination. InsiderAudit checks what such insiders learn.
+//
+// Insiders. With identities (a magnitude table built from microdata whose
+// cells carry Top, and TopHolding with holdings), an insider is a
+// respondent or holding, or a coalition of two, named by its IDs. It
+// knows x_k ≥ c_k in every suppressed cell k it contributes to, c_k its
+// (pooled) contribution: read from Top where Top names it, else bounded
+// below through the relations (its contribution to a total is at least
+// the sum of those to the parts). It knows x_k = c_k where it makes up
+// the cell: all of the cell's Freq respondents are it (Top lists every
+// contributor), or, for holdings, its contributions sum to the cell.
+// Without identities (a table file, a weighted table, whose Top holds
+// unweighted values, or a Top shorter than Freq), a
+// suppressed cell with Freq 1 or 2 is one insider (CellInsider): it
+// knows the cell's value exactly, that every cell containing it is at
+// least as large, and exactly as large where that cell has as many
+// contributors. Treating the one or two contributors as knowing that they
+// are alone is the conservative reading (a respondent knows its own value,
+// not always that it is alone). The insiders audited are, in this order:
+// those alone in a suppressed cell, the coalitions of the two contributors
+// of a suppressed cell, each of those two, and the largest contributor of
+// each primary cell (respondent, then holding); at most MaxInsiders
+// (DefaultMaxInsiders, 50), the rest counted in Candidates. Each costs one
+// Compute with Settings.Prior narrowed to [max(l_k, c_k), u_k] (or
+// [X_k, X_k]), and none when the knowledge narrows no prior.
+//
+// Requirement. Every primary cell j the insider does not make up is
+// checked against its interval [lo, hi] under that knowledge. The
+// interval must reach at or above X + U and at or below max(X − L, c_j),
+// and not be one point, where U, L are the cell's protection levels and
+// c_j the insider's known contribution to j (0 if none): the insider
+// always knows x_j ≥ c_j, its own, and nothing can be required below it.
+// For the p % and pq rules (Cell.Rule "p(p)" or "pq(p,q)", p* = p or
+// 100·p/q, the level of package primary) an insider whose contributions to
+// j are all listed in Top estimates the largest other contributor x_t of
+// j from above by hi − c_j (the others are ≥ 0), which must exceed x_t by
+// p*/100·x_t: U_C = p*/100·x_t − (X − c_j − x_t), and by symmetry L_C =
+// min(U_C, X − c_j); U and L are then max(U, U_C) and max(L, L_C). For a
+// single respondent this never raises the cell's levels, which guard
+// against the second largest (U = p*/100·x1 − (X − x1 − x2)): for the
+// largest, x_t = x2 ≤ x1 and the remainder is the same; for the second it
+// is U; for any other, x_t = x1 and the remainder X − c_j − x1 ≥ X − x1 −
+// x2. It does raise them for coalitions (two contributors subtracting both
+// their values). For other rules (freq, nk, requests, manual primaries)
+// the cell's levels are the requirement. A finding reports the insider,
+// the cell, its interval under that knowledge, c_j and what was needed.
+// Cells the plain audit already breaks (their outsider interval misses
+// the levels or is one point) are left to it: the findings are the
+// breaks an outsider's audit does not see.
+//
+// The largest contributor's estimate. For every primary cell of a
+// magnitude table with Top and Freq ≥ 2, the largest contributor x1
+// knows the cell lies in [lo, hi] (its insider interval when it was
+// audited, else the plain interval, raised to x1) and estimates the
+// others' total at [lo − x1, hi − x1], the second contributor itself when
+// Freq is 2. LargestEstimate reports it with the requirement above
+// (shifted by x1), which for the p % rule asks the others' upper estimate
+// to exceed x2 by at least p % of x2 (Handbook on SDC, chapter 4: the p %
+// rule's intruder estimates a contributor to within p %).
+//
 // # Sources
 //
 // A. Hundepool, J. Domingo-Ferrer, L. Franconi, S. Giessing, E. Schulte
@@ -95,5 +184,8 @@
 // (2000): the attacker subproblem and upper and lower protection levels. A. Dobra and S. E.
 // Fienberg, Bounds for cell entries in contingency tables induced by
 // fixed marginal totals (2001), as used by packages lp and cellbounds:
-// LP against integer bounds.
+// LP against integer bounds. Ø. Langsrud, Secondary cell suppression by
+// Gaussian elimination: an algorithm suitable for handling issues with
+// zeros and singletons, Privacy in Statistical Databases 2024 (LNCS):
+// the singleton problem.
 package intervals

@@ -49,13 +49,18 @@ type Settings struct {
 	Integer bool
 	// Prior gives the attacker's prior bounds of suppressed cell i (its
 	// index in the table or system) whose true value is value. Default nil:
-	// [0, +Inf) when the table is a frequency table or every cell value is
-	// non-negative, (−Inf, +Inf) otherwise. PercentPrior builds a prior
-	// within a percentage of the value.
+	// the cell's own prior bounds (Cell.PriorBounds) when it sets them
+	// (PriorLower or PriorUpper nonzero; always for a LinearSystem, whose
+	// cells' bounds are those of its JJ file); otherwise [0, +Inf) when
+	// the table is a frequency table or every cell value is non-negative,
+	// (−Inf, +Inf) otherwise. PercentPrior builds a prior within a
+	// percentage of the value.
 	Prior func(cell int, value float64) (lo, up float64)
 	// NoCertificates drops the dual vectors from the result (they cost one
 	// float per row and per variable for each bound). Default false: every
-	// optimal LP bound keeps its certificate.
+	// optimal LP bound keeps its certificate, and with Integer every end
+	// its IntegerEnd (a witness table, up to one float per suppressed cell,
+	// and one more LP solve per end).
 	NoCertificates bool
 }
 
@@ -99,6 +104,9 @@ type Interval struct {
 	// LowerCert and UpperCert are the dual certificates of LP bounds
 	// (nil for integer bounds, infinite ends, or when not kept).
 	LowerCert, UpperCert *Certificate
+	// LowerInt and UpperInt certify the ends of an integer interval (see
+	// IntegerEnd; nil for LP bounds, infinite ends, or when not kept).
+	LowerInt, UpperInt *IntegerEnd
 }
 
 // Disclosed reports whether the interval is a single point (within
@@ -161,6 +169,11 @@ type source struct {
 	name   func(int) string
 	rels   []tabular.Relation
 	nonNeg bool
+	// linear, when set, replaces rels: general relations Σ c·x = rhs.
+	linear []tabular.LinearRelation
+	// prior, when set, gives a cell's own prior bounds and whether it has
+	// them; Settings.Prior overrides it.
+	prior func(int) (lo, up float64, ok bool)
 }
 
 func tableSource(t *tabular.Table) source {
@@ -184,6 +197,7 @@ func tableSource(t *tabular.Table) source {
 		name:   t.CellName,
 		rels:   rels,
 		nonNeg: nonNeg,
+		prior:  func(i int) (float64, float64, bool) { return cellPrior(&t.Cells[i]) },
 	}
 }
 
@@ -205,6 +219,10 @@ func systemSource(s *tabular.System) source {
 		name:   s.CellName,
 		rels:   s.Relations,
 		nonNeg: nonNeg,
+		prior: func(g int) (float64, float64, bool) {
+			r := s.Cells[g].Refs[0]
+			return cellPrior(&s.Tables[r.Table].Cells[r.Cell])
+		},
 	}
 }
 
@@ -224,11 +242,16 @@ func build(src source, s *Settings) (*attacker, error) {
 		if src.nonNeg {
 			lo = 0
 		}
+		if src.prior != nil {
+			if l, u, ok := src.prior(i); ok {
+				lo, up = l, u
+			}
+		}
 		if s.Prior != nil {
 			lo, up = s.Prior(i, v)
 		}
 		if s.Integer {
-			lo, up = math.Ceil(lo-IntTol), math.Floor(up+IntTol)
+			lo, up = math.Ceil(lo-IntTol)+0, math.Floor(up+IntTol)+0 // no −0
 		}
 		if lo > up {
 			return nil, fmt.Errorf("%w: prior bounds [%g, %g] of cell %s are empty", ErrInfeasible, lo, up, src.name(i))
@@ -241,9 +264,9 @@ func build(src source, s *Settings) (*attacker, error) {
 		a.lo = append(a.lo, lo)
 		a.up = append(a.up, up)
 	}
-	for k, r := range src.rels {
-		// Σ parts − total = 0: suppressed terms on the left, published on
-		// the right.
+	for k := range src.numRelations() {
+		// Σ parts − total = 0 (Σ c·x = rhs): suppressed terms on the left,
+		// published on the right.
 		var row []term
 		rhs, scale := 0.0, 0.0
 		add := func(c int, coef float64) {
@@ -254,14 +277,23 @@ func build(src source, s *Settings) (*attacker, error) {
 			rhs -= coef * src.value(c)
 			scale = math.Max(scale, math.Abs(src.value(c)))
 		}
-		add(r.Total, -1)
-		for _, p := range r.Parts {
-			add(p, 1)
+		if src.linear != nil {
+			rhs, scale = src.linear[k].RHS, math.Abs(src.linear[k].RHS)
+			for q, c := range src.linear[k].Cells {
+				add(c, src.linear[k].Coefs[q])
+			}
+			row = mergeTerms(row)
+		} else {
+			r := src.rels[k]
+			add(r.Total, -1)
+			for _, p := range r.Parts {
+				add(p, 1)
+			}
 		}
 		if len(row) == 0 {
 			if math.Abs(rhs) > ConsistTol*math.Max(1, scale) {
-				return nil, fmt.Errorf("%w: relation %d (%q = sum of its %d parts) is violated by %g among published cells",
-					ErrInfeasible, k, src.name(r.Total), len(r.Parts), -rhs)
+				return nil, fmt.Errorf("%w: relation %d (%s) is violated by %g among published cells",
+					ErrInfeasible, k, src.relationName(k), -rhs)
 			}
 			continue
 		}
@@ -278,8 +310,8 @@ func build(src source, s *Settings) (*attacker, error) {
 		}
 		tol := ConsistTol * math.Max(1, math.Max(scale, math.Abs(rhs)))
 		if minL > rhs+tol || maxL < rhs-tol {
-			return nil, fmt.Errorf("%w: relation %d (%q = sum of its %d parts) needs its suppressed cells to sum to %g, outside [%g, %g] allowed by their bounds",
-				ErrInfeasible, k, src.name(r.Total), len(r.Parts), rhs, minL, maxL)
+			return nil, fmt.Errorf("%w: relation %d (%s) needs its suppressed cells to sum to %g, outside [%g, %g] allowed by their bounds",
+				ErrInfeasible, k, src.relationName(k), rhs, minL, maxL)
 		}
 		a.rel = append(a.rel, k)
 		a.rows = append(a.rows, row)
@@ -424,11 +456,20 @@ func compute(src source, s *Settings) (*Result, error) {
 			if !s.Integer && !s.NoCertificates && r.Status == solvers.Optimal && r.HasDuals {
 				cert = newCertificate(r, sense, v)
 			}
-			if sense == solvers.Minimize {
-				iv.Lower, iv.LowerStatus, iv.LowerCert = v, r.Status, cert
-			} else {
-				iv.Upper, iv.UpperStatus, iv.UpperCert = v, r.Status, cert
+			var ie *IntegerEnd
+			if s.Integer && !s.NoCertificates && !math.IsInf(v, 0) {
+				ie = a.integerEnd(r, j)
 			}
+			if sense == solvers.Minimize {
+				iv.Lower, iv.LowerStatus, iv.LowerCert, iv.LowerInt = v, r.Status, cert, ie
+			} else {
+				iv.Upper, iv.UpperStatus, iv.UpperCert, iv.UpperInt = v, r.Status, cert, ie
+			}
+		}
+	}
+	if s.Integer && !s.NoCertificates {
+		if err := a.outerBounds(res, s); err != nil {
+			return nil, err
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()

@@ -94,8 +94,9 @@
 // &SafetyRange{} or "safety:0%".
 //
 // Sliding protection (τ-ARGUS's "sliding protection level", a required
-// width of the interval however it is placed around X) is not
-// implemented; a caller needing it can use U + L as the width.
+// width of the interval however it is placed around X) is set by no rule
+// here; a cell's Sliding (from a table or JJ file) is checked by the
+// audit, intervals.AuditProtection.
 //
 // # Rule sets, holdings, requests and zero cells
 //
@@ -121,11 +122,11 @@
 // rules of its own; here both levels share the set's rules.
 //
 // Requests: a cell with Requested set is primary by rule "request", with
-// the safety range, whatever its frequency. (The Handbook's request rule
-// for foreign trade statistics applies a concentration rule only to the
-// contributors who asked; here a request protects the whole cell, the
-// simpler reading of the brief; the finer rule needs per-contributor
-// flags that Cell does not carry.)
+// the safety range, whatever its frequency. Package tabular sets it when
+// one of the cell's two largest contributors asked for protection (the
+// microdata's request column; τ-ARGUS's request rule looks at the two
+// largest). The rule has no threshold of its own: a requesting top
+// contributor makes the cell primary whatever its share.
 //
 // Zero cells: an empty cell (F = 0) is never primary under the rules. With
 // Settings.Zero = ZeroProtect it is primary by rule "zero", with the safety
