@@ -129,11 +129,24 @@ func (a *attacker) solve(t target) (outcome, error) {
 		return outcome{}, err
 	}
 	a.objCol = t.col
+	// Cap the primary cell's move at the level: the protection condition
+	// is the same (P(y) is convex and contains 0, so a d moving it further
+	// scales down to one moving it by exactly the level), the attacker
+	// stops there, and its d (the witness) moves fewer cells by less.
+	lo, up := a.capped(t)
+	if err := a.sess.SetColBounds(t.col, lo, up); err != nil {
+		return outcome{}, err
+	}
 	r, err := a.sess.Solve()
 	if err != nil {
 		return outcome{}, err
 	}
 	a.solves++
+	if !r.Abandoned {
+		if err := a.sess.SetColBounds(t.col, -a.m.lb[t.col]*a.y[t.col], a.m.ub[t.col]*a.y[t.col]); err != nil {
+			return outcome{}, err
+		}
+	}
 	if r.Abandoned {
 		if err := a.open(); err != nil {
 			return outcome{}, err
@@ -150,6 +163,17 @@ func (a *attacker) solve(t target) (outcome, error) {
 		}
 	}
 	return o, nil
+}
+
+// capped returns the bounds of target t's column during its solve.
+func (a *attacker) capped(t target) (lo, up float64) {
+	lo, up = -a.m.lb[t.col], a.m.ub[t.col]
+	if t.up {
+		up = math.Min(up, t.level)
+	} else {
+		lo = math.Max(lo, -t.level)
+	}
+	return lo, up
 }
 
 // witnessTol is the relative size of a deviation d_c below which cell c
@@ -186,7 +210,12 @@ func (a *attacker) cutOf(t target, r *solvers.Result) (c cut, ok, infeasible boo
 		for k, i := range rows {
 			rc -= vals[k] * r.Duals[i]
 		}
-		k := math.Max(rc, 0)*a.m.ub[col] + math.Max(-rc, 0)*a.m.lb[col]
+		ub, lb := a.m.ub[col], a.m.lb[col]
+		if col == t.col {
+			lo, up := a.capped(t)
+			ub, lb = up, -lo
+		}
+		k := math.Max(rc, 0)*ub + math.Max(-rc, 0)*lb
 		if !(k > 0) {
 			continue
 		}

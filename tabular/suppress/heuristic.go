@@ -19,31 +19,52 @@ const (
 	// with y_j = 1 dearer than a suppressed one.
 	protectEps = 0.01
 	// flowTol is the flow u_j + v_j, relative to max(1, level), above
-	// which the protection LP moves cell j (so the repair suppresses it).
+	// which an LP moves cell j.
 	flowTol = 1e-7
 )
 
 // heuristic turns a y into a safe pattern: rounding, repair with the
-// protection LP, then publication of redundant cells.
+// protection LP, then publication of redundant cells. Both of its LPs are
+// over split deviations d = u − v (columns u_c, then v_c):
+//
+//	A (u − v) = 0,  0 ≤ u_c ≤ UB_c,  0 ≤ v_c ≤ LB_c,
+//	u_p ≥ level, v_p = 0 (upper target; the other way round for lower).
+//
+// The protection LP (prot) leaves every cell free to move and weighs
+// the cells not suppressed by their cost: the cells it moves are those
+// to suppress. The witness LP (wit) lets only suppressed cells move
+// (bounds times y) and minimizes the total movement Σ (u_c + v_c): it is
+// feasible exactly when the target is reached (the attacker can follow
+// u − v), and its optimum, a witness moving few cells, says which cells
+// the protection depends on. (The attacker LP's own optimum moves almost
+// every suppressed cell, which makes every cell look needed.)
 type heuristic struct {
 	m      *model
 	att    *attacker
 	sv     solvers.Solver
 	prm    *solvers.Params
-	sess   solvers.Session // the protection LP: columns u (0..nc−1), v (nc..2nc−1)
-	w      []float64       // current objective per column of the session
-	solves int
+	prot   solvers.Session
+	wit    solvers.Session
+	w      []float64 // objective per column of prot
+	wy     []float64 // y per cell column as the bounds of wit are set
+	solves int       // LPs solved (protection and witness)
 }
 
 func newHeuristic(m *model, att *attacker, sv solvers.Solver, prm *solvers.Params) (*heuristic, error) {
 	h := &heuristic{m: m, att: att, sv: sv, prm: prm}
-	if err := h.open(); err != nil {
+	if err := h.openProt(); err != nil {
+		return nil, err
+	}
+	if err := h.openWit(); err != nil {
+		h.prot.Close()
 		return nil, err
 	}
 	return h, nil
 }
 
-func (h *heuristic) open() error {
+// splitProblem returns the LP over u, v with objective weight obj[c] on
+// u_c and v_c and column bounds times y[c] (nil: 1).
+func (h *heuristic) splitProblem(obj, y []float64) *solvers.Problem {
 	nc := len(h.m.cell)
 	p := &solvers.Problem{Sense: solvers.Minimize}
 	for range h.m.prob.NumRows() {
@@ -60,25 +81,164 @@ func (h *heuristic) open() error {
 			if sign < 0 {
 				up = h.m.lb[c]
 			}
-			p.AddCol(0, 0, up, solvers.Continuous, slices.Clone(rows), v, "")
+			if y != nil {
+				up *= y[c]
+			}
+			p.AddCol(obj[c], 0, up, solvers.Continuous, slices.Clone(rows), v, "")
 		}
 	}
-	sess, err := openSession(h.sv, p, h.prm)
+	return p
+}
+
+func (h *heuristic) openProt() error {
+	nc := len(h.m.cell)
+	sess, err := openSession(h.sv, h.splitProblem(make([]float64, nc), nil), h.prm)
 	if err != nil {
 		return err
 	}
-	h.sess, h.w = sess, make([]float64, 2*nc)
+	h.prot, h.w = sess, make([]float64, 2*nc)
+	return nil
+}
+
+func (h *heuristic) openWit() error {
+	nc := len(h.m.cell)
+	ones := make([]float64, nc)
+	for c := range ones {
+		ones[c] = 1
+	}
+	if h.wy == nil {
+		h.wy = slices.Clone(ones)
+	}
+	sess, err := openSession(h.sv, h.splitProblem(ones, h.wy), h.prm)
+	if err != nil {
+		return err
+	}
+	h.wit = sess
 	return nil
 }
 
 func (h *heuristic) close() {
-	if h.sess != nil {
-		h.sess.Close()
+	if h.prot != nil {
+		h.prot.Close()
+	}
+	if h.wit != nil {
+		h.wit.Close()
 	}
 }
 
-// pattern is a suppression pattern over the master variables, with the
-// attacker's last optimal d (its moving columns) for every target.
+// setCol sets y of column c in the witness LP.
+func (h *heuristic) setCol(c int, y float64) error {
+	if h.wy[c] == y {
+		return nil
+	}
+	h.wy[c] = y
+	nc := len(h.m.cell)
+	if err := h.wit.SetColBounds(c, 0, h.m.ub[c]*y); err != nil {
+		return err
+	}
+	return h.wit.SetColBounds(nc+c, 0, h.m.lb[c]*y)
+}
+
+// setY sets the pattern of the witness LP.
+func (h *heuristic) setY(y []float64) error {
+	for c, v := range y {
+		if err := h.setCol(c, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// targetBounds sets, in sess, the bounds of target t's columns (set) or
+// restores them to y times the full bounds.
+func (h *heuristic) targetBounds(sess solvers.Session, t target, set bool, y float64) error {
+	nc := len(h.m.cell)
+	u, v := t.col, nc+t.col
+	uLo, uUp, vUp := 0.0, h.m.ub[t.col]*y, h.m.lb[t.col]*y
+	vLo := 0.0
+	if set {
+		if t.up {
+			uLo, vUp = t.level, 0
+		} else {
+			vLo, uUp = t.level, 0
+		}
+	}
+	if err := sess.SetColBounds(u, uLo, uUp); err != nil {
+		return err
+	}
+	return sess.SetColBounds(v, vLo, vUp)
+}
+
+// flowSolve solves sess for target t and returns the flow u_c + v_c per
+// column, or nil when the LP is infeasible or stopped without a point.
+func (h *heuristic) flowSolve(sess solvers.Session, t target, y float64) ([]float64, *solvers.Result, error) {
+	if err := h.targetBounds(sess, t, true, y); err != nil {
+		return nil, nil, err
+	}
+	r, err := sess.Solve()
+	h.solves++
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Abandoned {
+		return nil, r, nil
+	}
+	if err := h.targetBounds(sess, t, false, y); err != nil {
+		return nil, nil, err
+	}
+	if r.Status != solvers.Optimal || !r.HasSolution {
+		return nil, r, nil
+	}
+	nc := len(h.m.cell)
+	flow := make([]float64, nc)
+	for c := range flow {
+		flow[c] = r.X[c] + r.X[nc+c]
+	}
+	return flow, r, nil
+}
+
+// witness reports whether target t is reached under the witness LP's
+// pattern and, if so, the columns its least-movement d moves. An LP that
+// ends neither optimal nor infeasible is decided by the attacker LP at
+// the same pattern.
+func (h *heuristic) witness(t target) (bool, []int, error) {
+	flow, r, err := h.flowSolve(h.wit, t, 1)
+	if err != nil {
+		return false, nil, err
+	}
+	if r != nil && r.Abandoned {
+		if err := h.openWit(); err != nil {
+			return false, nil, err
+		}
+	}
+	if flow != nil {
+		var w []int
+		for c, f := range flow {
+			if f > flowTol*math.Max(1, t.level) {
+				w = append(w, c)
+			}
+		}
+		if !slices.Contains(w, t.col) {
+			w = append(w, t.col)
+			slices.Sort(w)
+		}
+		return true, w, nil
+	}
+	if r != nil && r.Status == solvers.Infeasible {
+		return false, nil, nil
+	}
+	if err := h.att.setY(h.wy); err != nil {
+		return false, nil, err
+	}
+	o, err := h.att.solve(t)
+	if err != nil {
+		return false, nil, err
+	}
+	return o.reached, o.witness, nil
+}
+
+// pattern is a suppression pattern over the master variables, with a
+// witness (the columns a d reaching the level moves) for every target.
 type pattern struct {
 	sup     []bool
 	witness [][]int
@@ -121,7 +281,7 @@ func round(y []float64) []bool {
 func (h *heuristic) repair(sup []bool, guide []float64) (*pattern, error) {
 	m := h.m
 	y := m.colY(sup)
-	if err := h.att.setY(y); err != nil {
+	if err := h.setY(y); err != nil {
 		return nil, err
 	}
 	// The protection LP's weights.
@@ -146,29 +306,34 @@ func (h *heuristic) repair(sup []bool, guide []float64) (*pattern, error) {
 		}
 	}
 	if len(cols) > 0 {
-		if err := h.sess.SetObjective(cols, obj); err != nil {
+		if err := h.prot.SetObjective(cols, obj); err != nil {
 			return nil, err
 		}
 	}
 	suppress := func(c int) error {
 		sup[m.vr[c]] = true
 		y[c] = 1
-		if err := h.att.setCol(c, 1); err != nil {
+		if err := h.setCol(c, 1); err != nil {
 			return err
 		}
 		h.w[c], h.w[nc+c] = 0, 0
-		return h.sess.SetObjective([]int{c, nc + c}, []float64{0, 0})
+		return h.prot.SetObjective([]int{c, nc + c}, []float64{0, 0})
 	}
 	pt := &pattern{sup: sup, witness: make([][]int, len(m.targets))}
 	for ti, t := range m.targets {
-		o, err := h.att.solve(t)
+		ok, w, err := h.witness(t)
 		if err != nil {
 			return nil, err
 		}
-		if !o.reached {
-			flow, err := h.protect(t)
+		if !ok {
+			flow, r, err := h.flowSolve(h.prot, t, 1)
 			if err != nil {
 				return nil, err
+			}
+			if r != nil && r.Abandoned {
+				if err := h.openProt(); err != nil {
+					return nil, err
+				}
 			}
 			for c, f := range flow {
 				if y[c] == 0 && f > flowTol*math.Max(1, t.level) {
@@ -177,25 +342,35 @@ func (h *heuristic) repair(sup []bool, guide []float64) (*pattern, error) {
 					}
 				}
 			}
-			if o, err = h.att.solve(t); err != nil {
+			if ok, w, err = h.witness(t); err != nil {
 				return nil, err
 			}
 		}
 		// Fallback (numerical trouble of the protection LP): add the cell
 		// of the largest cut coefficient per unit cost until reached.
-		for !o.reached {
-			ct, ok, infeasible := h.att.cutOf(t, o.res)
-			if infeasible || !ok {
-				return nil, fmt.Errorf("%w: primary cell (%s) cannot reach its level %g (the attacker reaches %g)", ErrInfeasible, m.src.name(t.cell), t.level, o.z)
+		for !ok {
+			if err := h.att.setY(y); err != nil {
+				return nil, err
 			}
+			o, err := h.att.solve(t)
+			if err != nil {
+				return nil, err
+			}
+			if o.reached {
+				ok, w = true, o.witness
+				break
+			}
+			ct, cok, infeasible := h.att.cutOf(t, o.res)
 			best, bestScore := -1, 0.0
-			for k, v := range ct.vars {
-				if sup[v] {
-					continue
-				}
-				score := ct.coef[k] / (m.cost[v] + 1e-12)
-				if best < 0 || score > bestScore {
-					best, bestScore = v, score
+			if cok && !infeasible {
+				for k, v := range ct.vars {
+					if sup[v] {
+						continue
+					}
+					score := ct.coef[k] / (m.cost[v] + 1e-12)
+					if best < 0 || score > bestScore {
+						best, bestScore = v, score
+					}
 				}
 			}
 			if best < 0 {
@@ -204,61 +379,11 @@ func (h *heuristic) repair(sup []bool, guide []float64) (*pattern, error) {
 			if err := suppress(m.col[best]); err != nil {
 				return nil, err
 			}
-			if o, err = h.att.solve(t); err != nil {
-				return nil, err
-			}
 		}
-		pt.witness[ti] = o.witness
+		pt.witness[ti] = w
 	}
 	pt.cost = m.patternCost(sup)
 	return pt, nil
-}
-
-// protect solves the protection LP of target t and returns the flow
-// u_c + v_c per column.
-func (h *heuristic) protect(t target) ([]float64, error) {
-	nc := len(h.m.cell)
-	u, v := t.col, nc+t.col
-	if t.up {
-		if err := h.sess.SetColBounds(u, t.level, h.m.ub[t.col]); err != nil {
-			return nil, err
-		}
-		if err := h.sess.SetColBounds(v, 0, 0); err != nil {
-			return nil, err
-		}
-	} else {
-		if err := h.sess.SetColBounds(v, t.level, h.m.lb[t.col]); err != nil {
-			return nil, err
-		}
-		if err := h.sess.SetColBounds(u, 0, 0); err != nil {
-			return nil, err
-		}
-	}
-	r, err := h.sess.Solve()
-	h.solves++
-	if err != nil {
-		return nil, err
-	}
-	if r.Abandoned {
-		if err := h.open(); err != nil {
-			return nil, err
-		}
-		return make([]float64, nc), nil
-	}
-	if err := h.sess.SetColBounds(u, 0, h.m.ub[t.col]); err != nil {
-		return nil, err
-	}
-	if err := h.sess.SetColBounds(v, 0, h.m.lb[t.col]); err != nil {
-		return nil, err
-	}
-	flow := make([]float64, nc)
-	if !r.HasSolution {
-		return flow, nil // the fallback of repair takes over
-	}
-	for c := range flow {
-		flow[c] = r.X[c] + r.X[nc+c]
-	}
-	return flow, nil
 }
 
 // dropUnused publishes every suppressed free cell of pt that no witness
@@ -283,12 +408,13 @@ func (h *heuristic) dropUnused(pt *pattern) {
 
 // cleanup tries to publish the suppressed free cells of pt, in decreasing
 // order of cost (then increasing cell order), keeping each published when
-// every target stays reached. It stops early, with a safe pattern, at the
+// every target stays reached (only the targets whose witness moves the
+// cell are solved again). It stops early, with a safe pattern, at the
 // deadline (zero: none).
 func (h *heuristic) cleanup(pt *pattern, deadline time.Time) error {
 	m := h.m
 	h.dropUnused(pt)
-	if err := h.att.setY(m.colY(pt.sup)); err != nil {
+	if err := h.setY(m.colY(pt.sup)); err != nil {
 		return err
 	}
 	var order []int
@@ -311,7 +437,7 @@ func (h *heuristic) cleanup(pt *pattern, deadline time.Time) error {
 			break
 		}
 		c := m.col[v]
-		if err := h.att.setCol(c, 0); err != nil {
+		if err := h.setCol(c, 0); err != nil {
 			return err
 		}
 		ok := true
@@ -319,18 +445,20 @@ func (h *heuristic) cleanup(pt *pattern, deadline time.Time) error {
 			if _, in := slices.BinarySearch(pt.witness[ti], c); !in {
 				continue
 			}
-			o, err := h.att.solve(t)
+			reached, w, err := h.witness(t)
 			if err != nil {
 				return err
 			}
-			if !o.reached {
+			if !reached {
 				ok = false
 				break
 			}
-			pt.witness[ti] = o.witness
+			// A witness without c is valid with c suppressed too, so it
+			// is kept whether or not c is published in the end.
+			pt.witness[ti] = w
 		}
 		if !ok {
-			if err := h.att.setCol(c, 1); err != nil {
+			if err := h.setCol(c, 1); err != nil {
 				return err
 			}
 			continue

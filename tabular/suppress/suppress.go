@@ -141,9 +141,10 @@ type Result struct {
 	LowerBound, Gap float64
 	Stop            Stop
 	// LPRounds, MIPSolves: master solves; Cuts: capacity constraints
-	// added (relation cuts included); AttackerLPs and ProtectionLPs: LPs
-	// solved by the separation, heuristic and cleanup.
-	LPRounds, MIPSolves, Cuts, AttackerLPs, ProtectionLPs int
+	// added (relation cuts included); AttackerLPs: attacker LPs (the
+	// separation); HeuristicLPs: protection and witness LPs (the
+	// heuristic's repair and cleanup).
+	LPRounds, MIPSolves, Cuts, AttackerLPs, HeuristicLPs int
 	// Heuristic counts heuristic runs, Incumbents the improvements.
 	Heuristic, Incumbents int
 	Primary, Targets      int // primary cells, attacker subproblems per pattern
@@ -345,7 +346,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			res.AttackerLPs = se.att.solves
 		}
 		if se.heur != nil {
-			res.ProtectionLPs = se.heur.solves
+			res.HeuristicLPs = se.heur.solves
 		}
 		if se.ms != nil {
 			res.Cuts = len(se.ms.cuts)
