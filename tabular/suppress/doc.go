@@ -15,7 +15,7 @@
 // intervals, or Settings.Prior); a suppressed cell can move down by
 // LB_i = a_i − l_i and up by UB_i = u_i − a_i, where an infinite end is
 // replaced by the finite Settings.Capacity M (default: the largest |a_i|
-// plus the largest protection level). In deviations d = x − a the
+// plus the largest protection level, at least 1). In deviations d = x − a the
 // attacker's polytope for a pattern y is
 //
 //	P(y) = { d : A d = 0, −LB_i·y_i ≤ d_i ≤ UB_i·y_i },
@@ -83,11 +83,16 @@
 //     0 ≤ v ≤ LB, u_p ≥ level (or v_p ≥ level), with w_j = 0 on
 //     suppressed cells and w_j = c_j·(1 − y_j + ε) elsewhere, and suppress
 //     the cells it moves (the attacker can then follow the same d, so the
-//     level is reached). Then suppressed free cells are tried for
-//     publication in decreasing order of cost and kept published when
-//     every primary cell stays protected (only the subproblems whose last
-//     witness d moves the cell are solved again). The best safe pattern
-//     is kept.
+//     level is reached). Whether a target is reached is decided by the
+//     witness LP: the same split model with only suppressed cells free to
+//     move, minimizing Σ (u_j + v_j); it is feasible exactly when the
+//     level is reached, and its optimum (the witness) moves few cells.
+//     Suppressed free cells that no witness moves are published at once
+//     (this removes every secondary cell the attacker could recompute);
+//     the others are tried for publication in decreasing order of cost
+//     and kept published when every primary cell stays protected (only
+//     the targets whose witness moves the cell are solved again). The
+//     best safe pattern is kept.
 //
 // Before the loop the pattern that suppresses every free cell is checked:
 // when it does not protect a primary cell the problem has no solution and

@@ -114,15 +114,15 @@ func buildModel(src source, s *Settings) (*model, error) {
 	}
 	capM := s.Capacity
 	if capM == 0 {
+		maxA, maxL := 0.0, 0.0
 		for i := 0; i < src.n; i++ {
-			a := math.Abs(src.value(i))
-			lo, up, _ := src.levels(i)
+			maxA = math.Max(maxA, math.Abs(src.value(i)))
 			if src.status(i) == tabular.Primary {
-				a += math.Max(lo, up)
+				lo, up, _ := src.levels(i)
+				maxL = math.Max(maxL, math.Max(lo, up))
 			}
-			capM = math.Max(capM, a)
 		}
-		capM = math.Max(capM, 1)
+		capM = math.Max(maxA+maxL, 1)
 	}
 	m.capM = capM
 	prior := s.Prior

@@ -162,6 +162,17 @@ func (r *Result) Apply(t *tabular.Table) {
 	}
 }
 
+// ApplySystem sets the statuses of the System's cells, and of every
+// table's cells that are them, to the pattern of SolveSystem.
+func (r *Result) ApplySystem(sys *tabular.System) {
+	for g := range sys.Cells {
+		sys.Cells[g].Status = r.Status[g]
+		for _, ref := range sys.Cells[g].Refs {
+			sys.Tables[ref.Table].Cells[ref.Cell].Status = r.Status[g]
+		}
+	}
+}
+
 // Solve finds a secondary suppression pattern of minimum cost for t (see
 // the package documentation). It does not change t. Data-dependent
 // failures are errors wrapping ErrInput, ErrUnsupported, ErrInfeasible,

@@ -1,6 +1,7 @@
 package suppress
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/sdcopt/sdcopt/solvers"
 	"github.com/sdcopt/sdcopt/tabular"
+	"github.com/sdcopt/sdcopt/tabular/intervals"
 )
 
 // solveOK runs Solve and checks what every result must satisfy: a safe
@@ -33,7 +35,7 @@ func solveOK(t *testing.T, tab *tabular.Table, s *Settings) *Result {
 		switch {
 		case c.Status == tabular.Primary && r.Status[i] != tabular.Primary:
 			t.Fatalf("primary cell %s is %v", tab.CellName(i), r.Status[i])
-		case (c.Status == tabular.MustPublish || c.Status == tabular.Empty) && r.Status[i] != c.Status:
+		case (c.Status == tabular.MustPublish || c.Status == tabular.Empty && (s == nil || s.Empty == EmptyNever)) && r.Status[i] != c.Status:
 			t.Fatalf("%v cell %s is %v", c.Status, tab.CellName(i), r.Status[i])
 		}
 		if r.Status[i] == tabular.Secondary {
@@ -230,5 +232,161 @@ func TestBadInput(t *testing.T) {
 	tab.Cells[4].Sliding = 10
 	if _, err := Solve(tab, nil); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("sliding: %v", err)
+	}
+}
+
+// TestEmptyPolicy: the table
+//
+//	      c1  c2 | T
+//	r1     1   4 |  5
+//	r2     6   0 |  6
+//	T      7   4 | 11
+//
+// with (r2, c2) empty (cost 0), cost = value, (r1, c1) primary with
+// upper level 1 and lower level 0. Hand computation: with empty cells
+// published, the rectangles through (r1, c1) avoiding (r2, c2) cost
+// 4+7+4 = 15 (c2 with the column totals: raising (r1, c1) by 1 lowers
+// (r1, c2) and (T, c2) to 3 and raises (T, c1)), 5+6+6 = 17 (row totals)
+// and 5+7+11 = 23 (through the grand total): 15. With EmptyAllowed the
+// interior rectangle costs 4+6+0 = 10 and raises (r1, c1) by 1 while
+// lowering (r1, c2) and (r2, c1) and raising the empty cell to 1: 10.
+func TestEmptyPolicy(t *testing.T) {
+	vals := []float64{1, 4, 6, 0}
+	k := 0
+	tab := newTable([]*tabular.Hierarchy{flat(t, "r", 2), flat(t, "c", 2)}, func() float64 { k++; return vals[k-1] })
+	p, _ := tab.Lookup("r1", "c1")
+	e, _ := tab.Lookup("r2", "c2")
+	markPrimary(tab, 1, p)
+	tab.Cells[p].Lower = 0
+	tab.Cells[e].Status = tabular.Empty
+	for _, c := range []struct {
+		policy EmptyPolicy
+		want   float64
+	}{{EmptyNever, 15}, {EmptyAllowed, 10}} {
+		r := solveOK(t, tab, &Settings{Empty: c.policy})
+		if math.Abs(r.Cost-c.want) > tol || r.Stop != StopOptimal {
+			t.Errorf("policy %d: cost %g (%v), want %g", c.policy, r.Cost, r.Stop, c.want)
+		}
+	}
+}
+
+// TestLinked: two linked tables, region × sector and region × size (each
+// 2 leaves and a total), share the region margin: 15 system cells. The
+// optimal cost of SolveSystem equals the least cost among all patterns
+// of the system's cells that pass intervals.ComputeSystem's audit, and
+// the pattern written back to the tables passes it too.
+func TestLinked(t *testing.T) {
+	// Leaf values v[region][sector][size].
+	v := [2][2][2]float64{{{3, 1}, {2, 5}}, {{4, 2}, {1, 6}}}
+	mk := func(name string, sum func(r, j int) float64) *tabular.Table {
+		dims := []tabular.Dimension{{Name: "region", H: flat(t, "r", 2)}, {Name: name, H: flat(t, name[:1], 2)}}
+		tab := tabular.NewTable(dims)
+		for r := range 3 {
+			for j := range 3 {
+				x := 0.0
+				for a := range 2 {
+					for b := range 2 {
+						if (r == 0 || r == a+1) && (j == 0 || j == b+1) {
+							x += sum(a, b)
+						}
+					}
+				}
+				c := &tab.Cells[tab.Index([]int{r, j})]
+				c.Value, c.Freq, c.Cost, c.Status = x, int(x), x, tabular.Safe
+			}
+		}
+		return tab
+	}
+	t1 := mk("sector", func(r, s int) float64 { return v[r][s][0] + v[r][s][1] })
+	t2 := mk("size", func(r, z int) float64 { return v[r][0][z] + v[r][1][z] })
+	// Primary: (r1, s1) = 4 in table 1 and (r2, z2) = 8 in table 2, levels 3.
+	p1, _ := t1.Lookup("r1", "s1")
+	p2, _ := t2.Lookup("r2", "z2")
+	markPrimary(t1, 3, p1)
+	markPrimary(t2, 3, p2)
+	sys, err := tabular.NewSystem([]*tabular.Table{t1, t2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys.Len() != 15 {
+		t.Fatalf("%d system cells, want 15", sys.Len())
+	}
+	audit := func(st []tabular.Status) bool {
+		c := *sys
+		c.Cells = slices.Clone(sys.Cells)
+		for g := range c.Cells {
+			c.Cells[g].Status = st[g]
+		}
+		r, err := intervals.ComputeSystem(&c, &intervals.Settings{NoCertificates: true})
+		skipUnavailable(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return intervals.Audit(r, func(g int) (float64, float64) {
+			if st[g] != tabular.Primary {
+				return 0, 0
+			}
+			ref := c.Cells[g].Refs[0]
+			cell := c.Tables[ref.Table].Cells[ref.Cell]
+			return cell.Lower, cell.Upper
+		}).OK()
+	}
+	// Brute force: every subset of the safe cells, cheapest first.
+	var free []int
+	for g, c := range sys.Cells {
+		if c.Status == tabular.Safe {
+			free = append(free, g)
+		}
+	}
+	type subset struct {
+		mask int
+		cost float64
+	}
+	var subs []subset
+	for m := range 1 << len(free) {
+		s := 0.0
+		for k, g := range free {
+			if m>>k&1 == 1 {
+				s += sys.Cells[g].Cost
+			}
+		}
+		subs = append(subs, subset{m, s})
+	}
+	slices.SortStableFunc(subs, func(a, b subset) int { return cmp.Compare(a.cost, b.cost) })
+	want := math.Inf(1)
+	st := make([]tabular.Status, sys.Len())
+	for _, s := range subs {
+		for g, c := range sys.Cells {
+			st[g] = c.Status
+		}
+		for k, g := range free {
+			if s.mask>>k&1 == 1 {
+				st[g] = tabular.Secondary
+			}
+		}
+		if audit(st) {
+			want = s.cost
+			break
+		}
+	}
+	r, err := SolveSystem(sys, nil)
+	skipUnavailable(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("cost %g, brute force %g, bound %g", r.Cost, want, r.LowerBound)
+	if r.Stop != StopOptimal || math.Abs(r.Cost-want) > tol || r.LowerBound > r.Cost+tol {
+		t.Fatalf("cost %g (%v), bound %g, brute force %g", r.Cost, r.Stop, r.LowerBound, want)
+	}
+	if !audit(r.Status) {
+		t.Fatal("pattern fails the audit")
+	}
+	r.ApplySystem(sys)
+	for _, tab := range sys.Tables {
+		for i, c := range tab.Cells {
+			if c.Status != r.Status[sys.Global[slices.Index(sys.Tables, tab)][i]] {
+				t.Fatalf("table cell %s not written back", tab.CellName(i))
+			}
+		}
 	}
 }
