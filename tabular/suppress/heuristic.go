@@ -41,7 +41,8 @@ const (
 type heuristic struct {
 	m      *model
 	att    *attacker
-	sv     solvers.Solver
+	sv     solvers.Solver // the witness LP's engine
+	psv    solvers.Solver // the protection LP's engine
 	prm    *solvers.Params
 	prot   solvers.Session
 	wit    solvers.Session
@@ -50,8 +51,8 @@ type heuristic struct {
 	solves int       // LPs solved (protection and witness)
 }
 
-func newHeuristic(m *model, att *attacker, sv solvers.Solver, prm *solvers.Params) (*heuristic, error) {
-	h := &heuristic{m: m, att: att, sv: sv, prm: prm}
+func newHeuristic(m *model, att *attacker, sv, psv solvers.Solver, prm *solvers.Params) (*heuristic, error) {
+	h := &heuristic{m: m, att: att, sv: sv, psv: psv, prm: prm}
 	if err := h.openProt(); err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (h *heuristic) splitProblem(obj, y []float64) *solvers.Problem {
 
 func (h *heuristic) openProt() error {
 	nc := len(h.m.cell)
-	sess, err := openSession(h.sv, h.splitProblem(make([]float64, nc), nil), h.prm)
+	sess, err := openSession(h.psv, h.splitProblem(make([]float64, nc), nil), h.prm)
 	if err != nil {
 		return err
 	}
@@ -277,8 +278,9 @@ func round(y []float64) []bool {
 
 // repair suppresses more cells of sup (changed in place) until every
 // target is reached, guided by y (per master variable; nil for none),
-// and returns the pattern with its witnesses.
-func (h *heuristic) repair(sup []bool, guide []float64) (*pattern, error) {
+// and returns the pattern with its witnesses. At the deadline (zero:
+// none) it gives up and returns nil: the caller keeps its incumbent.
+func (h *heuristic) repair(sup []bool, guide []float64, deadline time.Time) (*pattern, error) {
 	m := h.m
 	y := m.colY(sup)
 	if err := h.setY(y); err != nil {
@@ -321,6 +323,9 @@ func (h *heuristic) repair(sup []bool, guide []float64) (*pattern, error) {
 	}
 	pt := &pattern{sup: sup, witness: make([][]int, len(m.targets))}
 	for ti, t := range m.targets {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return nil, nil
+		}
 		ok, w, err := h.witness(t)
 		if err != nil {
 			return nil, err
