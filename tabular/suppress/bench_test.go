@@ -54,9 +54,9 @@ func benchPreset(b *testing.B, name string, limit time.Duration) {
 		b.ReportMetric(r.LowerBound, "bound")
 		b.ReportMetric(100*r.Gap, "gap%")
 		b.Logf("%s freq:3: %d cells, %d primary (%d targets), %d secondary, cost %g, bound %g, gap %.2f%%, stop %v, audit ok %v; "+
-			"%d LP rounds, %d MIPs (%s), %d cuts, %d attacker LPs, %d heuristic LPs (%s), %d heuristic runs, %d incumbents, %.1f s",
+			"%d LP rounds, %d MIPs (%s), %d cuts (%d nonzeros), %d attacker LPs, %d heuristic LPs (%s), %d heuristic runs, %d incumbents, %d republished; %.1f s (separation %.1f, heuristic %.1f, MIP %.1f)",
 			name, len(tab.Cells), r.Primary, r.Targets, r.Secondary, r.Cost, r.LowerBound, 100*r.Gap, r.Stop, r.Audit.OK(),
-			r.LPRounds, r.MIPSolves, r.MIPEngine, r.Cuts, r.AttackerLPs, r.HeuristicLPs, r.LPEngine, r.Heuristic, r.Incumbents, r.Seconds)
+			r.LPRounds, r.MIPSolves, r.MIPEngine, r.Cuts, r.CutNonzeros, r.AttackerLPs, r.HeuristicLPs, r.LPEngine, r.Heuristic, r.Incumbents, r.Republished, r.Seconds, r.SeparationSeconds, r.HeuristicSeconds, r.MIPSeconds)
 	}
 }
 

@@ -73,13 +73,17 @@ func (s *Schedule) LPPhaseOver(round int, elapsed, total time.Duration) bool {
 
 // MIPLimit returns the time limit of the next MIP solve given the time
 // left before the deadline: MIPShare of it, at least MinMIPTime and at
-// most what is left (at least 1 ms); 0, meaning none, when there is no
-// time limit (limited false).
-func (s *Schedule) MIPLimit(left time.Duration, limited bool) time.Duration {
+// most what is left (at least 1 ms); all that is left when retry is set
+// (the previous MIP stopped at its limit without a solution); 0, meaning
+// none, when there is no time limit (limited false).
+func (s *Schedule) MIPLimit(left time.Duration, limited, retry bool) time.Duration {
 	if !limited {
 		return 0
 	}
 	l := time.Duration(s.MIPShare * float64(left))
+	if retry {
+		l = left
+	}
 	l = max(l, s.MinMIPTime)
 	return max(min(l, left), time.Millisecond)
 }

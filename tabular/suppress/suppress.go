@@ -169,6 +169,11 @@ type Result struct {
 	// separation); HeuristicLPs: protection and witness LPs (the
 	// heuristic's repair and cleanup).
 	LPRounds, MIPSolves, Cuts, AttackerLPs, HeuristicLPs int
+	// CutNonzeros is the number of coefficients of all cuts.
+	CutNonzeros int
+	// Seconds spent in the separation (attacker LPs), the heuristic
+	// (repair and cleanup) and the master MIPs.
+	SeparationSeconds, HeuristicSeconds, MIPSeconds float64
 	// Heuristic counts heuristic runs, Incumbents the improvements.
 	Heuristic, Incumbents int
 	Primary, Targets      int // primary cells, attacker subproblems per pattern
@@ -176,8 +181,12 @@ type Result struct {
 	ProtectionEngine      string
 	Seconds               float64
 	// Audit is the report of intervals.Audit on the pattern (nil with
-	// Settings.NoAudit).
-	Audit *intervals.Report
+	// Settings.NoAudit). Secondary cells the audit finds disclosed are
+	// published before the report is made (Republished counts them):
+	// they protect nothing, and publishing a cell whose value the
+	// attacker already knows changes no interval.
+	Audit       *intervals.Report
+	Republished int
 }
 
 // Apply sets the statuses of t's cells to the pattern.
@@ -317,6 +326,7 @@ func (se *search) progress(phase string) {
 
 // heuristicFrom runs the heuristic from y (per master variable).
 func (se *search) heuristicFrom(y []float64) error {
+	defer func(t time.Time) { se.res.HeuristicSeconds += time.Since(t).Seconds() }(time.Now())
 	sup := round(y)
 	pt, err := se.heur.repair(sup, y, se.deadline)
 	if err != nil || pt == nil {
@@ -335,6 +345,7 @@ func (se *search) heuristicFrom(y []float64) error {
 // violated capacity constraints, and whether every target was reached.
 // At the deadline it stops with the cuts found so far (and safe false).
 func (se *search) separate(y []float64) ([]cut, bool, error) {
+	defer func(t time.Time) { se.res.SeparationSeconds += time.Since(t).Seconds() }(time.Now())
 	m := se.m
 	cy := make([]float64, len(m.cell))
 	for c, v := range m.vr {
@@ -422,10 +433,6 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			}
 			res.Cost = se.best.cost
 		}
-		res.LowerBound = math.Min(se.lb, res.Cost)
-		if res.Cost > 0 {
-			res.Gap = (res.Cost - res.LowerBound) / math.Max(res.Cost, 1e-9)
-		}
 		if se.att != nil {
 			res.AttackerLPs = se.att.solves
 		}
@@ -434,12 +441,31 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		}
 		if se.ms != nil {
 			res.Cuts = len(se.ms.cuts)
+			for _, c := range se.ms.cuts {
+				res.CutNonzeros += len(c.vars)
+			}
 		}
 		if !s.NoAudit {
 			ir, err := audit(res.Status)
 			if err != nil {
 				return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)
 			}
+			// A secondary cell the attacker recomputes (a witness LP
+			// moved it only within the engine's feasibility tolerance)
+			// protects nothing: publishing it leaves the attacker's
+			// polytope, hence every other interval, as it is.
+			kept := ir.Intervals[:0:0]
+			for _, iv := range ir.Intervals {
+				if iv.Status == tabular.Secondary && iv.Disclosed() {
+					res.Status[iv.Cell] = tabular.Safe
+					res.Secondary--
+					res.Cost -= src.cost(iv.Cell)
+					res.Republished++
+					continue
+				}
+				kept = append(kept, iv)
+			}
+			ir.Intervals = kept
 			levels := func(i int) (float64, float64) {
 				if src.status(i) != tabular.Primary {
 					return 0, 0
@@ -448,6 +474,10 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 				return lo, up
 			}
 			res.Audit = intervals.Audit(ir, levels)
+		}
+		res.LowerBound = math.Min(se.lb, res.Cost)
+		if res.Cost > 0 {
+			res.Gap = (res.Cost - res.LowerBound) / math.Max(res.Cost, 1e-9)
 		}
 		res.Seconds = time.Since(start).Seconds()
 		if res.Audit != nil && !res.Audit.OK() {
@@ -570,15 +600,17 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			return nil, err
 		}
 		res.MIPEngine = se.mipSv.Name()
+		retry := false
 		for se.sched.MoreMIP(res.MIPSolves) {
 			mp := *prm
-			mp.TimeLimit = se.sched.MIPLimit(time.Until(se.deadline), !se.deadline.IsZero())
+			mp.TimeLimit = se.sched.MIPLimit(time.Until(se.deadline), !se.deadline.IsZero(), retry)
 			mp.Deadline = time.Time{}
 			r, err := se.mipSv.Solve(se.ms.problem(), &mp)
 			if err != nil {
 				return nil, err
 			}
 			res.MIPSolves++
+			res.MIPSeconds += r.Seconds
 			se.progress("mip")
 			switch {
 			case !math.IsNaN(r.BestBound) && !math.IsInf(r.BestBound, 0):
@@ -590,8 +622,13 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 				return nil, fmt.Errorf("%w: master MIP, engine %s: %v", ErrNotSolved, se.mipSv.Name(), r.Status)
 			}
 			if !r.HasSolution {
-				break
+				if retry || se.timeUp() {
+					break
+				}
+				retry = true // once more, with all the time left
+				continue
 			}
+			retry = false
 			yi := make([]float64, len(r.X))
 			for v, x := range r.X {
 				if x > 0.5 {
