@@ -88,19 +88,31 @@
 //     move, minimizing Σ (u_j + v_j); it is feasible exactly when the
 //     level is reached, and its optimum (the witness) moves few cells.
 //     Suppressed free cells that no witness moves are published at once
-//     (this removes every secondary cell the attacker could recompute);
-//     the others are tried for publication in decreasing order of cost
-//     and kept published when every primary cell stays protected (only
-//     the targets whose witness moves the cell are solved again). The
-//     best safe pattern is kept.
+//     (a secondary cell the attacker can recompute is never moved); the
+//     others are tried for publication in decreasing order of cost and
+//     kept published when every primary cell stays protected (only the
+//     targets whose witness moves the cell are solved again). The best
+//     safe pattern is kept.
 //
-// Before the loop the pattern that suppresses every free cell is checked:
-// when it does not protect a primary cell the problem has no solution and
-// Solve says which cell; otherwise it is the first incumbent, so Solve
-// always returns a safe pattern. When to run the heuristic, how many LP
-// rounds to make and how much time each MIP gets is decided by a Schedule,
-// kept apart from the algorithm. Decisions follow cell order with fixed
-// tie-breaks, so the same input gives the same pattern.
+// Before the loop the pattern that suppresses every free cell is checked
+// with the attacker LPs: when it does not protect a primary cell the
+// problem has no solution and Solve says which cell; otherwise it is the
+// first incumbent (less the cells no attacker optimum moves), so Solve
+// always returns a safe pattern. The time limit (Params.TimeLimit,
+// Params.Deadline) bounds the search: the separation, the repair and the
+// cleanup stop at the deadline (an unfinished repair is dropped, a
+// cleanup cut short leaves a safe pattern) and the MIPs get their share
+// of the time left; the first incumbent and the final audit run to the
+// end. When to run the heuristic, how many LP rounds to make and how much
+// time each MIP gets is decided by a Schedule, kept apart from the
+// algorithm. Decisions follow cell order with fixed tie-breaks, so the
+// same input gives the same pattern.
+//
+// The pattern is then audited by package intervals (the true attacker,
+// with infinite prior ends). A secondary cell the audit finds disclosed,
+// which only happens when a witness LP moved it within the engine's
+// feasibility tolerance, is published: it protects nothing, and
+// publishing a value the attacker already knows changes no interval.
 //
 // Sliding protection levels are not modelled: a primary cell whose
 // Sliding exceeds Upper + Lower is refused. A primary cell with both
