@@ -1,0 +1,134 @@
+// Package suppress finds an optimal (or, under a time limit, a good and
+// always safe) secondary cell suppression pattern for a table or a set of
+// linked tables: the cheapest set of cells to withhold, besides the
+// primary ones, so that the interval an attacker derives for every
+// primary cell reaches its protection levels (package tabular/intervals
+// audits that).
+//
+// # The model
+//
+// Cells i = 1..n have values a_i, costs c_i (tabular.Cell.Cost) and the
+// relations A x = 0 of package tabular. A binary y_i says that cell i is
+// suppressed: y_i = 1 for primary cells, y_i = 0 for must-publish cells
+// and, by default (EmptyNever), for empty cells; every other cell is free.
+// The attacker knows prior bounds l_i ≤ x_i ≤ u_i (the defaults of package
+// intervals, or Settings.Prior); a suppressed cell can move down by
+// LB_i = a_i − l_i and up by UB_i = u_i − a_i, where an infinite end is
+// replaced by the finite Settings.Capacity M (default: the largest |a_i|
+// plus the largest protection level, at least 1). In deviations d = x − a the
+// attacker's polytope for a pattern y is
+//
+//	P(y) = { d : A d = 0, −LB_i·y_i ≤ d_i ≤ UB_i·y_i },
+//
+// and the pattern protects primary cell p with upper and lower levels
+// UPL_p, LPL_p when max{d_p : d ∈ P(y)} ≥ UPL_p and
+// max{−d_p : d ∈ P(y)} ≥ LPL_p: the attacker subproblems of Fischetti and
+// Salazar-González (1999, 2000). The problem is
+//
+//	min Σ_i c_i y_i  over binary y (fixed entries as above)
+//	subject to both subproblems reaching their levels for every primary p.
+//
+// Replacing an infinite prior end by M shrinks the attacker's polytope, so
+// a pattern this model calls safe is safe for the attacker with the true
+// (infinite) bounds that intervals.Compute uses; the optimum and the lower
+// bound are those of the model with M.
+//
+// # Capacity constraints (the cuts)
+//
+// Take one subproblem, max cᵀd over P(y) with c = e_p (upper) or −e_p
+// (lower), and any row multipliers γ, with reduced costs r = c − Aᵀγ. For
+// every d ∈ P(y), since A d = 0,
+//
+//	cᵀd = γᵀA d + rᵀd = Σ_i r_i d_i ≤ Σ_i max(r_i·UB_i·y_i, −r_i·LB_i·y_i)
+//	    = Σ_i (r_i⁺·UB_i + r_i⁻·LB_i)·y_i            (y_i ≥ 0, LB, UB ≥ 0),
+//
+// r⁺ = max(r, 0), r⁻ = max(−r, 0). A protecting y has some d ∈ P(y) with
+// cᵀd ≥ level, hence every protecting y satisfies the capacity constraint
+//
+//	Σ_i (r_i⁺·UB_i + r_i⁻·LB_i)·y_i ≥ level,
+//
+// for every γ: it is valid whatever γ is, optimal or not. With γ the
+// optimal duals of the subproblem at the current y* the left side at y*
+// is the subproblem's optimum (LP duality), so when that optimum misses
+// the level the constraint cuts y* off. Separation is therefore one
+// attacker LP per primary cell and direction, and the cut is read from
+// its row duals (the reduced costs are recomputed from γ, so a slightly
+// inexact γ still gives a valid cut). The fixed entries move to the right
+// side (primary cells contribute their coefficient, must-publish cells
+// nothing), giving Σ_free k_j y_j ≥ ρ. For binary y a coefficient above
+// ρ can be lowered to ρ (if such a y_j is 1 the cut holds either way; if
+// 0 its coefficient does not matter), and the cut is stored divided by ρ:
+// Σ min(k_j/ρ, 1)·y_j ≥ 1. The first cuts, before any LP, are the
+// relation cuts: a primary cell alone suppressed in a relation is
+// recomputed from it, so some other free cell of that relation must be
+// suppressed (unless another primary cell is there).
+//
+// # The algorithm
+//
+// Solve drives the cut loop itself (no engine callbacks are needed):
+//
+//  1. The LP relaxation (0 ≤ y ≤ 1) with the cuts so far is solved in one
+//     warm-started session, separated at its optimum y*, cut, and solved
+//     again until no cut is violated; its value is a lower bound.
+//  2. The master MIP with every cut so far (HiGHS or CBC) is solved; its
+//     optimum (or its dual bound under a limit) is a lower bound, as the
+//     MIP over a subset of the capacity constraints is a relaxation. Its
+//     integer solution is separated: without a violated cut it is a safe
+//     pattern, optimal when the MIP was solved to optimality; otherwise
+//     the cuts are added and the MIP solved again.
+//  3. The primal heuristic turns any y (fractional or not) into a safe
+//     pattern: round (y_j ≥ 1/2), then for each primary cell and
+//     direction whose attacker LP misses the level, solve the protection
+//     LP min Σ w_j (u_j + v_j) over u − v ∈ {d : A d = 0}, 0 ≤ u ≤ UB,
+//     0 ≤ v ≤ LB, u_p ≥ level (or v_p ≥ level), with w_j = 0 on
+//     suppressed cells and w_j = c_j·(1 − y_j + ε) elsewhere, and suppress
+//     the cells it moves (the attacker can then follow the same d, so the
+//     level is reached). Whether a target is reached is decided by the
+//     witness LP: the same split model with only suppressed cells free to
+//     move, minimizing Σ (u_j + v_j); it is feasible exactly when the
+//     level is reached, and its optimum (the witness) moves few cells.
+//     Suppressed free cells that no witness moves are published at once
+//     (a secondary cell the attacker can recompute is never moved); the
+//     others are tried for publication in decreasing order of cost and
+//     kept published when every primary cell stays protected (only the
+//     targets whose witness moves the cell are solved again). The best
+//     safe pattern is kept.
+//
+// Before the loop the pattern that suppresses every free cell is checked
+// with the attacker LPs: when it does not protect a primary cell the
+// problem has no solution and Solve says which cell; otherwise it is the
+// first incumbent (less the cells no attacker optimum moves), so Solve
+// always returns a safe pattern. The time limit (Params.TimeLimit,
+// Params.Deadline) bounds the search: the separation, the repair and the
+// cleanup stop at the deadline (an unfinished repair is dropped, a
+// cleanup cut short leaves a safe pattern) and the MIPs get their share
+// of the time left; the first incumbent and the final audit run to the
+// end. When to run the heuristic, how many LP rounds to make and how much
+// time each MIP gets is decided by a Schedule, kept apart from the
+// algorithm. Decisions follow cell order with fixed tie-breaks, so the
+// same input gives the same pattern.
+//
+// The pattern is then audited by package intervals (the true attacker,
+// with infinite prior ends). A secondary cell the audit finds disclosed,
+// which only happens when a witness LP moved it within the engine's
+// feasibility tolerance, is published: it protects nothing, and
+// publishing a value the attacker already knows changes no interval.
+//
+// Sliding protection levels are not modelled: a primary cell whose
+// Sliding exceeds Upper + Lower is refused. A primary cell with both
+// levels 0 must still not be disclosed: it gets an upper level of
+// Settings.MinLevel·max(1, |a_p|) (or a lower one when it cannot move up).
+//
+// # Sources
+//
+// M. Fischetti and J.-J. Salazar-González, Models and algorithms for the
+// 2-dimensional cell suppression problem in statistical disclosure
+// control, Mathematical Programming 84 (1999) 283–312; Models and
+// algorithms for optimizing cell suppression in tabular data with linear
+// constraints, Journal of the American Statistical Association 95 (2000)
+// 916–928: the attacker subproblems, the capacity constraints from their
+// duals, and a branch-and-cut over them with a rounding-and-repair
+// heuristic. The derivation above is ours (weak LP duality), as is the
+// protection LP's weighting; sections of the papers are not cited
+// because they were not checked.
+package suppress
