@@ -30,7 +30,7 @@ func newTableCmd() *cobra.Command {
 			return cli.BadInput("%s needs a subcommand (primary, audit)", c.CommandPath())
 		},
 	}
-	c.AddCommand(newTablePrimaryCmd(), newTableAuditCmd())
+	c.AddCommand(newTablePrimaryCmd(), newTableAuditCmd(), newTableProtectCmd())
 	return c
 }
 
