@@ -17,6 +17,7 @@ import (
 	"github.com/sdcopt/sdcopt/datasets"
 	"github.com/sdcopt/sdcopt/internal/cli"
 	"github.com/sdcopt/sdcopt/tabular"
+	"github.com/sdcopt/sdcopt/tabular/intervals"
 	"github.com/sdcopt/sdcopt/tabular/primary"
 	"github.com/sdcopt/sdcopt/tabular/suppress"
 )
@@ -31,7 +32,7 @@ type tableProtectSettings struct {
 	method, cost, zero     string
 	out, statuses, format  string
 	report, trace, plot    string
-	quiet                  bool
+	quiet, insiders        bool
 	engine                 engineFlags
 }
 
@@ -80,6 +81,7 @@ func newTableProtectCmd() *cobra.Command {
 	f.StringVar(&s.trace, "trace", "", "write the search's trace (CSV: seconds, incumbent, bound) to this file")
 	f.StringVar(&s.plot, "plot", "", "draw the trace (cost against time: incumbent and lower bound) in this directory (SVG and PNG)")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
+	f.BoolVar(&s.insiders, "insiders", true, "also audit the pattern against insiders, as `sdcopt table audit` does (reported, not modelled)")
 	s.engine.registerSolver(c, false, "time limit of the whole search in seconds (0 = none); the best safe pattern found is returned")
 	f.Lookup("solver").Usage = "MIP engine of the master problem: auto|highs|cbc|lpsolve"
 	return c
@@ -108,12 +110,16 @@ type tableProtectReport struct {
 	Audit          string   `json:"audit"` // pass, fail or skipped
 	UnderProtected int      `json:"under_protected"`
 	Disclosed      int      `json:"disclosed"`
-	LPRounds       int      `json:"lp_rounds"`
-	MIPSolves      int      `json:"mip_solves"`
-	Cuts           int      `json:"cuts"`
-	LPEngine       string   `json:"lp_engine,omitempty"`
-	MIPEngine      string   `json:"mip_engine,omitempty"`
-	Seconds        float64  `json:"seconds"`
+	// Insiders is the insider audit of the pattern (pass, fail, or why
+	// it did not run): reported, not modelled by the suppression.
+	Insiders        string  `json:"insiders"`
+	InsiderFindings int     `json:"insider_findings"`
+	LPRounds        int     `json:"lp_rounds"`
+	MIPSolves       int     `json:"mip_solves"`
+	Cuts            int     `json:"cuts"`
+	LPEngine        string  `json:"lp_engine,omitempty"`
+	MIPEngine       string  `json:"mip_engine,omitempty"`
+	Seconds         float64 `json:"seconds"`
 }
 
 // protectMethods are the --method values; "fast" (a heuristic without
@@ -243,10 +249,32 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	unsafe := err
 	res.Apply(tab)
 	rep := newProtectReport(s, method, tab, res, costCol)
+	rep.Insiders = "skipped"
+	if s.insiders {
+		set := &intervals.Settings{NoCertificates: true}
+		ir, err := intervals.Compute(tab, set)
+		if err != nil {
+			return libraryError(inputName(s), err)
+		}
+		sec, err := runInsiders(tab, ir, set, 0)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !sec.Ran:
+			rep.Insiders = "not run: " + sec.Why
+		case sec.Pass:
+			rep.Insiders = "pass"
+		default:
+			rep.Insiders, rep.InsiderFindings = "fail", len(sec.Findings)
+		}
+	}
 
 	var outs cli.Outputs
 	defer outs.Abort()
-	if s.out != "" {
+	// An unsafe pattern (numerical trouble, see suppress.ErrUnsafe) is
+	// reported but never published.
+	if s.out != "" && unsafe == nil {
 		if err := outs.Write(s.out, func(w io.Writer) error { return writePublished(w, tab, s.table == "" || hasFreq(tab)) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
@@ -434,6 +462,7 @@ func (r *tableProtectReport) write(w io.Writer, format string) error {
 			{"cost_of_secondary", datasets.FormatValue(r.PatternCost)}, {"lower_bound", datasets.FormatValue(r.LowerBound)},
 			{"gap", datasets.FormatValue(r.Gap)}, {"stop", r.Stop}, {"audit", r.Audit},
 			{"under_protected", strconv.Itoa(r.UnderProtected)}, {"disclosed", strconv.Itoa(r.Disclosed)},
+			{"insiders", r.Insiders}, {"insider_findings", strconv.Itoa(r.InsiderFindings)},
 			{"seconds", strconv.FormatFloat(r.Seconds, 'f', 3, 64)},
 		} {
 			cw.Write(kv[:])
@@ -462,6 +491,11 @@ func (r *tableProtectReport) write(w io.Writer, format string) error {
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(w, "audit       %s (%d under-protected, %d disclosed)\n", verdict, r.UnderProtected, r.Disclosed)
+	if r.Insiders == "fail" {
+		fmt.Fprintf(w, "insiders    FAIL: %d finding(s) of an insider (a contributor, or a suppressed cell's own contributors) narrowing a primary cell below its levels; the suppression protects against outsiders only (details: sdcopt table audit)\n", r.InsiderFindings)
+	} else {
+		fmt.Fprintf(w, "insiders    %s\n", r.Insiders)
+	}
 	if r.Out != "" {
 		fmt.Fprintf(w, "published   %s\n", r.Out)
 	}

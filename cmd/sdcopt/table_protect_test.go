@@ -192,6 +192,13 @@ func TestTableProtectMicrodata(t *testing.T) {
 	if got := secondaryCells(t, st); !slices.Equal(got, []string{"N1,industry"}) {
 		t.Errorf("secondary cells %v", got)
 	}
+	// Insiders are reported, not modelled: (N2, retail) = 70 has two
+	// contributors, who together know it, and then (N1, retail) =
+	// (N, retail) − 70 = 185 − 70 = 115 exactly (hand computation from
+	// docs/examples/enterprises.csv).
+	if !strings.Contains(stdout, "insiders,fail\n") {
+		t.Errorf("report lacks the insiders' failure:\n%s", stdout)
+	}
 }
 
 func TestTableProtectBadInput(t *testing.T) {
