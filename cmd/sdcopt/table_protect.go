@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -205,6 +207,15 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	files.Output("--statuses", s.statuses)
 	files.Output("--report", s.report)
 	files.Output("--trace", s.trace)
+	if s.plot != "" {
+		// An existing directory must take new files; otherwise it is
+		// created beside its parent, like a file (as bench --plot).
+		if st, err := os.Stat(s.plot); err == nil && st.IsDir() {
+			files.Output("--plot", filepath.Join(s.plot, protectFigure+".svg"))
+		} else {
+			files.Output("--plot", s.plot)
+		}
+	}
 	if err := files.Check(); err != nil {
 		return err
 	}
@@ -289,6 +300,20 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 			return cli.BadInput("--trace: %v", err)
 		}
 	}
+	if s.plot != "" {
+		fig, err := bench.TraceFigure(protectFigure, "Secondary suppression: cost of the pattern against time", trace)
+		if err != nil {
+			return &cli.ExitError{Code: cli.ExitEngine, Err: fmt.Errorf("--plot: %w", err)}
+		}
+		if err := outs.Mkdir(s.plot); err != nil {
+			return cli.BadInput("--plot: %v", err)
+		}
+		for _, ext := range bench.FigureFormats {
+			if err := outs.Write(filepath.Join(s.plot, protectFigure+"."+ext), func(w io.Writer) error { return fig.Write(w, ext) }); err != nil {
+				return cli.BadInput("--plot: %v", err)
+			}
+		}
+	}
 	rep.Seconds = time.Since(start).Seconds()
 	err = emitPrivate(w, s.report, true, func(w io.Writer) error {
 		if err := outs.Commit(); err != nil {
@@ -298,15 +323,6 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	})
 	if err != nil {
 		return err
-	}
-	if s.plot != "" {
-		fig, err := bench.TraceFigure("protect-trace", "Secondary suppression: cost of the pattern against time", trace)
-		if err != nil {
-			return fmt.Errorf("--plot: %w", err)
-		}
-		if _, err := bench.SaveFigures([]*bench.Figure{fig}, s.plot); err != nil {
-			return cli.BadInput("--plot: %v", err)
-		}
 	}
 	if unsafe != nil {
 		return cli.NoSolution("%s: %v", inputName(s), unsafe)
@@ -355,6 +371,9 @@ func hasFreq(t *tabular.Table) bool {
 	}
 	return false
 }
+
+// protectFigure is the name of the --plot figure.
+const protectFigure = "protect-trace"
 
 // suppressedMark stands for a suppressed value in the published table.
 const suppressedMark = "x"

@@ -105,9 +105,12 @@ func TestTableProtectCostRules(t *testing.T) {
 				t.Fatalf("exit %d %s\n%s", code, msg, stdout)
 			}
 			var rep tableProtectReport
+			var doc map[string]any
 			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 				t.Fatal(err)
 			}
+			json.Unmarshal([]byte(stdout), &doc)
+			checkKeys(t, "", doc)
 			if rep.Secondary != tc.count || math.Abs(rep.PatternCost-tc.cost0) > 1e-6 || rep.Stop != "optimal" ||
 				rep.Audit != "pass" || rep.Primary != 1 || rep.Suppressed != tc.count+1 {
 				t.Errorf("report %+v, want %d secondary cells of cost %g, optimal, audit pass", rep, tc.count, tc.cost0)
@@ -216,6 +219,7 @@ func TestTableProtectBadInput(t *testing.T) {
 		{args: []string{"--table", in, "--dims", "row,col", "--out", in}, want: []string{"--out"}},
 		{args: []string{"--table", in, "--dims", "row,col", "--statuses", in}, want: []string{"--statuses"}},
 		{args: []string{"--table", in, "--dims", "row,col", "--format", "xml"}, want: []string{"xml"}},
+		{args: []string{"--table", in, "--dims", "row,col", "--plot", in}, want: []string{"--plot"}},
 		{args: []string{"--table", in, "--dims", "row,col", "--time-limit", "-1"}, want: []string{"--time-limit"}},
 	})
 	// Nothing was written over the input.
