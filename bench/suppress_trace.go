@@ -1,6 +1,10 @@
 package bench
 
-import "gonum.org/v1/plot/plotter"
+import (
+	"math"
+
+	"gonum.org/v1/plot/plotter"
+)
 
 // TracePoint is one step of a search that keeps an incumbent and a lower
 // bound (suppress.Progress): seconds since the start, the incumbent's cost
@@ -10,10 +14,19 @@ type TracePoint struct {
 }
 
 // TraceFigure draws the incumbent's cost and the lower bound against time
-// (seconds), as steps: each value holds until the next point. name is the
-// figure's file name, title its title.
+// (seconds), as steps: each value holds until the next point. The cost
+// axis is logarithmic (the first incumbent, every free cell suppressed, is
+// often orders of magnitude above the optimum) when every incumbent is
+// positive; a bound of 0 is then left out. name is the figure's file name,
+// title its title.
 func TraceFigure(name, title string, pts []TracePoint) (*Figure, error) {
 	p := newPlot(title, "time (s)", "cost")
+	logY := len(pts) > 0
+	for _, pt := range pts {
+		if !(pt.Incumbent > 0) {
+			logY = false
+		}
+	}
 	var inc, lb plotter.XYs
 	for k, pt := range pts {
 		if k > 0 {
@@ -24,6 +37,14 @@ func TraceFigure(name, title string, pts []TracePoint) (*Figure, error) {
 		}
 		inc = append(inc, plotter.XY{X: pt.Seconds, Y: pt.Incumbent})
 		lb = append(lb, plotter.XY{X: pt.Seconds, Y: pt.Bound})
+	}
+	if logY {
+		setLog(&p.Y)
+		for k := range lb {
+			if !(lb[k].Y > 0) {
+				lb[k].Y = math.NaN()
+			}
+		}
 	}
 	if err := addSeries(p,
 		series{label: "incumbent (safe pattern)", xy: inc, color: figColor(0), plain: true},
