@@ -227,3 +227,65 @@ func TestTableProtectBadInput(t *testing.T) {
 		t.Errorf("input changed:\n%s", data)
 	}
 }
+
+// zeroTable is a 2×2 table with totals where (r1, b) is empty and (r1, a)
+// is primary with a lower level only (1 below, 0 above).
+const zeroTable = `row,col,value,freq,status,upper,lower
+Total,Total,15,3,safe,0,0
+Total,a,10,2,safe,0,0
+Total,b,5,1,safe,0,0
+r1,Total,5,1,safe,0,0
+r1,a,5,1,primary,0,1
+r1,b,0,0,empty,0,0
+r2,Total,10,2,safe,0,0
+r2,a,5,1,safe,0,0
+r2,b,5,1,safe,0,0
+`
+
+func TestTableProtectZero(t *testing.T) {
+	in := writeTemp(t, "z.csv", zeroTable)
+	dir := filepath.Dir(in)
+	// Hand computation (cost: value). --zero never: (r1, b) = 0 is
+	// published, so (r1, Total) must be suppressed, then one more cell
+	// of column Total and of its row: (r1,T)+(r2,T)+(r2,a) = 5+10+5 = 20
+	// (through (Total, Total) = 15 it costs more). --zero allowed: the
+	// rectangle (r1,b)+(r2,a)+(r2,b) = 0+5+5 = 10, in which the attacker
+	// lowers (r1, a) by 1 and raises (r1, b) from 0 (the lower level
+	// only: (r1, b) cannot go below 0, so no upper level would be met).
+	for _, tc := range []struct {
+		zero string
+		cost float64
+		sec  []string
+	}{{"never", 20, []string{"r1,Total", "r2,Total", "r2,a"}}, {"allowed", 10, []string{"r1,b", "r2,a", "r2,b"}}} {
+		st := filepath.Join(dir, "st-"+tc.zero+".csv")
+		stdout, msg, code := run(t, "table", "protect", "--quiet", "--table", in, "--dims", "row,col", "--zero", tc.zero,
+			"--statuses", st, "--format", "json")
+		if code != 0 {
+			t.Fatalf("--zero %s: exit %d %s\n%s", tc.zero, code, msg, stdout)
+		}
+		var rep tableProtectReport
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(rep.PatternCost-tc.cost) > 1e-6 || rep.Audit != "pass" {
+			t.Errorf("--zero %s: %+v, want cost %g", tc.zero, rep, tc.cost)
+		}
+		if got := secondaryCells(t, st); !slices.Equal(got, tc.sec) {
+			t.Errorf("--zero %s: secondary %v, want %v", tc.zero, got, tc.sec)
+		}
+	}
+}
+
+func TestTableProtectInfeasible(t *testing.T) {
+	// (Total) = (a) + (b) with (b) and (Total) must-publish: (a) is their
+	// difference whatever is suppressed.
+	in := writeTemp(t, "inf.csv", "row,value,status,upper,lower\nTotal,10,must_publish,0,0\na,4,primary,1,1\nb,6,must_publish,0,0\n")
+	pub := filepath.Join(filepath.Dir(in), "pub.csv")
+	_, msg, code := run(t, "table", "protect", "--quiet", "--table", in, "--dims", "row", "--out", pub)
+	if code != 1 || !strings.Contains(msg, "row=a") || !strings.Contains(msg, "cannot") {
+		t.Errorf("exit %d %q, want 1 naming (row=a)", code, msg)
+	}
+	if _, err := os.Stat(pub); err == nil {
+		t.Error("published table written for an unprotectable table")
+	}
+}
