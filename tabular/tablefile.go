@@ -75,6 +75,9 @@ func WriteTableFile(w io.Writer, t *Table) error {
 // TableFileSettings are the options of ReadTableFile; nil means defaults.
 type TableFileSettings struct {
 	Sep rune // field separator; default ','
+	// CostColumn is the numeric column read as each cell's Cost. Default
+	// "" : ColCost when present (else the cell's value).
+	CostColumn string
 }
 
 // ReadTableFile reads a table file (as WriteTableFile writes it, or as
@@ -125,6 +128,11 @@ func ReadTableFile(r io.Reader, name string, dims []Dimension, s *TableFileSetti
 		}
 	}
 	vcol, fcol, scol, ccol, rcol := find(ColValue), find(ColFreq), find(ColStatus), find(ColCost), find(ColRule)
+	if s != nil && s.CostColumn != "" {
+		if ccol = find(s.CostColumn); ccol < 0 {
+			return nil, &datasets.DataError{File: name, Line: 1, Column: s.CostColumn, Msg: "no such column (the cost column)", Err: ErrTableFile}
+		}
+	}
 	optional := []struct {
 		col   int
 		level bool // a protection level: ≥ 0

@@ -123,3 +123,24 @@ func TestReadTableFileErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestReadTableFileCostColumn(t *testing.T) {
+	const text = "r,value,w\na,5,2\nb,7,x\n"
+	dims := []Dimension{{Name: "r"}}
+	_, err := ReadTableFile(strings.NewReader(text), "t.csv", dims, &TableFileSettings{CostColumn: "w"})
+	var de *datasets.DataError
+	if !errors.As(err, &de) || de.Line != 3 || de.Column != "w" {
+		t.Fatalf("error %v, want line 3 column w", err)
+	}
+	tab, err := ReadTableFile(strings.NewReader("r,value,w\na,5,2\nb,7,4\n"), "t.csv", dims, &TableFileSettings{CostColumn: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cells in order: Total (not in the file: cost 0), a, b.
+	if tab.Cells[1].Cost != 2 || tab.Cells[2].Cost != 4 {
+		t.Errorf("costs %g %g, want 2 4 (column w)", tab.Cells[1].Cost, tab.Cells[2].Cost)
+	}
+	if _, err := ReadTableFile(strings.NewReader(text), "t.csv", dims, &TableFileSettings{CostColumn: "nope"}); !errors.Is(err, ErrTableFile) {
+		t.Errorf("missing cost column: %v", err)
+	}
+}

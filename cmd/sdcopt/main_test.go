@@ -165,7 +165,8 @@ func TestDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, msg, out)
 	}
-	for _, want := range []string{"wyndor.mps", "knapsack.mps", "optimal", "== sdcopt demo: publishing a table", "primary cells under-protected"} {
+	for _, want := range []string{"wyndor.mps", "knapsack.mps", "optimal", "== sdcopt demo: publishing a table", "primary cells under-protected",
+		"secondary suppression", "audit of the protected table", "0 exactly disclosed: pass"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}

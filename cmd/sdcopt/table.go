@@ -27,10 +27,10 @@ func newTableCmd() *cobra.Command {
 		Short: "Tables for publication: primary rules and the audit of a suppressed table",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return cli.BadInput("%s needs a subcommand (primary, audit)", c.CommandPath())
+			return cli.BadInput("%s needs a subcommand (primary, audit, protect)", c.CommandPath())
 		},
 	}
-	c.AddCommand(newTablePrimaryCmd(), newTableAuditCmd())
+	c.AddCommand(newTablePrimaryCmd(), newTableAuditCmd(), newTableProtectCmd())
 	return c
 }
 

@@ -162,6 +162,12 @@ func loadTableWithDims(table, dimSpec string, sep rune) (*tabular.Table, error) 
 // hierarchy file each, or flat; a prefix rule needs the data's codes, so
 // it is refused here).
 func loadTableFile(table string, dims []dimFlag, sep rune) (*tabular.Table, error) {
+	return loadTableFileWith(table, dims, &tabular.TableFileSettings{Sep: sep})
+}
+
+// loadTableFileWith is loadTableFile with the table file's settings.
+func loadTableFileWith(table string, dims []dimFlag, ts *tabular.TableFileSettings) (*tabular.Table, error) {
+	sep := ts.Sep
 	tdims := make([]tabular.Dimension, len(dims))
 	for i, d := range dims {
 		tdims[i].Name = d.name
@@ -175,7 +181,7 @@ func loadTableFile(table string, dims []dimFlag, sep rune) (*tabular.Table, erro
 			}
 		}
 	}
-	tab, err := tabular.LoadTableFile(table, tdims, &tabular.TableFileSettings{Sep: sep})
+	tab, err := tabular.LoadTableFile(table, tdims, ts)
 	if err != nil {
 		return nil, libraryError("", err)
 	}
