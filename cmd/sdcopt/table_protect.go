@@ -83,7 +83,7 @@ func newTableProtectCmd() *cobra.Command {
 	f.StringVar(&s.trace, "trace", "", "write the search's trace (CSV: seconds, incumbent, bound) to this file")
 	f.StringVar(&s.plot, "plot", "", "draw the trace (cost against time: incumbent and lower bound) in this directory (SVG and PNG)")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
-	f.BoolVar(&s.insiders, "insiders", true, "also audit the pattern against insiders, as `sdcopt table audit` does (reported, not modelled)")
+	f.BoolVar(&s.insiders, "insiders", true, "also audit the pattern against insiders, as `sdcopt table audit` does; a finding blocks publication (the suppression does not model insiders yet); false publishes a pattern safe against outsiders only")
 	s.engine.registerSolver(c, false, "time limit of the whole search in seconds (0 = none); the best safe pattern found is returned")
 	f.Lookup("solver").Usage = "MIP engine of the master problem: auto|highs|cbc|lpsolve"
 	return c
@@ -286,9 +286,12 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 
 	var outs cli.Outputs
 	defer outs.Abort()
-	// An unsafe pattern (numerical trouble, see suppress.ErrUnsafe) is
-	// reported but never published.
-	if s.out != "" && unsafe == nil {
+	// An unsafe pattern (numerical trouble, see suppress.ErrUnsafe), or one
+	// that an insider breaks (the suppression does not model insiders yet),
+	// is reported but never published; --insiders=false is the user
+	// insisting on a pattern safe against outsiders only.
+	insiderFail := rep.InsiderFindings > 0
+	if s.out != "" && unsafe == nil && !insiderFail {
 		if err := outs.Write(s.out, func(w io.Writer) error { return writePublished(w, tab, s.table == "" || hasFreq(tab)) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
@@ -329,6 +332,9 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	}
 	if unsafe != nil {
 		return cli.NoSolution("%s: %v", inputName(s), unsafe)
+	}
+	if insiderFail {
+		return cli.NoSolution("%s: the pattern is safe against outsiders, but %d insider finding(s) break primary cells (see sdcopt table audit); nothing published: --insiders=false publishes it anyway", inputName(s), rep.InsiderFindings)
 	}
 	return nil
 }
