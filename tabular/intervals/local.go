@@ -10,11 +10,15 @@ import (
 // the relations that contain it, of the local relaxations that Compute
 // tries before a cell's own solve in its component (see doc.go, "Local
 // relaxations"): d = 1 keeps the relations of the cell, d = 2 adds the
-// relations of their other cells, and so on. The restriction (innerBound)
-// is tried at d = LocalDepth only: at d = 1 and 2 it never reached the
-// relaxation's bound on the 3-way 20,000-cell concentrated table of
-// docs/REPRODUCE.md, while its LP costs as much as the relaxation's.
+// relations of their other cells, and so on.
 const LocalDepth = 3
+
+// localMinRows is the least number of relations of a component whose
+// cells try local relaxations: the relaxation at d = 3 has a few hundred
+// rows in a 3-way table, and a warm-started solve of a component not
+// much larger costs less than it. A variable so that tests can try them
+// on small components.
+var localMinRows = 500
 
 // localMinDepth is the first distance tried: at d = 1 (the cell's own
 // relations) the relaxation's bound was never reached by a seen point on
@@ -99,75 +103,12 @@ func (a *attacker) localBound(sv solvers.Solver, j int, rows, vars []int, sense 
 	return v, cert, true, nil
 }
 
-// innerBound solves min or max x_j over the cells vars (a
-// neighbourhood of j), every other cell of the component fixed at its
-// value in base (a feasible point of the component, indexed by local),
-// subject to every live row that holds a cell of vars. That LP is a
-// restriction of the component's: each of its solutions, with base
-// elsewhere, is a feasible point, so its optimum is a value that x_j
-// attains (up to the engine's feasibility tolerance, as every seen
-// value). ok is false when it is not solved to optimality.
-func (a *attacker) innerBound(sv solvers.Solver, j int, vars []int, local map[int]int, base []float64, sense solvers.Sense, s *Settings) (v float64, x []float64, ok bool, err error) {
-	in := make(map[int]int, len(vars))
-	for k, v := range vars {
-		in[v] = k
-	}
-	live := func(i int) bool { return a.fix == nil || a.fix.live[i] }
-	var rows []int
-	onRow := map[int]bool{}
-	for _, v := range vars {
-		for _, i := range a.varRows[v] {
-			if live(i) && !onRow[i] {
-				onRow[i] = true
-				rows = append(rows, i)
-			}
-		}
-	}
-	slices.Sort(rows)
-	b := solvers.NewRowBuilder(sense)
-	for _, v := range vars {
-		obj := 0.0
-		if v == j {
-			obj = 1
-		}
-		b.AddVar(obj, a.lo[v], a.up[v], solvers.Continuous, "")
-	}
-	var cols []int
-	var vals []float64
-	for _, i := range rows {
-		cols, vals = cols[:0], vals[:0]
-		rhs := a.rhs[i]
-		if a.fix != nil {
-			rhs = a.fix.residual[i]
-		}
-		for _, e := range a.rows[i] {
-			if k, ok := in[e.v]; ok {
-				cols, vals = append(cols, k), append(vals, e.coef)
-			} else if l, ok := local[e.v]; ok {
-				rhs -= e.coef * base[l]
-			}
-		}
-		b.AddConstraint(rhs, rhs, cols, vals, "")
-	}
-	r, err := sv.Solve(b.Problem(), s.Params)
-	if err != nil {
-		return 0, nil, false, err
-	}
-	if r.Status != solvers.Optimal || !r.HasSolution || len(r.X) != len(vars) {
-		return 0, nil, false, nil
-	}
-	return r.Objective, r.X, true, nil
-}
-
 // provenLocally tries the local relaxations of distance localMinDepth to
 // LocalDepth for variable j's end on the side of sense. The end is
-// proven, and sharp, when a feasible point reaches a local bound: one seen so far
-// (seen is the extreme value of x_j in them), or the optimum of the
-// matching restriction around base (innerBound), whose solution is
-// passed to see. The search stops early when the neighbourhood is the
-// whole component.
-func (a *attacker) provenLocally(sv solvers.Solver, j int, sense solvers.Sense, seen float64, compRows int,
-	local map[int]int, base []float64, see func(vars []int, x []float64), s *Settings, st *compStats) (float64, *Certificate, bool, error) {
+// proven, and sharp, when a feasible point seen so far reaches a local
+// bound (seen is the extreme value of x_j in them). The search stops
+// early when the neighbourhood is the whole component.
+func (a *attacker) provenLocally(sv solvers.Solver, j int, sense solvers.Sense, seen float64, compRows int, s *Settings, st *compStats) (float64, *Certificate, bool, error) {
 	for d := localMinDepth; d <= LocalDepth; d++ {
 		rows, vars := a.localNeighbourhood(j, d)
 		v, cert, ok, err := a.localBound(sv, j, rows, vars, sense, s)
@@ -180,19 +121,6 @@ func (a *attacker) provenLocally(sv solvers.Solver, j int, sense solvers.Sense, 
 		}
 		if reaches(seen, v, sense) {
 			return v, cert, true, nil
-		}
-		if base != nil && d == LocalDepth {
-			w, x, ok, err := a.innerBound(sv, j, vars, local, base, sense, s)
-			st.localSolves++
-			if err != nil {
-				return 0, nil, false, err
-			}
-			if ok {
-				see(vars, x)
-				if reaches(w, v, sense) {
-					return v, cert, true, nil
-				}
-			}
 		}
 		if len(rows) >= compRows {
 			break

@@ -122,8 +122,12 @@ func TestLocalBound(t *testing.T) {
 
 // TestLocalMatchesNoLocal: on seeded 3-way tables, the intervals with
 // local relaxations (the default) are those without, every certificate
-// passes Verify, and some ends are proven locally.
+// passes Verify, and some ends are proven locally (localMinRows lowered
+// so that the small components try local relaxations).
 func TestLocalMatchesNoLocal(t *testing.T) {
+	old := localMinRows
+	localMinRows = 2 // the seeded tables' components are small
+	defer func() { localMinRows = old }()
 	seeds := 4
 	if testing.Short() {
 		seeds = 2
@@ -168,9 +172,9 @@ func TestLocalMatchesNoLocal(t *testing.T) {
 // with the same Workers give the same counts and ends (the split does not
 // depend on scheduling).
 func TestSplitComponent(t *testing.T) {
-	old := splitMin
-	splitMin = 8
-	defer func() { splitMin = old }()
+	old, oldRows := splitMin, localMinRows
+	splitMin, localMinRows = 8, 2 // small components split, and local relaxations in each part
+	defer func() { splitMin, localMinRows = old, oldRows }()
 	seeds := 3
 	if testing.Short() {
 		seeds = 1

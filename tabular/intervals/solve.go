@@ -101,7 +101,7 @@ func (a *attacker) solveComponent(sv solvers.Solver, name string, c component, s
 	for l := range seenLo {
 		seenLo[l], seenUp[l] = math.Inf(1), math.Inf(-1)
 	}
-	w0 := &cellSolver{a: a, c: c, p: p, local: local, s: s, res: res, sv: sv, seenLo: seenLo, seenUp: seenUp}
+	w0 := &cellSolver{a: a, c: c, p: p, s: s, res: res, sv: sv, seenLo: seenLo, seenUp: seenUp}
 	defer w0.close()
 	// Parts of a large component (Settings.Workers > 1): each its own
 	// session over a copy of the component model, its own cells (a
@@ -115,7 +115,7 @@ func (a *attacker) solveComponent(sv solvers.Solver, name string, c component, s
 			if err != nil {
 				return err
 			}
-			w := &cellSolver{a: a, c: c, p: p, local: local, s: s, res: res, sv: wsv,
+			w := &cellSolver{a: a, c: c, p: p, s: s, res: res, sv: wsv,
 				seenLo: make([]float64, len(c.vars)), seenUp: make([]float64, len(c.vars))}
 			defer w.close()
 			parts = append(parts, w)
@@ -187,7 +187,6 @@ type cellSolver struct {
 	a        *attacker
 	c        component
 	p        *solvers.Problem
-	local    map[int]int
 	s        *Settings
 	res      *Result
 	sv       solvers.Solver
@@ -197,13 +196,9 @@ type cellSolver struct {
 	// are 0).
 	obj            []int
 	seenLo, seenUp []float64
-	// base is the last feasible point the engine returned (nil before
-	// the first): the local restrictions fix the cells outside a
-	// neighbourhood at it.
-	base     []float64
-	feasible int // of the component: 0 unknown, 1 yes, -1 no
-	st       compStats
-	err      error
+	feasible       int // of the component: 0 unknown, 1 yes, -1 no
+	st             compStats
+	err            error
 }
 
 func (w *cellSolver) close() {
@@ -271,7 +266,6 @@ func (w *cellSolver) solve(cols []int, sense solvers.Sense) (*solvers.Result, er
 		for k, x := range r.X {
 			w.seenLo[k], w.seenUp[k] = math.Min(w.seenLo[k], x), math.Max(w.seenUp[k], x)
 		}
-		w.base = append(w.base[:0], r.X...)
 	}
 	return r, nil
 }
@@ -281,15 +275,6 @@ func (w *cellSolver) seen(l int, sense solvers.Sense) float64 {
 		return w.seenUp[l]
 	}
 	return w.seenLo[l]
-}
-
-// seeLocal records the cells vars of a feasible point (a local
-// restriction's solution; base elsewhere) among the seen points.
-func (w *cellSolver) seeLocal(vars []int, x []float64) {
-	for k, v := range vars {
-		l := w.local[v]
-		w.seenLo[l], w.seenUp[l] = math.Min(w.seenLo[l], x[k]), math.Max(w.seenUp[l], x[k])
-	}
 }
 
 // batches runs the batch rounds of one sense (see batchMin) over the
@@ -357,8 +342,8 @@ func (w *cellSolver) cells(sense solvers.Sense) error {
 				w.st.skipped++
 				continue
 			}
-			if !s.NoLocal && len(c.rows) > 1 {
-				v, cert, ok, err := a.provenLocally(w.sv, j, sense, w.seen(l, sense), len(c.rows), w.local, w.base, w.seeLocal, s, &w.st)
+			if !s.NoLocal && len(c.rows) >= localMinRows {
+				v, cert, ok, err := a.provenLocally(w.sv, j, sense, w.seen(l, sense), len(c.rows), s, &w.st)
 				if err != nil {
 					return err
 				}
