@@ -92,22 +92,20 @@
 //
 // # Local relaxations
 //
-// Before a cell's own solve in a component, Compute tries local
-// relaxations (Result.Local, unless Settings.NoLocal): the LP max (min)
-// x_j over the relations within distance d of j in the graph joining
-// cells to their relations (d = 2, then 3), every other cell keeping
-// only its prior bounds. Dropping rows relaxes the polytope, so its
-// optimum bounds x_j's end from outside, and its optimal row duals,
-// extended by 0 to every other relation (and lifted over the determined
-// cells), are a certificate of that bound: no dropped relation holds a
-// cell of the neighbourhood's relations with a nonzero dual, so every
-// reduced cost outside is 0. The end is that bound, sharp, when a
-// feasible point reaches it: a seen one, or at d = 3 the optimum of the
-// restriction that keeps the neighbourhood's cells free and fixes every
-// other cell of the component at the last solution the engine returned
-// (every solution of it is a feasible table; its values join the seen
-// ones). Both LPs have tens to hundreds of rows where the component may
-// have thousands. With Settings.Workers > 1, a component of at least
+// Before a cell's own solve in a component of at least 500 relations,
+// Compute tries local relaxations (Result.Local, unless
+// Settings.NoLocal): the LP max (min) x_j over the relations within
+// distance d of j in the graph joining cells to their relations (d = 2,
+// then 3), every other cell keeping only its prior bounds. Dropping rows
+// relaxes the polytope, so its optimum bounds x_j's end from outside,
+// and its optimal row duals, extended by 0 to every other relation (and
+// lifted over the determined cells), are a certificate of that bound: no
+// dropped relation holds a cell of the neighbourhood's relations with a
+// nonzero dual, so every reduced cost outside is 0. The end is that
+// bound, sharp, when a seen feasible point reaches it. The local LP has
+// tens to hundreds of rows where the component has thousands.
+//
+// With Settings.Workers > 1, a component of at least
 // 1,000 cells has its cells split into contiguous parts, each solved in
 // a session of its own over a copy of the component's model after the
 // batch solves, the seen values merged after each sense: the result
