@@ -36,6 +36,9 @@ type TableAuditOptions struct {
 	Solver  string
 	Workers int
 	Seed    uint64
+	// NoLocal is intervals.Settings.NoLocal (to measure without the local
+	// relaxations).
+	NoLocal bool
 	// Progress shows the runs under way; nil none.
 	Progress Progress
 }
@@ -101,6 +104,8 @@ type TableAuditRow struct {
 	Rows       int     `json:"rows"`
 	Solves     int     `json:"solves"`
 	Skipped    int     `json:"skipped"`
+	Local      int     `json:"local"`        // ends proven by local relaxations (intervals.Result.Local)
+	LocalLPs   int     `json:"local_solves"` // their small LPs, not among Solves
 	Iterations int64   `json:"iterations"`
 	Engine     string  `json:"engine"`
 	Seconds    float64 `json:"seconds"` // intervals.Compute, certificates kept
@@ -203,7 +208,7 @@ func TableAudit(opt *TableAuditOptions) (*TableAuditReport, error) {
 				}
 				row := TableAuditRow{Ways: ways, Pattern: pat, Groups: g, Leaves: k, Records: spec.Records, Cells: len(t.Cells)}
 				row.Primary, row.Suppressed = suppressForAudit(t, data.Hierarchies[0], pat, opt.Suppressed, opt.Seed)
-				s := &intervals.Settings{Solver: opt.Solver, Workers: opt.Workers}
+				s := &intervals.Settings{Solver: opt.Solver, Workers: opt.Workers, NoLocal: opt.NoLocal}
 				r, err := intervals.Compute(t, s)
 				if err != nil {
 					return nil, fmt.Errorf("bench table-audit: %d-way, %d cells, %s: %w", ways, cells, pat, err)
@@ -215,6 +220,7 @@ func TableAudit(opt *TableAuditOptions) (*TableAuditReport, error) {
 				row.Determined = r.Determined
 				row.Components, row.Largest, row.Rows = r.Components, r.LargestComponent, r.Rows
 				row.Solves, row.Skipped, row.Iterations = r.Solves, r.Skipped, r.Iterations
+				row.Local, row.LocalLPs = r.Local, r.LocalSolves
 				row.Engine, row.Seconds = r.Engine, r.Seconds
 				rep.Rows = append(rep.Rows, row)
 				prog.Add(1)
@@ -319,10 +325,10 @@ func fitTableAudit(rows []TableAuditRow, ways int, pattern string) (TableAuditFi
 // Tables returns the audits and the fits.
 func (r *TableAuditReport) Tables() []*Table {
 	rows := &Table{Name: "runs", Columns: []string{"ways", "pattern", "groups", "leaves", "records", "cells", "primary", "suppressed",
-		"disclosed", "determined", "components", "largest", "rows", "solves", "skipped", "iterations", "engine", "seconds"}}
+		"disclosed", "determined", "components", "largest", "rows", "solves", "skipped", "local", "local_solves", "iterations", "engine", "seconds"}}
 	for _, x := range r.Rows {
 		rows.add(x.Ways, x.Pattern, x.Groups, x.Leaves, x.Records, x.Cells, x.Primary, x.Suppressed, x.Disclosed, x.Determined,
-			x.Components, x.Largest, x.Rows, x.Solves, x.Skipped, int(x.Iterations), x.Engine, x.Seconds)
+			x.Components, x.Largest, x.Rows, x.Solves, x.Skipped, x.Local, x.LocalLPs, int(x.Iterations), x.Engine, x.Seconds)
 	}
 	fits := &Table{Name: "fits", Columns: []string{"ways", "pattern", "exponent", "intercept", "r2"}}
 	for _, f := range r.Fits {
@@ -336,10 +342,10 @@ func (r *TableAuditReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Interval audit time vs table size (synthetic hierarchical frequency tables, %.0f %% suppressed, seed %d; one run each)\n",
 		100*r.Suppressed, r.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "WAYS\tPATTERN\tCELLS\tPRIMARY\tSUPPRESSED\tDISCLOSED\tDETERMINED\tCOMPONENTS\tLARGEST\tROWS\tSOLVES\tSKIPPED\tENGINE\tSECONDS\t")
+	fmt.Fprintln(tw, "WAYS\tPATTERN\tCELLS\tPRIMARY\tSUPPRESSED\tDISCLOSED\tDETERMINED\tCOMPONENTS\tLARGEST\tROWS\tSOLVES\tSKIPPED\tLOCAL\tENGINE\tSECONDS\t")
 	for _, x := range r.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", x.Ways, x.Pattern, x.Cells, x.Primary, x.Suppressed,
-			x.Disclosed, x.Determined, x.Components, x.Largest, x.Rows, x.Solves, x.Skipped, x.Engine, x.Seconds)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", x.Ways, x.Pattern, x.Cells, x.Primary, x.Suppressed,
+			x.Disclosed, x.Determined, x.Components, x.Largest, x.Rows, x.Solves, x.Skipped, x.Local, x.Engine, x.Seconds)
 	}
 	tw.Flush()
 	for _, f := range r.Fits {

@@ -30,6 +30,7 @@ func newBenchTableAuditCmd() *cobra.Command {
 			f.Float64Var(&o.Suppressed, "suppressed", o.Suppressed, "share of the cells suppressed, in (0, 1)")
 			f.StringVar(&o.Solver, "solver", o.Solver, "LP engine (default auto)")
 			f.IntVar(&o.Workers, "workers", o.Workers, "goroutines solving independent components")
+			f.BoolVar(&o.NoLocal, "no-local", o.NoLocal, "leave out the local relaxations (intervals.Settings.NoLocal)")
 			f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the microdata and of the extra suppressed cells")
 		},
 		func(_ *cobra.Command, prog *cli.Progress) (*bench.TableAuditReport, error) {

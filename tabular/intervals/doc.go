@@ -90,6 +90,29 @@
 // the default one. Integer intervals (Settings.Integer) always take the
 // plain computation: their witness tables index the whole problem.
 //
+// # Local relaxations
+//
+// Before a cell's own solve in a component of at least 500 relations,
+// Compute tries local relaxations (Result.Local, unless
+// Settings.NoLocal): the LP max (min) x_j over the relations within
+// distance d of j in the graph joining cells to their relations (d = 2,
+// then 3), every other cell keeping only its prior bounds. Dropping rows
+// relaxes the polytope, so its optimum bounds x_j's end from outside,
+// and its optimal row duals, extended by 0 to every other relation (and
+// lifted over the determined cells), are a certificate of that bound: no
+// dropped relation holds a cell of the neighbourhood's relations with a
+// nonzero dual, so every reduced cost outside is 0. The end is that
+// bound, sharp, when a seen feasible point reaches it. The local LP has
+// tens to hundreds of rows where the component has thousands.
+//
+// With Settings.Workers > 1, a component of at least
+// 1,000 cells has its cells split into contiguous parts, each solved in
+// a session of its own over a copy of the component's model after the
+// batch solves, the seen values merged after each sense: the result
+// depends on Workers (which ends are solved, which certificate proves
+// them) but not on scheduling, and its intervals are those of one
+// session.
+//
 // # The audit
 //
 // A primary cell with value X and protection levels L (lower) and U

@@ -76,6 +76,9 @@ type Settings struct {
 	// NoDecompose solves the whole attacker problem in one model and
 	// session instead of one per connected component. Default false.
 	NoDecompose bool
+	// NoLocal leaves out the local relaxations tried before a cell's own
+	// solve (see doc.go, "Local relaxations"). Default false.
+	NoLocal bool
 }
 
 // PercentPrior returns a Prior of [value·(1 − p/100), value·(1 + p/100)]
@@ -150,6 +153,11 @@ type Result struct {
 	// Iterations are the engines' simplex (or branch-and-bound) iterations
 	// summed over the solves.
 	Iterations int64
+	// Local counts the ends proven by a local relaxation (the relations
+	// near the cell) whose bound a seen feasible point reaches, without
+	// the cell's own solve; LocalSolves the local LPs solved, which are
+	// not among Solves.
+	Local, LocalSolves int
 	// Components is the number of independent blocks of the attacker
 	// problem (1 with Settings.NoDecompose); LargestComponent is the
 	// number of suppressed cells of the largest.

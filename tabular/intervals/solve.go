@@ -21,6 +21,7 @@ const SeenTol = 1e-9
 // compStats are the counts of one component's solve.
 type compStats struct {
 	solves, skipped, batches int
+	local, localSolves       int
 	iterations               int64
 	err                      error
 }
@@ -52,7 +53,7 @@ func (a *attacker) solveComponents(sv solvers.Solver, name string, comps []compo
 					return
 				}
 				st := &stats[k]
-				st.err = a.solveComponent(wsv, comps[k], s, res, st)
+				st.err = a.solveComponent(wsv, name, comps[k], s, res, st)
 				if st.err != nil {
 					failed.Store(true)
 				}
@@ -67,6 +68,8 @@ func (a *attacker) solveComponents(sv solvers.Solver, name string, comps []compo
 		res.Solves += st.solves
 		res.Skipped += st.skipped
 		res.Batches += st.batches
+		res.Local += st.local
+		res.LocalSolves += st.localSolves
 		res.Iterations += st.iterations
 	}
 	return nil
@@ -76,7 +79,7 @@ func (a *attacker) solveComponents(sv solvers.Solver, name string, comps []compo
 // engine session over the component's rows, in variable order, minimum
 // then maximum; an end that a feasible point already seen proves is not
 // solved (unless s.NoSkip).
-func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, res *Result, st *compStats) error {
+func (a *attacker) solveComponent(sv solvers.Solver, name string, c component, s *Settings, res *Result, st *compStats) error {
 	skip := !s.NoSkip && !s.Integer
 	if skip && len(c.rows) == 0 {
 		// Free cells: the box is the polytope.
@@ -92,37 +95,149 @@ func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, r
 		local[j] = l
 	}
 	p := a.subproblem(c, local, s.Integer)
-	openSession := func() (solvers.Session, error) {
-		if sv.Capabilities().Incremental {
-			return sv.NewSession(p, s.Params)
-		}
-		return solvers.NewReloadSession(sv, p, s.Params)
-	}
-	sess, err := openSession()
-	if err != nil {
-		return err
-	}
-	defer func() { sess.Close() }()
 	// seenLo and seenUp are the least and largest value of each cell in
-	// the feasible points the engine returned.
+	// the feasible points seen so far.
 	seenLo, seenUp := make([]float64, len(c.vars)), make([]float64, len(c.vars))
 	for l := range seenLo {
 		seenLo[l], seenUp[l] = math.Inf(1), math.Inf(-1)
 	}
-	// obj are the columns whose objective coefficient is 1 (the others
-	// are 0); setObj makes them cols.
-	var obj []int
-	setObj := func(cols []int) error {
-		if slices.Equal(obj, cols) {
-			return nil
+	w0 := &cellSolver{a: a, c: c, p: p, s: s, res: res, sv: sv, seenLo: seenLo, seenUp: seenUp}
+	defer w0.close()
+	// Parts of a large component (Settings.Workers > 1): each its own
+	// session over a copy of the component model, its own cells (a
+	// contiguous range) and its own copy of the seen values, merged after
+	// each sense, so that the result does not depend on scheduling.
+	parts := []*cellSolver{w0}
+	if skip && s.Workers > 1 && len(c.vars) >= splitMin {
+		n := min(s.Workers, len(c.vars)/(splitMin/2))
+		for k := 1; k < n; k++ {
+			wsv, err := solvers.New(name, s.Integer)
+			if err != nil {
+				return err
+			}
+			w := &cellSolver{a: a, c: c, p: p, s: s, res: res, sv: wsv,
+				seenLo: make([]float64, len(c.vars)), seenUp: make([]float64, len(c.vars))}
+			defer w.close()
+			parts = append(parts, w)
 		}
+		for k, w := range parts {
+			w.from, w.to = k*len(c.vars)/len(parts), (k+1)*len(c.vars)/len(parts)
+		}
+	} else {
+		w0.to = len(c.vars)
+	}
+	for _, sense := range []solvers.Sense{solvers.Minimize, solvers.Maximize} {
+		if skip {
+			if err := w0.batches(sense); err != nil {
+				return err
+			}
+		}
+		if len(parts) == 1 {
+			if err := w0.cells(sense); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, w := range parts[1:] {
+			copy(w.seenLo, w0.seenLo)
+			copy(w.seenUp, w0.seenUp)
+		}
+		var wg sync.WaitGroup
+		for _, w := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.err = w.cells(sense)
+			}()
+		}
+		wg.Wait()
+		for _, w := range parts[1:] {
+			if w.err != nil {
+				return w.err
+			}
+			for l := range w0.seenLo {
+				w0.seenLo[l], w0.seenUp[l] = math.Min(w0.seenLo[l], w.seenLo[l]), math.Max(w0.seenUp[l], w.seenUp[l])
+			}
+		}
+		if w0.err != nil {
+			return w0.err
+		}
+	}
+	for _, w := range parts {
+		st.solves += w.st.solves
+		st.skipped += w.st.skipped
+		st.batches += w.st.batches
+		st.local += w.st.local
+		st.localSolves += w.st.localSolves
+		st.iterations += w.st.iterations
+	}
+	return nil
+}
+
+// splitMin is the least number of cells of a component whose cells are
+// split over Settings.Workers sessions (each part at least splitMin/2
+// cells): below it, one session's warm starts cost less than a second
+// session's first solve. A variable so that tests can split small
+// components.
+var splitMin = 1000
+
+// cellSolver solves the ends of the cells from to to−1 (component-local
+// indices) of one component in one engine session of its own.
+type cellSolver struct {
+	a        *attacker
+	c        component
+	p        *solvers.Problem
+	s        *Settings
+	res      *Result
+	sv       solvers.Solver
+	from, to int
+	sess     solvers.Session
+	// obj are the columns whose objective coefficient is 1 (the others
+	// are 0).
+	obj            []int
+	seenLo, seenUp []float64
+	feasible       int // of the component: 0 unknown, 1 yes, -1 no
+	st             compStats
+	err            error
+}
+
+func (w *cellSolver) close() {
+	if w.sess != nil {
+		w.sess.Close()
+	}
+}
+
+// session opens the session when there is none (or the last one was
+// abandoned).
+func (w *cellSolver) session() (solvers.Session, error) {
+	if w.sess != nil {
+		return w.sess, nil
+	}
+	var err error
+	if w.sv.Capabilities().Incremental {
+		w.sess, err = w.sv.NewSession(w.p, w.s.Params)
+	} else {
+		w.sess, err = solvers.NewReloadSession(w.sv, w.p, w.s.Params)
+	}
+	w.obj = nil
+	return w.sess, err
+}
+
+// solve sets the objective (1 on cols, 0 elsewhere) and sense, solves,
+// and records the solution among the seen points.
+func (w *cellSolver) solve(cols []int, sense solvers.Sense) (*solvers.Result, error) {
+	sess, err := w.session()
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(w.obj, cols) {
 		on := make(map[int]bool, len(cols))
 		for _, l := range cols {
 			on[l] = true
 		}
 		var cs []int
 		var vs []float64
-		for _, l := range obj {
+		for _, l := range w.obj {
 			if !on[l] {
 				cs, vs = append(cs, l), append(vs, 0)
 			}
@@ -130,165 +245,166 @@ func (a *attacker) solveComponent(sv solvers.Solver, c component, s *Settings, r
 		for _, l := range cols {
 			cs, vs = append(cs, l), append(vs, 1)
 		}
-		obj = append(obj[:0], cols...)
-		return sess.SetObjective(cs, vs)
-	}
-	see := func(r *solvers.Result) {
-		if r.HasSolution && len(r.X) == len(c.vars) {
-			for k, x := range r.X {
-				seenLo[k], seenUp[k] = math.Min(seenLo[k], x), math.Max(seenUp[k], x)
-			}
+		w.obj = append(w.obj[:0], cols...)
+		if err := sess.SetObjective(cs, vs); err != nil {
+			return nil, err
 		}
 	}
-	seen := func(l int, sense solvers.Sense) float64 {
-		if sense == solvers.Maximize {
-			return seenUp[l]
-		}
-		return seenLo[l]
+	if err := sess.SetSense(sense); err != nil {
+		return nil, err
 	}
-	feasible := 0 // of the component: 0 unknown, 1 yes, -1 no
-	for _, sense := range []solvers.Sense{solvers.Minimize, solvers.Maximize} {
-		if skip {
-			if err := sess.SetSense(sense); err != nil {
-				return err
+	r, err := sess.Solve()
+	if err != nil {
+		return nil, err
+	}
+	w.st.solves++
+	w.st.iterations += r.Iterations
+	if r.Abandoned { // the session is closed: the next solve opens a new one
+		w.sess = nil
+	}
+	if r.HasSolution && len(r.X) == len(w.c.vars) {
+		for k, x := range r.X {
+			w.seenLo[k], w.seenUp[k] = math.Min(w.seenLo[k], x), math.Max(w.seenUp[k], x)
+		}
+	}
+	return r, nil
+}
+
+func (w *cellSolver) seen(l int, sense solvers.Sense) float64 {
+	if sense == solvers.Maximize {
+		return w.seenUp[l]
+	}
+	return w.seenLo[l]
+}
+
+// batches runs the batch rounds of one sense (see batchMin) over the
+// whole component.
+func (w *cellSolver) batches(sense solvers.Sense) error {
+	a, c := w.a, w.c
+	for {
+		// Targets: unproven cells, no two in one row, pushed together by
+		// one LP (min or max of their sum).
+		used := map[int]bool{}
+		var targets []int
+		for l, j := range c.vars {
+			if a.provenFast(j, sense, w.seen(l, sense)) {
+				continue
 			}
-			for round := 0; ; round++ {
-				// Targets: unproven cells, no two in one row, pushed
-				// together by one LP (min or max of their sum).
-				used := map[int]bool{}
-				var targets []int
-				for l, j := range c.vars {
-					if a.provenFast(j, sense, seen(l, sense)) {
-						continue
-					}
-					free := true
-					for _, i := range a.varRows[j] {
-						if used[i] {
-							free = false
-							break
-						}
-					}
-					if !free {
-						continue
-					}
-					for _, i := range a.varRows[j] {
-						used[i] = true
-					}
-					targets = append(targets, l)
-				}
-				if len(targets) < batchMin {
+			free := true
+			for _, i := range a.varRows[j] {
+				if used[i] {
+					free = false
 					break
 				}
-				if err := setObj(targets); err != nil {
-					return err
-				}
-				r, err := sess.Solve()
+			}
+			if !free {
+				continue
+			}
+			for _, i := range a.varRows[j] {
+				used[i] = true
+			}
+			targets = append(targets, l)
+		}
+		if len(targets) < batchMin {
+			return nil
+		}
+		r, err := w.solve(targets, sense)
+		if err != nil {
+			return err
+		}
+		w.st.batches++
+		if r.Status != solvers.Optimal {
+			return nil
+		}
+		proved := 0
+		for _, l := range targets {
+			if a.provenFast(c.vars[l], sense, w.seen(l, sense)) {
+				proved++
+			}
+		}
+		if proved < batchMin {
+			return nil
+		}
+	}
+}
+
+// cells computes the end on the side of sense of the cells from to to−1:
+// proven by a seen point, by a local relaxation, or solved.
+func (w *cellSolver) cells(sense solvers.Sense) error {
+	a, c, s, res := w.a, w.c, w.s, w.res
+	skip := !s.NoSkip && !s.Integer
+	for l := w.from; l < w.to; l++ {
+		j := c.vars[l]
+		iv := &res.Intervals[j]
+		if skip {
+			if v, cert, ok := a.provenBySeen(j, sense, w.seen(l, sense), s); ok {
+				a.setEnd(res, j, sense, v, cert, s)
+				w.st.skipped++
+				continue
+			}
+			if !s.NoLocal && len(c.rows) >= localMinRows {
+				v, cert, ok, err := a.provenLocally(w.sv, j, sense, w.seen(l, sense), len(c.rows), s, &w.st)
 				if err != nil {
 					return err
 				}
-				st.solves++
-				st.batches++
-				st.iterations += r.Iterations
-				if r.Abandoned {
-					if sess, err = openSession(); err != nil {
-						return err
-					}
-					obj = nil
-					if err := sess.SetSense(sense); err != nil {
-						return err
-					}
-				}
-				if r.Status != solvers.Optimal {
-					break
-				}
-				see(r)
-				proved := 0
-				for _, l := range targets {
-					if a.provenFast(c.vars[l], sense, seen(l, sense)) {
-						proved++
-					}
-				}
-				if proved < batchMin {
-					break
-				}
-			}
-		}
-		for l, j := range c.vars {
-			iv := &res.Intervals[j]
-			if skip {
-				if v, cert, ok := a.provenBySeen(j, sense, seen(l, sense), s); ok {
+				if ok {
 					a.setEnd(res, j, sense, v, cert, s)
-					st.skipped++
+					w.st.local++
 					continue
 				}
 			}
-			if err := setObj([]int{l}); err != nil {
-				return err
-			}
-			if err := sess.SetSense(sense); err != nil {
-				return err
-			}
-			r, err := sess.Solve()
-			if err != nil {
-				return err
-			}
-			st.solves++
-			st.iterations += r.Iterations
-			if r.Abandoned { // the session is closed: open a new one
-				if sess, err = openSession(); err != nil {
+		}
+		r, err := w.solve([]int{l}, sense)
+		if err != nil {
+			return err
+		}
+		if r.Status == solvers.InfeasibleOrUnbounded {
+			// Engines (HiGHS's MIP presolve) say this of an unbounded
+			// end; the zero objective decides, once.
+			if w.feasible == 0 {
+				fr, err := w.sv.Solve(w.p, s.Params)
+				if err != nil {
 					return err
 				}
-				obj = nil
-			}
-			see(r)
-			if r.Status == solvers.InfeasibleOrUnbounded {
-				// Engines (HiGHS's MIP presolve) say this of an unbounded
-				// end; the zero objective decides, once.
-				if feasible == 0 {
-					fr, err := sv.Solve(p, s.Params)
-					if err != nil {
-						return err
-					}
-					st.solves++
-					feasible = -1
-					if fr.HasSolution {
-						feasible = 1
-					}
-				}
-				if feasible > 0 {
-					r = &solvers.Result{Solver: r.Solver, Status: solvers.Unbounded, Seconds: r.Seconds}
+				w.st.solves++
+				w.feasible = -1
+				if fr.HasSolution {
+					w.feasible = 1
 				}
 			}
-			v, err := a.bound(r, j, sense, s.Integer)
-			v += 0 // no −0 from rounding
-			if err != nil {
-				if errors.Is(err, ErrInfeasible) {
-					return fmt.Errorf("%w (engine %s: %v; %d relations with suppressed cells, none violated alone)", ErrInfeasible, sv.Name(), r.Status, len(a.rows))
-				}
-				return fmt.Errorf("%w: cell %s, %v (engine %s): %v", ErrNotSolved, iv.Name, sense, sv.Name(), err)
+			if w.feasible > 0 {
+				r = &solvers.Result{Solver: r.Solver, Status: solvers.Unbounded, Seconds: r.Seconds}
 			}
-			var cert *Certificate
-			if !s.Integer && !s.NoCertificates && r.Status == solvers.Optimal && r.HasDuals {
-				cert = newCertificate(r, sense, v)
-				for k, i := range cert.Rows {
-					cert.Rows[k] = c.rows[i]
-				}
-				if a.fix != nil {
-					cert.Rows, cert.Y = a.fix.lift(a, cert.Rows, cert.Y)
-				}
-				for k, x := range cert.Vars {
-					cert.Vars[k] = c.vars[x]
-				}
+		}
+		v, err := a.bound(r, j, sense, s.Integer)
+		v += 0 // no −0 from rounding
+		if err != nil {
+			if errors.Is(err, ErrInfeasible) {
+				return fmt.Errorf("%w (engine %s: %v; %d relations with suppressed cells, none violated alone)", ErrInfeasible, w.sv.Name(), r.Status, len(a.rows))
 			}
-			var ie *IntegerEnd
-			if s.Integer && !s.NoCertificates && !math.IsInf(v, 0) {
-				ie = a.integerEnd(r, j) // the one component is the whole problem
+			return fmt.Errorf("%w: cell %s, %v (engine %s): %v", ErrNotSolved, iv.Name, sense, w.sv.Name(), err)
+		}
+		var cert *Certificate
+		if !s.Integer && !s.NoCertificates && r.Status == solvers.Optimal && r.HasDuals {
+			cert = newCertificate(r, sense, v)
+			for k, i := range cert.Rows {
+				cert.Rows[k] = c.rows[i]
 			}
-			if sense == solvers.Minimize {
-				iv.Lower, iv.LowerStatus, iv.LowerCert, iv.LowerInt = v, r.Status, cert, ie
-			} else {
-				iv.Upper, iv.UpperStatus, iv.UpperCert, iv.UpperInt = v, r.Status, cert, ie
+			if a.fix != nil {
+				cert.Rows, cert.Y = a.fix.lift(a, cert.Rows, cert.Y)
 			}
+			for k, x := range cert.Vars {
+				cert.Vars[k] = c.vars[x]
+			}
+		}
+		var ie *IntegerEnd
+		if s.Integer && !s.NoCertificates && !math.IsInf(v, 0) {
+			ie = a.integerEnd(r, j) // the one component is the whole problem
+		}
+		if sense == solvers.Minimize {
+			iv.Lower, iv.LowerStatus, iv.LowerCert, iv.LowerInt = v, r.Status, cert, ie
+		} else {
+			iv.Upper, iv.UpperStatus, iv.UpperCert, iv.UpperInt = v, r.Status, cert, ie
 		}
 	}
 	return nil
