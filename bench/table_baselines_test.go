@@ -245,7 +245,8 @@ func TestReadToolInfo(t *testing.T) {
 // LP over the same polytope (non-negative cells, the published ones
 // fixed). So does sdcTable's attack() on the frequency table; on a
 // magnitude table it bounds the frequencies, not the values, so it is not
-// compared there.
+// compared there. sdcopt:optimal runs alongside: its pattern must meet
+// every level of our rule (its Solve audits against them).
 func TestTableBaselinesR(t *testing.T) {
 	if testing.Short() || os.Getenv("SDCOPT_BASELINES") != "1" {
 		t.Skip("runs R for minutes: set SDCOPT_BASELINES=1 (without -short)")
@@ -253,7 +254,7 @@ func TestTableBaselinesR(t *testing.T) {
 	for _, rules := range []string{"freq:3", "p:15"} {
 		o := DefaultTableBaselinesOptions()
 		o.Cases = []string{"2way-1300"}
-		o.Tools = []string{"sdcTable:SIMPLEHEURISTIC", "GaussSuppression"}
+		o.Tools = []string{"sdcTable:SIMPLEHEURISTIC", "GaussSuppression", SdcoptOptimalTool}
 		o.Rules = rules
 		rep, err := TableBaselines(o)
 		if err != nil {
@@ -274,6 +275,9 @@ func TestTableBaselinesR(t *testing.T) {
 				if r.CheckFailures == nil || *r.CheckFailures != r.DisclosedPrimary {
 					t.Errorf("%s %s: the tool's check finds %v primary cells disclosed, our audit %d", rules, r.Tool, r.CheckFailures, r.DisclosedPrimary)
 				}
+			}
+			if r.Tool == SdcoptOptimalTool && (r.UnderProtected != 0 || r.Suppressed != r.Primaries+r.Secondary) {
+				t.Errorf("%s %s: our own pattern fails our audit: %+v", rules, r.Tool, r)
 			}
 			if r.ToolSeconds == nil || !(*r.ToolSeconds >= 0) || math.IsInf(*r.ToolSeconds, 0) {
 				t.Errorf("%s %s: tool seconds %v", rules, r.Tool, r.ToolSeconds)
