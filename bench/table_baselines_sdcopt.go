@@ -35,7 +35,11 @@ func runOptimal(row *TableBaselineRow, ours *tabular.Table, limit time.Duration,
 		row.ToolSeconds, row.ProtectSeconds = &sec, &sec
 		cost, bound, gap := res.Cost, res.LowerBound, res.Gap
 		row.Cost, row.LowerBound, row.Gap, row.Stop = &cost, &bound, &gap, res.Stop.String()
-		row.Version = fmt.Sprintf("sdcopt suppress.Solve (MIP %s, LP %s)", res.MIPEngine, res.LPEngine)
+		mip := res.MIPEngine
+		if mip == "" {
+			mip = "none solved"
+		}
+		row.Version = fmt.Sprintf("sdcopt suppress.Solve (MIP %s, LP %s)", mip, res.LPEngine)
 		if res.Audit != nil {
 			// the primary cells Solve's audit finds under-protected or
 			// disclosed, each once
