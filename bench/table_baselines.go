@@ -46,10 +46,11 @@ type TableBaselinesOptions struct {
 	// whose levels are the p% rule's (package primary).
 	Rules string
 	// Tools are the runs: "sdcTable:METHOD" (SIMPLEHEURISTIC, GAUSS,
-	// HITAS, OPT, ...) and "GaussSuppression".
+	// HITAS, OPT, ...) and "GaussSuppression" through R, and
+	// SdcoptOptimalTool ("sdcopt:optimal", in this process, without R).
 	Tools []string
 	// TimeLimit bounds each tool run (the R process is killed after it;
-	// 0: none).
+	// sdcopt:optimal returns its best safe pattern; 0: none).
 	TimeLimit time.Duration
 	// Rscript is the R front end; default "Rscript" on $PATH. RLib is the
 	// library holding the packages (R's .libPaths); default $RLIB, else
@@ -70,7 +71,8 @@ type TableBaselinesOptions struct {
 var DefaultTableBaselinesCases = []string{"2way-1300", "3way-5000"}
 
 // DefaultTableBaselinesTools are the runs of the benchmark.
-var DefaultTableBaselinesTools = []string{"sdcTable:SIMPLEHEURISTIC", "sdcTable:GAUSS", "sdcTable:HITAS", "GaussSuppression"}
+var DefaultTableBaselinesTools = []string{"sdcTable:SIMPLEHEURISTIC", "sdcTable:GAUSS", "sdcTable:HITAS", "GaussSuppression",
+	SdcoptOptimalTool}
 
 // DefaultTableBaselinesOptions: both cases with seed 7, freq:3, every
 // tool, 10 minutes per run.
@@ -98,9 +100,21 @@ type TableBaselineRow struct {
 	PrimaryMismatch int    `json:"primary_mismatch"`
 	MismatchExample string `json:"mismatch_example,omitempty"`
 	// Suppressed counts the primary and secondary cells, SuppressedValue
-	// sums their values.
+	// sums their values; Secondary and SecondaryValue are the same for the
+	// secondary cells alone (what secondary suppression adds; the tools'
+	// primary cells are the same where PrimaryMismatch is 0).
 	Suppressed      int     `json:"suppressed"`
 	SuppressedValue float64 `json:"suppressed_value"`
+	Secondary       int     `json:"secondary"`
+	SecondaryValue  float64 `json:"secondary_value"`
+	// Cost, LowerBound and Gap are sdcopt:optimal's (suppress.Result: the
+	// cost of its secondary cells, each costing its value, a proven lower
+	// bound on that cost and the relative gap), and Stop why it stopped;
+	// nil and "" for the other tools.
+	Cost       *float64 `json:"cost"`
+	LowerBound *float64 `json:"lower_bound"`
+	Gap        *float64 `json:"gap"`
+	Stop       string   `json:"stop,omitempty"`
 	// ToolSeconds is the tool's time from microdata to the protected
 	// table (tabulation, primary and secondary suppression), measured in
 	// R (on an error, the time to the failure, loading the package
@@ -133,8 +147,9 @@ type TableBaselineRow struct {
 // TableBaselinesReport is the outcome of TableBaselines.
 type TableBaselinesReport struct {
 	Method string `json:"method"` // "table-baselines"
-	// Skipped says why nothing ran (R or the packages not installed); the
-	// report is then empty and the run a success.
+	// Skipped says why the R tools did not run (R or the packages not
+	// installed); the report then has only the rows of sdcopt:optimal (none
+	// when it was not asked for) and the run is a success.
 	Skipped  string             `json:"skipped,omitempty"`
 	R        string             `json:"r,omitempty"` // R's version line
 	Rules    string             `json:"rules"`
@@ -235,10 +250,12 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 	if len(o.Tools) == 0 {
 		return nil, settingsErr("tools", "no tool")
 	}
+	needR := false
 	for _, t := range o.Tools {
-		if t != "GaussSuppression" && !strings.HasPrefix(t, "sdcTable:") {
-			return nil, settingsErr("tools", "%q: want sdcTable:METHOD or GaussSuppression", t)
+		if t != "GaussSuppression" && !strings.HasPrefix(t, "sdcTable:") && t != SdcoptOptimalTool {
+			return nil, settingsErr("tools", "%q: want sdcTable:METHOD, GaussSuppression or %s", t, SdcoptOptimalTool)
 		}
+		needR = needR || isRTool(t)
 	}
 	if o.TimeLimit < 0 {
 		return nil, settingsErr("time-limit", "negative")
@@ -262,12 +279,23 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 		rep.Seconds = time.Since(start).Seconds()
 		rep.Finished = time.Now().UTC().Format(time.RFC3339)
 	}()
-	why, version := rAvailable(context.Background(), rscript, rlib)
-	if why != "" {
-		rep.Skipped = why
-		return rep, nil
+	tools := o.Tools
+	if needR {
+		why, version := rAvailable(context.Background(), rscript, rlib)
+		if why != "" {
+			rep.Skipped = why
+			tools = nil
+			for _, t := range o.Tools {
+				if !isRTool(t) {
+					tools = append(tools, t)
+				}
+			}
+			if len(tools) == 0 {
+				return rep, nil
+			}
+		}
+		rep.R = version
 	}
-	rep.R = version
 
 	dir := o.Keep
 	if dir == "" {
@@ -282,7 +310,7 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 	if err := os.WriteFile(script, tablesR, 0o600); err != nil {
 		return nil, err
 	}
-	prog.Start("table-baselines", len(o.Cases)*len(o.Tools))
+	prog.Start("table-baselines", len(o.Cases)*len(tools))
 	for ci, spec := range specs {
 		name := o.Cases[ci]
 		cdir := filepath.Join(dir, name)
@@ -308,10 +336,16 @@ func TableBaselines(o *TableBaselinesOptions) (*TableBaselinesReport, error) {
 		for d, dim := range spec.Dims {
 			dims[d] = dim.Name + ":" + hrcs[d]
 		}
-		for _, tool := range o.Tools {
+		for _, tool := range tools {
 			prog.Describe(name + " " + tool)
 			prefix := filepath.Join(cdir, strings.ReplaceAll(tool, ":", "-"))
 			row := TableBaselineRow{Case: name, Cells: ours.Len(), Tool: tool}
+			if !isRTool(tool) {
+				runOptimal(&row, ours, o.TimeLimit, o.Solver)
+				rep.Rows = append(rep.Rows, row)
+				prog.Add(1)
+				continue
+			}
 			runErr := runTool(rscript, rlib, script, o.TimeLimit, prefix, micro, strings.Join(dims, ","), tool, rule.args)
 			info, infoErr := readToolInfo(prefix + ".info.csv")
 			if infoErr == nil {
@@ -452,6 +486,7 @@ func auditTable(row *TableBaselineRow, ours, pat *tabular.Table, solver string) 
 		return fmt.Errorf("the tool's table has %d cells, ours %d", pat.Len(), ours.Len())
 	}
 	row.Primaries, row.PrimaryMismatch, row.Suppressed, row.SuppressedValue = 0, 0, 0, 0
+	row.Secondary, row.SecondaryValue = 0, 0
 	for i := range pat.Cells {
 		c, o := &pat.Cells[i], &ours.Cells[i]
 		if c.Freq != o.Freq || math.Abs(c.Value-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
@@ -473,6 +508,10 @@ func auditTable(row *TableBaselineRow, ours, pat *tabular.Table, solver string) 
 		if c.Status.Suppressed() {
 			row.Suppressed++
 			row.SuppressedValue += c.Value
+			if c.Status != tabular.Primary {
+				row.Secondary++
+				row.SecondaryValue += c.Value
+			}
 		}
 		c.Upper, c.Lower, c.Rule = 0, 0, ""
 		if o.Status == tabular.Primary {
@@ -524,12 +563,12 @@ func end(v float64) string {
 // Tables returns one row per case and tool.
 func (r *TableBaselinesReport) Tables() []*Table {
 	t := &Table{Name: "table_baselines", Columns: []string{"case", "cells", "tool", "version", "status", "message", "primaries",
-		"primary_mismatch", "suppressed", "suppressed_value", "tool_seconds", "protect_seconds", "check", "check_seconds",
+		"primary_mismatch", "suppressed", "suppressed_value", "secondary", "secondary_value", "cost", "lower_bound", "gap", "stop", "tool_seconds", "protect_seconds", "check", "check_seconds",
 		"check_failures", "audit_seconds", "engine", "under_protected", "disclosed_primary", "disclosed_secondary",
 		"under_example", "disclosed_example", "mismatch_example"}}
 	for _, x := range r.Rows {
 		t.add(x.Case, x.Cells, x.Tool, x.Version, x.Status, x.Message, x.Primaries, x.PrimaryMismatch, x.Suppressed,
-			x.SuppressedValue, x.ToolSeconds, x.ProtectSeconds, x.Check, x.CheckSeconds, x.CheckFailures, x.AuditSeconds,
+			x.SuppressedValue, x.Secondary, x.SecondaryValue, x.Cost, x.LowerBound, x.Gap, x.Stop, x.ToolSeconds, x.ProtectSeconds, x.Check, x.CheckSeconds, x.CheckFailures, x.AuditSeconds,
 			x.Engine, x.UnderProtected, x.DisclosedPrimary, x.DisclosedSecondary, x.UnderExample, x.DisclosedExample,
 			x.MismatchExample)
 	}
@@ -539,8 +578,9 @@ func (r *TableBaselinesReport) Tables() []*Table {
 // WriteText writes one line per case and tool, then the examples.
 func (r *TableBaselinesReport) WriteText(w io.Writer) error {
 	if r.Skipped != "" {
-		_, err := fmt.Fprintf(w, "table-baselines: skipped: %s\n", r.Skipped)
-		return err
+		if _, err := fmt.Fprintf(w, "table-baselines: skipped: %s\n", r.Skipped); err != nil || len(r.Rows) == 0 {
+			return err
+		}
 	}
 	safety := ""
 	if strings.HasPrefix(r.ToolRule, "maxN") { // the safety range is the frequency rule's level
@@ -548,10 +588,12 @@ func (r *TableBaselinesReport) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "Side by side: the tools' patterns audited by sdcopt (rules %s%s, empty cells %s; the tools' %s; seed %d)\n",
 		r.Rules, safety, r.Zero, r.ToolRule, r.Seed)
-	fmt.Fprintf(w, "%s\n", r.R)
+	if r.R != "" {
+		fmt.Fprintf(w, "%s\n", r.R)
+	}
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CASE\tCELLS\tTOOL\tSTATUS\tPRIMARY\tSUPPRESSED\tSUPPRESSED VALUE\tTOOL S\tCHECK S (FAILS)\tAUDIT S\tUNDER-PROTECTED\tDISCLOSED PRIM/SEC")
+	fmt.Fprintln(tw, "CASE\tCELLS\tTOOL\tSTATUS\tPRIMARY\tSUPPR ALL/SEC\tVALUE ALL\tVALUE SEC\tBOUND (GAP)\tTOOL S\tCHECK S (FAILS)\tAUDIT S\tUNDER-PROTECTED\tDISCLOSED PRIM/SEC")
 	opt := func(p *float64) string {
 		if p == nil {
 			return "-"
@@ -560,7 +602,7 @@ func (r *TableBaselinesReport) WriteText(w io.Writer) error {
 	}
 	for _, x := range r.Rows {
 		if x.Status != "ok" {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\t\t\t%s\t\t\t\t\n", x.Case, x.Cells, x.Tool, x.Status, opt(x.ToolSeconds))
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\t\t\t\t\t%s\t\t\t\t\n", x.Case, x.Cells, x.Tool, x.Status, opt(x.ToolSeconds))
 			continue
 		}
 		fails := "-"
@@ -571,9 +613,13 @@ func (r *TableBaselinesReport) WriteText(w io.Writer) error {
 		if x.PrimaryMismatch > 0 {
 			prim += fmt.Sprintf(" (%d differ)", x.PrimaryMismatch)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s (%s)\t%.2f\t%d\t%d/%d\n", x.Case, x.Cells, x.Tool, x.Status, prim,
-			x.Suppressed, datasets.FormatValue(x.SuppressedValue), opt(x.ToolSeconds), opt(x.CheckSeconds), fails, x.AuditSeconds,
-			x.UnderProtected, x.DisclosedPrimary, x.DisclosedSecondary)
+		bound := "-"
+		if x.LowerBound != nil && x.Gap != nil {
+			bound = fmt.Sprintf("%s (%.2f%%)", strconv.FormatFloat(*x.LowerBound, 'f', 1, 64), 100**x.Gap)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\t%s (%s)\t%.2f\t%d\t%d/%d\n", x.Case, x.Cells, x.Tool, x.Status, prim,
+			x.Suppressed, x.Secondary, datasets.FormatValue(x.SuppressedValue), datasets.FormatValue(x.SecondaryValue), bound,
+			opt(x.ToolSeconds), opt(x.CheckSeconds), fails, x.AuditSeconds, x.UnderProtected, x.DisclosedPrimary, x.DisclosedSecondary)
 	}
 	tw.Flush()
 	buf.WriteTo(w)

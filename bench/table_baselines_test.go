@@ -16,10 +16,12 @@ import (
 )
 
 // Without R (a front end that does not exist, or one that fails the
-// package probe) the benchmark is skipped: a report saying so, no error.
+// package probe) the R tools are skipped: a report saying so, no error,
+// and no row when only R tools were asked for.
 func TestTableBaselinesSkipped(t *testing.T) {
 	for _, rscript := range []string{filepath.Join(t.TempDir(), "no-such-Rscript"), "false"} {
 		o := DefaultTableBaselinesOptions()
+		o.Tools = []string{"sdcTable:HITAS", "GaussSuppression"}
 		o.Rscript = rscript
 		rep, err := TableBaselines(o)
 		if err != nil {
@@ -137,7 +139,7 @@ func TestAuditTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	if row.Primaries != 1 || row.PrimaryMismatch != 0 || row.Suppressed != 1 || row.SuppressedValue != 1 ||
-		row.UnderProtected != 1 || row.DisclosedPrimary != 1 || row.DisclosedSecondary != 0 {
+		row.Secondary != 0 || row.SecondaryValue != 0 || row.UnderProtected != 1 || row.DisclosedPrimary != 1 || row.DisclosedSecondary != 0 {
 		t.Errorf("lone primary: %+v", row)
 	}
 	if !strings.Contains(row.DisclosedExample, "A=a1, B=b1") || !strings.Contains(row.DisclosedExample, "1 in [1, 1]") ||
@@ -155,7 +157,8 @@ func TestAuditTable(t *testing.T) {
 	if err := auditTable(&row, ours, readPattern(t, ours, pattern(t, ours, inner, nil)), ""); err != nil {
 		t.Fatal(err)
 	}
-	if row.Primaries != 1 || row.Suppressed != 4 || row.SuppressedValue != 16 || row.UnderProtected != 0 ||
+	if row.Primaries != 1 || row.Suppressed != 4 || row.SuppressedValue != 16 || row.Secondary != 3 ||
+		row.SecondaryValue != 15 || row.UnderProtected != 0 ||
 		row.DisclosedPrimary != 0 || row.DisclosedSecondary != 0 || row.Engine == "" || row.AuditSeconds <= 0 {
 		t.Errorf("inner cells: %+v", row)
 	}
@@ -242,7 +245,8 @@ func TestReadToolInfo(t *testing.T) {
 // LP over the same polytope (non-negative cells, the published ones
 // fixed). So does sdcTable's attack() on the frequency table; on a
 // magnitude table it bounds the frequencies, not the values, so it is not
-// compared there.
+// compared there. sdcopt:optimal runs alongside: its pattern must meet
+// every level of our rule (its Solve audits against them).
 func TestTableBaselinesR(t *testing.T) {
 	if testing.Short() || os.Getenv("SDCOPT_BASELINES") != "1" {
 		t.Skip("runs R for minutes: set SDCOPT_BASELINES=1 (without -short)")
@@ -250,7 +254,7 @@ func TestTableBaselinesR(t *testing.T) {
 	for _, rules := range []string{"freq:3", "p:15"} {
 		o := DefaultTableBaselinesOptions()
 		o.Cases = []string{"2way-1300"}
-		o.Tools = []string{"sdcTable:SIMPLEHEURISTIC", "GaussSuppression"}
+		o.Tools = []string{"sdcTable:SIMPLEHEURISTIC", "GaussSuppression", SdcoptOptimalTool}
 		o.Rules = rules
 		rep, err := TableBaselines(o)
 		if err != nil {
@@ -272,9 +276,109 @@ func TestTableBaselinesR(t *testing.T) {
 					t.Errorf("%s %s: the tool's check finds %v primary cells disclosed, our audit %d", rules, r.Tool, r.CheckFailures, r.DisclosedPrimary)
 				}
 			}
+			if r.Tool == SdcoptOptimalTool && (r.UnderProtected != 0 || r.Suppressed != r.Primaries+r.Secondary) {
+				t.Errorf("%s %s: our own pattern fails our audit: %+v", rules, r.Tool, r)
+			}
 			if r.ToolSeconds == nil || !(*r.ToolSeconds >= 0) || math.IsInf(*r.ToolSeconds, 0) {
 				t.Errorf("%s %s: tool seconds %v", rules, r.Tool, r.ToolSeconds)
 			}
 		}
+	}
+}
+
+// sdcopt:optimal on baselineTable, by hand: the primary cell (a1,b1) = 1
+// needs another suppressed cell in its row (a1,b2) = 5 or (a1,Total) = 6,
+// and one in its column (a2,b1) = 4 or (Total,b1) = 5, and the pattern
+// must close into a cycle of relations. The four cycles through (a1,b1)
+// cost (secondary values) 5 + 4 + 6 = 15 (the inner cells), 5 + 5 + 11 =
+// 21 (with (Total,b1), (Total,b2)), 6 + 4 + 10 = 20 (with (a1,Total),
+// (a2,Total)) and 6 + 5 + 16 = 27 (the margins and the grand total); any
+// other protecting pattern contains one of them. So the optimum is the
+// inner rectangle: 3 secondary cells of value 15, 16 with the primary,
+// and the lower bound is 15 (within the MIP's relative gap, 1e-4 by
+// default; we allow 1e-3). TestAuditTable audits the same pattern.
+func TestTableBaselinesOptimalHand(t *testing.T) {
+	ours := baselineTable(t)
+	before := make([]tabular.Status, ours.Len())
+	for i, c := range ours.Cells {
+		before[i] = c.Status
+	}
+	row := TableBaselineRow{Tool: SdcoptOptimalTool}
+	runOptimal(&row, ours, time.Minute, "")
+	skipEngines(t, row)
+	if row.Status != "ok" {
+		t.Fatalf("%s: %s", row.Status, row.Message)
+	}
+	if row.Primaries != 1 || row.PrimaryMismatch != 0 || row.Secondary != 3 || row.Suppressed != 4 ||
+		math.Abs(row.SecondaryValue-15) > 1e-9 || math.Abs(row.SuppressedValue-16) > 1e-9 {
+		t.Errorf("pattern: %+v", row)
+	}
+	if row.Cost == nil || row.LowerBound == nil || row.Gap == nil || math.Abs(*row.Cost-15) > 1e-9 ||
+		*row.LowerBound > *row.Cost+1e-9 || *row.LowerBound < 15*(1-1e-3) || *row.Gap > 1e-3 || row.Stop != "optimal" {
+		t.Errorf("cost %v, bound %v, gap %v, stop %q; want 15, 15, 0, optimal", row.Cost, row.LowerBound, row.Gap, row.Stop)
+	}
+	if row.UnderProtected != 0 || row.DisclosedPrimary != 0 || row.DisclosedSecondary != 0 || row.CheckFailures == nil ||
+		*row.CheckFailures != 0 || row.ToolSeconds == nil || row.Engine == "" {
+		t.Errorf("audit: %+v", row)
+	}
+	for i, c := range ours.Cells {
+		if c.Status != before[i] {
+			t.Fatalf("cell %s: status changed to %v; the table must be left as it was", ours.CellName(i), c.Status)
+		}
+	}
+}
+
+// skipEngines skips the test when the row failed because no engine can
+// run here (as elsewhere in the repo, unless SDCOPT_REQUIRE_ENGINES is set).
+func skipEngines(t *testing.T, row TableBaselineRow) {
+	t.Helper()
+	if row.Status == "error" && strings.Contains(row.Message, "unavailable") && os.Getenv("SDCOPT_REQUIRE_ENGINES") == "" {
+		t.Skip(row.Message)
+	}
+}
+
+// Without R the sdcopt:optimal row still runs, on the same table and
+// primary cells as the tools would get: the preset 2way-1300 under freq:3
+// has 188 primary cells (tabular/synth's presets.go), and the pattern is
+// safe by our audit. The report says why the R tools were skipped, in the
+// text too.
+func TestTableBaselinesOptimalWithoutR(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves a 1,296-cell table")
+	}
+	o := DefaultTableBaselinesOptions()
+	o.Rscript = filepath.Join(t.TempDir(), "no-such-Rscript")
+	o.Cases = []string{"2way-1300"}
+	o.Tools = []string{"GaussSuppression", SdcoptOptimalTool}
+	o.TimeLimit = 5 * time.Minute
+	rep, err := TableBaselines(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rep.Skipped, "R/sdcTable not installed") || len(rep.Rows) != 1 {
+		t.Fatalf("skipped %q, %d rows; want the R tools skipped and one row", rep.Skipped, len(rep.Rows))
+	}
+	r := rep.Rows[0]
+	skipEngines(t, r)
+	if r.Tool != SdcoptOptimalTool || r.Status != "ok" || r.Cells != 1296 || r.Primaries != 188 || r.PrimaryMismatch != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if r.UnderProtected != 0 || r.DisclosedPrimary != 0 || r.DisclosedSecondary != 0 || r.Secondary <= 0 ||
+		r.Suppressed != r.Primaries+r.Secondary || r.SecondaryValue >= r.SuppressedValue {
+		t.Errorf("pattern or audit: %+v", r)
+	}
+	// The cost of the pattern is its secondary value (costs are values).
+	if r.Cost == nil || math.Abs(*r.Cost-r.SecondaryValue) > 1e-6*math.Max(1, r.SecondaryValue) ||
+		r.LowerBound == nil || *r.LowerBound > *r.Cost*(1+1e-9) || r.Gap == nil || *r.Gap < 0 || *r.Gap > 1 {
+		t.Errorf("cost %v, bound %v, gap %v; secondary value %g", r.Cost, r.LowerBound, r.Gap, r.SecondaryValue)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	if !strings.Contains(text, "skipped: R/sdcTable not installed") || !strings.Contains(text, "2way-1300  1296   sdcopt:optimal") ||
+		!strings.Contains(text, "VALUE SEC") {
+		t.Errorf("text:\n%s", text)
 	}
 }
