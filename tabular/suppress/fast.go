@@ -85,6 +85,9 @@ const (
 	// maxRepairRounds bounds the audit-and-repair rounds. One round
 	// suffices in exact arithmetic (each repair's d stays feasible).
 	maxRepairRounds = 5
+	// maxCubePasses bounds the passes of the cube phase (the first
+	// choice, then the re-choices with the other cubes' corners free).
+	maxCubePasses = 10
 )
 
 // SolveFast finds a safe secondary suppression pattern for t with
@@ -202,9 +205,12 @@ func dimOptions(h *tabular.Hierarchy, x int) []dimOption {
 
 // fastSearch is the state of one SolveFast.
 type fastSearch struct {
-	m    *model
-	s    *Settings
-	sup  []bool // per master variable
+	m   *model
+	s   *Settings
+	sup []bool // per master variable
+	// use counts, per master variable, the cubes that have it as a
+	// corner (during the cube phase: sup[v] is use[v] > 0).
+	use  []int
 	res  *Result
 	heur *heuristic
 }
@@ -226,7 +232,7 @@ func (fs *fastSearch) corner(t target, g int, sign float64) (cost float64, fresh
 		return 0, false, false
 	}
 	v := m.vr[c]
-	if v < 0 || fs.sup[v] {
+	if v < 0 || fs.use[v] > 0 {
 		return 0, false, true
 	}
 	return m.cost[v], true, true
@@ -275,9 +281,10 @@ func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dim
 	}
 }
 
-// cube suppresses the cheapest cube that protects target t, whose
-// primary cell is cell local of ct, and reports whether there was one.
-func (fs *fastSearch) cube(t target, ct *cubeTable, local int) bool {
+// cube returns the master variables of the cheapest cube that protects
+// target t, whose primary cell is cell local of ct (corners in use by
+// other cubes cost nothing), and whether there is one.
+func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 	codes := ct.t.CodeIndices(local, nil)
 	nd := len(codes)
 	keep := max(2, int(math.Floor(math.Pow(cubeCombos, 1/float64(nd))+1e-9)))
@@ -304,7 +311,7 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) bool {
 		}
 		one[d] = &self[d]
 		if len(sc) == 0 {
-			return false
+			return nil, false
 		}
 		slices.SortStableFunc(sc, func(a, b scored) int {
 			if c := cmp.Compare(a.cost, b.cost); c != 0 {
@@ -343,17 +350,88 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) bool {
 		}
 	}
 	if best == nil {
-		return false
+		return nil, false
 	}
 	for d := range nd {
 		opts[d] = &short[d][best[d]].o
 	}
+	var vars []int
 	fs.cubeCost(t, ct, codes, opts, math.Inf(1), func(g int) {
 		if v := fs.m.vr[fs.m.colOf[g]]; v >= 0 {
-			fs.sup[v] = true
+			vars = append(vars, v)
 		}
 	})
-	return true
+	return vars, true
+}
+
+// cubes chooses a cube for every target, in order, then, while the
+// cost falls (at most maxCubePasses passes, and not past the deadline),
+// chooses each target's cube again with the other cubes' corners at no
+// cost: a corner no cube keeps is published. Every target keeps a cube
+// that protects it (within its table), so each pass leaves the pattern
+// as safe as before. It returns the targets without a cube.
+func (fs *fastSearch) cubes(geo []cubeTable, home func(int) (int, int), deadline time.Time) []int {
+	m := fs.m
+	certs := make([][]int, len(m.targets))
+	var open []int
+	choose := func(ti int) {
+		t := m.targets[ti]
+		for _, v := range certs[ti] {
+			fs.use[v]--
+		}
+		k, local := home(t.cell)
+		vars, ok := fs.cube(t, &geo[k], local)
+		if ok {
+			// The kept candidates need not include the old cube: keep it
+			// when none of them is usable.
+			certs[ti] = vars
+		}
+		for _, v := range certs[ti] {
+			fs.use[v]++
+		}
+	}
+	cost := func() float64 {
+		c := 0.0
+		for v, n := range fs.use {
+			if n > 0 {
+				c += m.cost[v]
+			}
+		}
+		return c
+	}
+	for ti := range m.targets {
+		choose(ti)
+		if certs[ti] == nil {
+			open = append(open, ti)
+		}
+	}
+	last := cost()
+	fs.res.CubePasses = 1
+	for pass := 1; pass < maxCubePasses; pass++ {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			break
+		}
+		for ti := range m.targets {
+			if certs[ti] != nil {
+				choose(ti)
+			}
+		}
+		fs.res.CubePasses++
+		c := cost()
+		if c >= last-1e-9*math.Max(1, last) {
+			break
+		}
+		last = c
+	}
+	for ti := range certs {
+		if certs[ti] != nil {
+			fs.res.Cubes++
+		}
+	}
+	for v, n := range fs.use {
+		fs.sup[v] = n > 0
+	}
+	return open
 }
 
 // openRepair opens the protection LP (once).
@@ -477,7 +555,7 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 	if len(m.targets) == 0 {
 		res.Stop = StopNoPrimary
 	}
-	fs := &fastSearch{m: m, s: s, sup: make([]bool, len(m.col)), res: res}
+	fs := &fastSearch{m: m, s: s, sup: make([]bool, len(m.col)), use: make([]int, len(m.col)), res: res}
 	defer func() {
 		if fs.heur != nil {
 			fs.heur.close()
@@ -490,15 +568,12 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 	}
 
 	// Phase 1: a cube per target.
-	var pending []int
-	for ti, t := range m.targets {
-		k, local := home(t.cell)
-		if fs.cube(t, &geo[k], local) {
-			res.Cubes++
-		} else {
-			pending = append(pending, ti)
-		}
+	prm := s.Params.OrDefault()
+	deadline := prm.Deadline
+	if prm.TimeLimit > 0 && (deadline.IsZero() || start.Add(prm.TimeLimit).Before(deadline)) {
+		deadline = start.Add(prm.TimeLimit)
 	}
+	pending := fs.cubes(geo, home, deadline)
 	progress("cubes")
 
 	// Phase 2: audit the whole problem, repair, again.

@@ -194,10 +194,11 @@ type Result struct {
 	Audit       *intervals.Report
 	Republished int
 	// Method is the method that ran: MethodOptimal or MethodFast.
-	// Cubes and RepairRounds are the fast method's hypercubes chosen and
+	// Cubes, CubePasses and RepairRounds are the fast method's targets
+	// protected by a hypercube, passes of its cube phase, and
 	// audit-and-repair rounds (see SolveFast).
-	Method              string
-	Cubes, RepairRounds int
+	Method                          string
+	Cubes, CubePasses, RepairRounds int
 }
 
 // Apply sets the statuses of t's cells to the pattern.
