@@ -355,7 +355,7 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 	for d := range nd {
 		opts[d] = &short[d][best[d]].o
 	}
-	var vars []int
+	vars := []int{} // not nil: a cube of primary cells only is a cube
 	fs.cubeCost(t, ct, codes, opts, math.Inf(1), func(g int) {
 		if v := fs.m.vr[fs.m.colOf[g]]; v >= 0 {
 			vars = append(vars, v)
