@@ -26,7 +26,7 @@ import (
 // relation of dimension e with the other codes fixed sums to
 // Π_{f≠e} s_f(c_f) · (Σ s_e(children) − s_e(x)) = 0. With s_e ∈ {−1, 0, 1}
 // its support is the "hypercube" of Repsilber's GHMITER (Hundepool et al.
-// 2012, Statistical Disclosure Control, §4.3 on the hypercube method): in
+// 2012, Statistical Disclosure Control, chapter 4, on the hypercube method): in
 // a flat dimension s_e is a pair of codes (+1 at the primary cell's code,
 // −1 at another leaf, or +1 at the total), and in a hierarchy it is a
 // path: the chain from the primary cell's code down to one of its leaves
