@@ -115,7 +115,7 @@ func (s *Settings) minLevel() float64 {
 
 // Progress is the state of the search after one of its steps.
 type Progress struct {
-	Phase      string // "start", "lp", "heuristic", "mip"
+	Phase      string // "start", "lp", "heuristic", "mip"; MethodFast: "cubes", "repair"
 	Cost       float64
 	LowerBound float64
 	LPRounds   int
