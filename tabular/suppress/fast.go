@@ -95,7 +95,9 @@ const (
 // seconds where Solve takes minutes; its cost is not minimal. The input
 // checks, errors and Result are those of Solve, with Stop StopHeuristic
 // and LowerBound 0; Settings.Schedule is not used, and the time limit
-// does not apply (every step is needed for safety). A nil t panics.
+// (Params.TimeLimit, Params.Deadline) only cuts the cube phase's later
+// passes short: the first cubes, the audit and the repairs always run to
+// the end, as the pattern's safety depends on them. A nil t panics.
 func SolveFast(t *tabular.Table, s *Settings) (*Result, error) {
 	geo := []cubeTable{{t: t}}
 	home := func(g int) (int, int) { return 0, g }
