@@ -5,7 +5,9 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/sdcopt/sdcopt/solvers"
 	"github.com/sdcopt/sdcopt/tabular"
 	"github.com/sdcopt/sdcopt/tabular/intervals"
 )
@@ -243,5 +245,16 @@ func TestMethod(t *testing.T) {
 		if got, _ := (&Settings{Method: MethodAuto}).method(n); got != want {
 			t.Fatalf("auto on %d cells: %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestFastTimeLimit: a time limit that has passed before the cube phase
+// leaves only the first pass of cubes, and the pattern is still safe
+// (solveOK audits it).
+func TestFastTimeLimit(t *testing.T) {
+	tab := randomTable(t, []*tabular.Hierarchy{twoLevel(t, "r", 3, 3), twoLevel(t, "c", 2, 3)}, 11, 20, 10, 3)
+	r := solveOK(t, tab, fastSettings(&Settings{Params: &solvers.Params{TimeLimit: time.Nanosecond}}))
+	if r.CubePasses != 1 {
+		t.Fatalf("%d cube passes after the deadline, want 1", r.CubePasses)
 	}
 }
