@@ -119,6 +119,17 @@
 // levels 0 must still not be disclosed: it gets an upper level of
 // Settings.MinLevel·max(1, |a_p|) (or a lower one when it cannot move up).
 //
+// # Methods
+//
+// Settings.Method chooses the algorithm: MethodOptimal (the default) is
+// the branch-and-cut above; MethodFast (SolveFast) protects each primary
+// cell by the cheapest hypercube of its table (balanced vectors of each
+// dimension's hierarchy, multiplied; see fast.go), re-chooses the cubes
+// with each other's corners free, audits the whole table or System with
+// package intervals and repairs every failing cell with the protection
+// LP until the audit passes; it gives no lower bound. MethodAuto is
+// MethodOptimal below AutoCells cells and MethodFast from there.
+//
 // # Sources
 //
 // M. Fischetti and J.-J. Salazar-González, Models and algorithms for the
@@ -128,7 +139,11 @@
 // constraints, Journal of the American Statistical Association 95 (2000)
 // 916–928: the attacker subproblems, the capacity constraints from their
 // duals, and a branch-and-cut over them with a rounding-and-repair
-// heuristic. The derivation above is ours (weak LP duality), as is the
+// heuristic. A. Hundepool et al., Statistical Disclosure Control (Wiley,
+// 2012), chapter 4 (Giessing's account of Repsilber's hypercube method,
+// GHMITER): the hypercube idea of the fast method; its extension to
+// whole hierarchical tables by balanced vectors is ours. The derivation
+// above is ours (weak LP duality), as is the
 // protection LP's weighting; sections of the papers are not cited
 // because they were not checked.
 package suppress

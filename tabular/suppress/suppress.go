@@ -98,8 +98,12 @@ type Settings struct {
 	// Default nil.
 	Progress func(Progress)
 	// NoAudit skips the final check of the pattern by intervals.Compute
-	// and intervals.Audit. Default false: audited.
+	// and intervals.Audit. Default false: audited. MethodFast always
+	// audits (the audit drives its repair).
 	NoAudit bool
+	// Method is MethodOptimal, MethodFast or MethodAuto. Default ""
+	// (MethodOptimal).
+	Method string
 }
 
 func (s *Settings) minLevel() float64 {
@@ -111,7 +115,7 @@ func (s *Settings) minLevel() float64 {
 
 // Progress is the state of the search after one of its steps.
 type Progress struct {
-	Phase      string // "start", "lp", "heuristic", "mip"
+	Phase      string // "start", "lp", "heuristic", "mip"; MethodFast: "cubes", "repair"
 	Cost       float64
 	LowerBound float64
 	LPRounds   int
@@ -145,6 +149,8 @@ func (s Stop) String() string {
 		return "round_limit"
 	case StopNoPrimary:
 		return "no_primary"
+	case StopHeuristic:
+		return "heuristic"
 	}
 	return fmt.Sprintf("stop(%d)", int(s))
 }
@@ -187,6 +193,12 @@ type Result struct {
 	// attacker already knows changes no interval.
 	Audit       *intervals.Report
 	Republished int
+	// Method is the method that ran: MethodOptimal or MethodFast.
+	// Cubes, CubePasses and RepairRounds are the fast method's targets
+	// protected by a hypercube, passes of its cube phase, and
+	// audit-and-repair rounds (see SolveFast).
+	Method                          string
+	Cubes, CubePasses, RepairRounds int
 }
 
 // Apply sets the statuses of t's cells to the pattern.
@@ -213,7 +225,19 @@ func (r *Result) ApplySystem(sys *tabular.System) {
 // tabular.ErrInconsistent, ErrNotSolved or the solvers package's errors;
 // ErrUnsafe comes with the Result. A nil t panics.
 func Solve(t *tabular.Table, s *Settings) (*Result, error) {
-	return solve(tableSource(t), s, func(st []tabular.Status) (*intervals.Result, error) {
+	method, err := s.method(len(t.Cells))
+	if err != nil {
+		return nil, err
+	}
+	if method == MethodFast {
+		return SolveFast(t, s)
+	}
+	return solve(tableSource(t), s, tableAudit(t, s))
+}
+
+// tableAudit returns the attacker's intervals of t under a pattern.
+func tableAudit(t *tabular.Table, s *Settings) func([]tabular.Status) (*intervals.Result, error) {
+	return func(st []tabular.Status) (*intervals.Result, error) {
 		c := *t
 		c.Cells = make([]tabular.Cell, len(t.Cells))
 		copy(c.Cells, t.Cells)
@@ -221,13 +245,25 @@ func Solve(t *tabular.Table, s *Settings) (*Result, error) {
 			c.Cells[i].Status = st[i]
 		}
 		return intervals.Compute(&c, auditSettings(s))
-	})
+	}
 }
 
 // SolveSystem is Solve for linked tables: one pattern over the System's
 // cells, a shared cell needing the largest level its tables give it.
 func SolveSystem(sys *tabular.System, s *Settings) (*Result, error) {
-	return solve(systemSource(sys), s, func(st []tabular.Status) (*intervals.Result, error) {
+	method, err := s.method(len(sys.Cells))
+	if err != nil {
+		return nil, err
+	}
+	if method == MethodFast {
+		return SolveSystemFast(sys, s)
+	}
+	return solve(systemSource(sys), s, systemAudit(sys, s))
+}
+
+// systemAudit returns the attacker's intervals of sys under a pattern.
+func systemAudit(sys *tabular.System, s *Settings) func([]tabular.Status) (*intervals.Result, error) {
+	return func(st []tabular.Status) (*intervals.Result, error) {
 		c := *sys
 		c.Cells = make([]tabular.SysCell, len(sys.Cells))
 		copy(c.Cells, sys.Cells)
@@ -235,7 +271,7 @@ func SolveSystem(sys *tabular.System, s *Settings) (*Result, error) {
 			c.Cells[i].Status = st[i]
 		}
 		return intervals.ComputeSystem(&c, auditSettings(s))
-	})
+	}
 }
 
 func auditSettings(s *Settings) *intervals.Settings {
@@ -399,7 +435,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 	if err != nil {
 		return nil, err
 	}
-	se := &search{m: m, s: s, sched: s.Schedule.orDefault(), start: start, res: &Result{}}
+	se := &search{m: m, s: s, sched: s.Schedule.orDefault(), start: start, res: &Result{Method: MethodOptimal}}
 	prm := s.Params.OrDefault()
 	if prm.TimeLimit > 0 {
 		se.deadline, se.total = start.Add(prm.TimeLimit), prm.TimeLimit
