@@ -73,7 +73,7 @@ func newTableProtectCmd() *cobra.Command {
 	f.IntVar(&s.topN, "top", tabular.DefaultTopN, "largest contributions kept per cell (nk:n needs n)")
 	f.StringVar(&s.rules, "rules", "", "sensitivity rules, e.g. freq:3,p:15 (required with --data; with --table the file's statuses are used unless given)")
 	f.StringVar(&s.sep, "sep", ",", "field separator of the input files: , or ; or tab")
-	f.StringVar(&s.method, "method", "auto", "optimal|auto (auto: optimal)")
+	f.StringVar(&s.method, "method", "auto", "optimal (branch and cut: a proven lower bound), fast (hypercubes, then the full audit and LP repairs; no bound) or auto (optimal below 3,000 cells, else fast)")
 	f.StringVar(&s.cost, "cost", "value", "cost of suppressing a cell: unity|freq|value|log|COLUMN (a numeric column of the --table file)")
 	f.StringVar(&s.zero, "zero", "never", "empty cells: never (always published) or allowed (may be secondary suppressions)")
 	f.StringVar(&s.out, "out", "", "write the published table (suppressed cells as x) to this file, atomically")
@@ -91,7 +91,7 @@ func newTableProtectCmd() *cobra.Command {
 
 // tableProtectReport is the report of `sdcopt table protect` (JSON).
 type tableProtectReport struct {
-	Method         string   `json:"method"` // the method run: "optimal"
+	Method         string   `json:"method"` // the method run: "optimal" or "fast" (auto resolved)
 	Data           string   `json:"data,omitempty"`
 	Table          string   `json:"table,omitempty"`
 	Dims           []string `json:"dims"`
@@ -124,9 +124,8 @@ type tableProtectReport struct {
 	Seconds         float64 `json:"seconds"`
 }
 
-// protectMethods are the --method values; "fast" (a heuristic without
-// the master MIPs) joins them when the library has it.
-var protectMethods = []string{"auto", "optimal"}
+// protectMethods are the --method values (suppress.Settings.Method).
+var protectMethods = []string{"auto", "optimal", "fast"}
 
 func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	start := time.Now()
@@ -148,13 +147,7 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	}
 	method := s.method
 	switch method {
-	case "auto", "optimal":
-		method = "optimal"
-	case "fast":
-		// The place of a heuristic without the master MIPs: when package
-		// suppress has it (a Settings field or its own function), map
-		// "fast" to it here and add it to protectMethods.
-		return cli.BadInput("--method fast is not available yet (use optimal, with --time-limit for a bounded run)")
+	case suppress.MethodAuto, suppress.MethodOptimal, suppress.MethodFast:
 	default:
 		return cli.BadInput("--method %q: want %s", s.method, strings.Join(protectMethods, "|"))
 	}
@@ -240,7 +233,7 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 
 	prog := cli.NewProgress(s.quiet)
 	var trace []bench.TracePoint
-	set := &suppress.Settings{MIPSolver: s.engine.solver, Params: params, Empty: empty,
+	set := &suppress.Settings{Method: method, MIPSolver: s.engine.solver, Params: params, Empty: empty,
 		Progress: func(p suppress.Progress) {
 			trace = append(trace, bench.TracePoint{Seconds: p.Elapsed.Seconds(), Incumbent: p.Cost, Bound: p.LowerBound})
 			prog.Printf("%s: cost %s, lower bound %s, %d cuts, %.1f s", p.Phase, datasets.FormatValue(p.Cost),
@@ -262,7 +255,7 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	}
 	unsafe := err
 	res.Apply(tab)
-	rep := newProtectReport(s, method, tab, res, costCol)
+	rep := newProtectReport(s, res.Method, tab, res, costCol)
 	rep.Insiders = "skipped"
 	if s.insiders {
 		set := &intervals.Settings{NoCertificates: true}

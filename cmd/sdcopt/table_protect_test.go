@@ -217,7 +217,6 @@ func TestTableProtectBadInput(t *testing.T) {
 	expectBadInput(t, []string{"table", "protect"}, []badInputCase{
 		{args: []string{"--dims", "row,col"}, want: []string{"--data", "--table"}},
 		{args: []string{"--table", in}, want: []string{"--dims is required"}},
-		{args: []string{"--table", in, "--dims", "row,col", "--method", "fast"}, want: []string{"--method fast is not available yet"}},
 		{args: []string{"--table", in, "--dims", "row,col", "--method", "best"}, want: []string{"--method \"best\""}},
 		{args: []string{"--table", in, "--dims", "row,col", "--zero", "maybe"}, want: []string{"--zero \"maybe\""}},
 		{args: []string{"--table", in, "--dims", "row,col", "--cost", "nosuch"}, want: []string{in, "nosuch", "no such column"}},
@@ -295,5 +294,46 @@ func TestTableProtectInfeasible(t *testing.T) {
 	}
 	if _, err := os.Stat(pub); err == nil {
 		t.Error("published table written for an unprotectable table")
+	}
+}
+
+// TestTableProtectFast protects the hand-made table with --method fast:
+// a safe pattern (the final audit passes), no lower bound, never cheaper
+// than the optimal method's on the same table, and the same pattern on a
+// second run.
+func TestTableProtectFast(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "t.csv")
+	os.WriteFile(in, []byte(protectTable), 0o644)
+	cost := func(method string, st string) (float64, string) {
+		stdout, msg, code := run(t, "table", "protect", "--quiet", "--insiders=false", "--table", in, "--dims", "row,col",
+			"--method", method, "--statuses", st, "--format", "json")
+		if code != 0 {
+			t.Fatalf("--method %s: exit %d %s\n%s", method, code, msg, stdout)
+		}
+		var rep struct {
+			Method string  `json:"method"`
+			Cost   float64 `json:"cost_of_secondary"`
+			Audit  string  `json:"audit"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("--method %s: %v\n%s", method, err, stdout)
+		}
+		if rep.Method != method || rep.Audit != "pass" {
+			t.Errorf("--method %s: method %q, audit %q", method, rep.Method, rep.Audit)
+		}
+		b, err := os.ReadFile(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.Cost, string(b)
+	}
+	fast, pattern := cost("fast", filepath.Join(dir, "fast.csv"))
+	opt, _ := cost("optimal", filepath.Join(dir, "opt.csv"))
+	if fast < opt-1e-9 {
+		t.Errorf("fast cost %v below the optimal %v", fast, opt)
+	}
+	if _, again := cost("fast", filepath.Join(dir, "fast2.csv")); again != pattern {
+		t.Error("--method fast gave two patterns for one input")
 	}
 }
