@@ -46,7 +46,7 @@ type clpSession struct {
 	// resized: rows or columns were added since the last solve, so the
 	// kept factorization (warm.cpp) is not used for the next one.
 	resized bool
-	closed  bool
+	closed                       bool
 }
 
 func newClpSession(engine string, p *solvers.Problem, prm *solvers.Params) (*clpSession, error) {
