@@ -26,10 +26,6 @@ typedef char coin_bigindex_is_int[(sizeof(CoinBigIndex) == sizeof(int)) ? 1 : -1
 int sdcopt_clp_check(Clp_Simplex *m, int nrows, int ncols);
 void sdcopt_clp_set_wall_seconds(Clp_Simplex *m, double secs);
 int sdcopt_clp_hit_limit(Clp_Simplex *m);
-
-// warm.cpp
-int sdcopt_clp_primal_keep(Clp_Simplex *m);
-int sdcopt_clp_dual_keep(Clp_Simplex *m);
 #cgo LDFLAGS: -lstdc++
 */
 import "C"
@@ -296,21 +292,6 @@ func (m *clpModel) primal() int {
 	enterEngine()
 	defer leaveEngine()
 	return int(C.Clp_primal(m.p, 0))
-}
-
-// primalKeep and dualKeep re-optimize keeping CLP's factorization
-// between solves (warm.cpp); only after objective, sense or bound
-// changes, and only when clpWallOK (the same view of Clp_Simplex).
-func (m *clpModel) primalKeep() int {
-	enterEngine()
-	defer leaveEngine()
-	return int(C.sdcopt_clp_primal_keep(m.p))
-}
-
-func (m *clpModel) dualKeep() int {
-	enterEngine()
-	defer leaveEngine()
-	return int(C.sdcopt_clp_dual_keep(m.p))
 }
 
 func (m *clpModel) dual() int {

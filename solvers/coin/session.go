@@ -43,9 +43,6 @@ type clpSession struct {
 	solved                       bool
 	objDirty, colDirty, rowDirty bool // vectors to push to CLP
 	primalWarm, dualWarm         bool // kinds of change since the last solve
-	// resized: rows or columns were added since the last solve, so the
-	// kept factorization (warm.cpp) is not used for the next one.
-	resized bool
 	closed                       bool
 }
 
@@ -111,17 +108,12 @@ func (s *clpSession) Solve() (*solvers.Result, error) {
 	armTimeLimit(s.m, s.prm)
 	t0 := time.Now()
 	m, solved, dualOnly := s.m, s.solved, s.dualWarm && !s.primalWarm
-	keep := solved && !s.resized && clpWallOK()
 	call := func() {
 		switch {
 		case !solved:
 			m.initialSolve(s.opts.method, s.opts.presolve)
-		case dualOnly && keep:
-			m.dualKeep()
 		case dualOnly:
 			m.dual()
-		case keep:
-			m.primalKeep()
 		default:
 			m.primal()
 		}
@@ -139,7 +131,7 @@ func (s *clpSession) Solve() (*solvers.Result, error) {
 	}
 	secs := time.Since(t0).Seconds()
 	s.solved = true
-	s.primalWarm, s.dualWarm, s.resized = false, false, false
+	s.primalWarm, s.dualWarm = false, false
 	r := readClp(s.engine, s.m, s.offset, s.prm, &s.opts)
 	r.Seconds = secs
 	r.Warnings = append(append([]string(nil), s.warn...), r.Warnings...)
@@ -166,7 +158,7 @@ func (s *clpSession) AddCols(obj, lo, up []float64, types []solvers.VarType, sta
 	s.obj = append(s.obj, obj...)
 	s.colLo = append(s.colLo, lo...)
 	s.colUp = append(s.colUp, up...)
-	s.primalWarm, s.resized = true, true
+	s.primalWarm = true
 	return nil
 }
 
@@ -184,7 +176,7 @@ func (s *clpSession) AddRows(lo, up []float64, start, cols []int, vals []float64
 	s.m.addRows(lo, up, start, cols, vals)
 	s.rowLo = append(s.rowLo, lo...)
 	s.rowUp = append(s.rowUp, up...)
-	s.dualWarm, s.resized = true, true
+	s.dualWarm = true
 	return nil
 }
 
