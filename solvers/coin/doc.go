@@ -60,12 +60,8 @@
 // (Clp_primal) when only columns were added or the objective or sense
 // changed (the old basis stays primal feasible), dual simplex (Clp_dual)
 // when only rows were added or bounds changed (the basis stays dual
-// feasible), primal simplex when both kinds changed. When no row or column
-// was added since the last solve, the re-solve keeps CLP's factorization
-// and work areas instead (ClpSimplex::primal or ::dual with
-// startFinishOptions 1|2, warm.cpp): on the interval audit of a 2,818-cell
-// component this took the time from 20.6 s to 17.9 s (docs/REPRODUCE.md).
-// A warm solve that ends with status 4 is repeated from scratch.
+// feasible), primal simplex when both kinds changed. A warm solve that ends
+// with status 4 is repeated from scratch.
 //
 // Measured on a 400-row set-partitioning master LP (solvertest
 // generators, bench_test.go): after adding 100 columns to 4000, the warm
