@@ -245,3 +245,22 @@ func (s *System) CellName(g int) string {
 func (s *System) CheckConsistent(tol float64) error {
 	return checkRelations(slices.Values(s.Relations), func(g int) float64 { return s.Cells[g].Value }, s.CellName, tol)
 }
+
+// NonNegative reports whether every cell value of the system is known to
+// be ≥ 0: when no table is a magnitude table, or no cell is negative (see
+// Table.NonNegative).
+func (s *System) NonNegative() bool {
+	magnitude := false
+	for _, t := range s.Tables {
+		magnitude = magnitude || t.Magnitude
+	}
+	if !magnitude {
+		return true
+	}
+	for i := range s.Cells {
+		if s.Cells[i].Value < 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -280,3 +280,18 @@ func checkRelations(rels iter.Seq[Relation], value func(int) float64, name func(
 	}
 	return nil
 }
+
+// NonNegative reports whether every cell value is known to be ≥ 0: always
+// for a frequency table, and for a magnitude table when no cell is
+// negative. It decides the attacker's default prior lower bound 0.
+func (t *Table) NonNegative() bool {
+	if !t.Magnitude {
+		return true
+	}
+	for i := range t.Cells {
+		if t.Cells[i].Value < 0 {
+			return false
+		}
+	}
+	return true
+}

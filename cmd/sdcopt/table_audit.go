@@ -189,18 +189,6 @@ func loadTableFileWith(table string, dims []dimFlag, ts *tabular.TableFileSettin
 }
 
 // nonNegative reports whether every cell value of t is ≥ 0.
-func nonNegative(t *tabular.Table) bool {
-	if !t.Magnitude {
-		return true
-	}
-	for _, c := range t.Cells {
-		if c.Value < 0 {
-			return false
-		}
-	}
-	return true
-}
-
 func finitePtr(v float64) *float64 {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return nil

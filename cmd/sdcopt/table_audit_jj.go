@@ -27,7 +27,7 @@ func loadAuditInput(s *tableAuditSettings, dims []dimFlag, sep rune) (*auditInpu
 		if err != nil {
 			return nil, err
 		}
-		in := &auditInput{name: s.table, tab: tab, cells: tab.Cells, nonNeg: nonNegative(tab),
+		in := &auditInput{name: s.table, tab: tab, cells: tab.Cells, nonNeg: tab.NonNegative(),
 			compute: func(st *intervals.Settings) (*intervals.Result, error) {
 				r, err := intervals.Compute(tab, st)
 				return r, libraryError("", err)

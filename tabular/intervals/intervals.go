@@ -229,44 +229,25 @@ func tableSource(t *tabular.Table) source {
 	for r := range t.Relations() {
 		rels = append(rels, r)
 	}
-	nonNeg := true
-	if t.Magnitude {
-		for i := range t.Cells {
-			if t.Cells[i].Value < 0 {
-				nonNeg = false
-				break
-			}
-		}
-	}
 	return source{
 		n:      len(t.Cells),
 		value:  func(i int) float64 { return t.Cells[i].Value },
 		status: func(i int) tabular.Status { return t.Cells[i].Status },
 		name:   t.CellName,
 		rels:   rels,
-		nonNeg: nonNeg,
+		nonNeg: t.NonNegative(),
 		prior:  func(i int) (float64, float64, bool) { return cellPrior(&t.Cells[i]) },
 	}
 }
 
 func systemSource(s *tabular.System) source {
-	nonNeg := true
-	for _, t := range s.Tables {
-		if t.Magnitude {
-			for i := range s.Cells {
-				if s.Cells[i].Value < 0 {
-					nonNeg = false
-				}
-			}
-		}
-	}
 	return source{
 		n:      len(s.Cells),
 		value:  func(i int) float64 { return s.Cells[i].Value },
 		status: func(i int) tabular.Status { return s.Cells[i].Status },
 		name:   s.CellName,
 		rels:   s.Relations,
-		nonNeg: nonNeg,
+		nonNeg: s.NonNegative(),
 		prior: func(g int) (float64, float64, bool) {
 			r := s.Cells[g].Refs[0]
 			return cellPrior(&s.Tables[r.Table].Cells[r.Cell])

@@ -25,15 +25,6 @@ func tableSource(t *tabular.Table) source {
 	for r := range t.Relations() {
 		rels = append(rels, r)
 	}
-	nonNeg := true
-	if t.Magnitude {
-		for i := range t.Cells {
-			if t.Cells[i].Value < 0 {
-				nonNeg = false
-				break
-			}
-		}
-	}
 	return source{
 		n:      len(t.Cells),
 		value:  func(i int) float64 { return t.Cells[i].Value },
@@ -45,21 +36,11 @@ func tableSource(t *tabular.Table) source {
 		},
 		name:   t.CellName,
 		rels:   rels,
-		nonNeg: nonNeg,
+		nonNeg: t.NonNegative(),
 	}
 }
 
 func systemSource(s *tabular.System) source {
-	nonNeg := true
-	for _, t := range s.Tables {
-		if t.Magnitude {
-			for i := range s.Cells {
-				if s.Cells[i].Value < 0 {
-					nonNeg = false
-				}
-			}
-		}
-	}
 	return source{
 		n:      len(s.Cells),
 		value:  func(i int) float64 { return s.Cells[i].Value },
@@ -75,7 +56,7 @@ func systemSource(s *tabular.System) source {
 		},
 		name:   s.CellName,
 		rels:   s.Relations,
-		nonNeg: nonNeg,
+		nonNeg: s.NonNegative(),
 	}
 }
 
