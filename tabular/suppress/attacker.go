@@ -129,6 +129,9 @@ func (a *attacker) solve(t target) (outcome, error) {
 		return outcome{}, err
 	}
 	a.objCol = t.col
+	if err := a.overrideBounds(t, true); err != nil {
+		return outcome{}, err
+	}
 	// Cap the primary cell's move at the level: the protection condition
 	// is the same (P(y) is convex and contains 0, so a d moving it further
 	// scales down to one moving it by exactly the level), the attacker
@@ -146,6 +149,9 @@ func (a *attacker) solve(t target) (outcome, error) {
 		if err := a.sess.SetColBounds(t.col, -a.m.lb[t.col]*a.y[t.col], a.m.ub[t.col]*a.y[t.col]); err != nil {
 			return outcome{}, err
 		}
+		if err := a.overrideBounds(t, false); err != nil {
+			return outcome{}, err
+		}
 	}
 	if r.Abandoned {
 		if err := a.open(); err != nil {
@@ -158,16 +164,36 @@ func (a *attacker) solve(t target) (outcome, error) {
 	o := outcome{z: r.Objective, res: r}
 	o.reached = o.z >= t.level-levelTol*math.Max(1, t.level)
 	for c, x := range r.X {
-		if math.Abs(x) > witnessTol*math.Max(1, math.Max(a.m.lb[c], a.m.ub[c])) {
+		lb, ub := a.m.bounds(t, c)
+		if math.Abs(x) > witnessTol*math.Max(1, math.Max(lb, ub)) {
 			o.witness = append(o.witness, c)
 		}
 	}
 	return o, nil
 }
 
+// overrideBounds sets (set) the bounds of an insider target's own
+// columns, [−LB^k·y, UB^k·y], or restores the model's.
+func (a *attacker) overrideBounds(t target, set bool) error {
+	if t.ov == nil {
+		return nil
+	}
+	for k, c := range t.ov.cols {
+		lb, ub := a.m.lb[c], a.m.ub[c]
+		if set {
+			lb, ub = t.ov.lb[k], t.ov.ub[k]
+		}
+		if err := a.sess.SetColBounds(c, -lb*a.y[c], ub*a.y[c]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // capped returns the bounds of target t's column during its solve.
 func (a *attacker) capped(t target) (lo, up float64) {
-	lo, up = -a.m.lb[t.col], a.m.ub[t.col]
+	lb, ub := a.m.bounds(t, t.col)
+	lo, up = -lb, ub
 	if t.up {
 		up = math.Min(up, t.level)
 	} else {
@@ -210,7 +236,7 @@ func (a *attacker) cutOf(t target, r *solvers.Result) (c cut, ok, infeasible boo
 		for k, i := range rows {
 			rc -= vals[k] * r.Duals[i]
 		}
-		ub, lb := a.m.ub[col], a.m.lb[col]
+		lb, ub := a.m.bounds(t, col)
 		if col == t.col {
 			lo, up := a.capped(t)
 			ub, lb = up, -lo

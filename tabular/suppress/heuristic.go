@@ -154,8 +154,32 @@ func (h *heuristic) setY(y []float64) error {
 // restores them to y times the full bounds.
 func (h *heuristic) targetBounds(sess solvers.Session, t target, set bool, y float64) error {
 	nc := len(h.m.cell)
+	if t.ov != nil {
+		// An insider's bounds on its own columns (times y of the witness
+		// LP's pattern; the protection LP's bounds are full).
+		for k, c := range t.ov.cols {
+			lb, ub := h.m.lb[c], h.m.ub[c]
+			if set {
+				lb, ub = t.ov.lb[k], t.ov.ub[k]
+			}
+			yc := 1.0
+			if sess == h.wit {
+				yc = h.wy[c]
+			}
+			if err := sess.SetColBounds(c, 0, ub*yc); err != nil {
+				return err
+			}
+			if err := sess.SetColBounds(nc+c, 0, lb*yc); err != nil {
+				return err
+			}
+		}
+	}
 	u, v := t.col, nc+t.col
-	uLo, uUp, vUp := 0.0, h.m.ub[t.col]*y, h.m.lb[t.col]*y
+	lb, ub := h.m.bounds(t, t.col)
+	if !set {
+		lb, ub = h.m.lb[t.col], h.m.ub[t.col]
+	}
+	uLo, uUp, vUp := 0.0, ub*y, lb*y
 	vLo := 0.0
 	if set {
 		if t.up {

@@ -3,6 +3,7 @@ package suppress
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sdcopt/sdcopt/solvers"
 	"github.com/sdcopt/sdcopt/tabular"
@@ -61,11 +62,24 @@ func systemSource(s *tabular.System) source {
 }
 
 // target is one attacker subproblem: raise (Up) or lower primary cell
-// Cell, attacker column Col, by at least Level.
+// Cell, attacker column Col, by at least Level. An insider's target has
+// its own movement bounds on the columns of ov (nil: the model's LB, UB
+// everywhere; see insider.go).
 type target struct {
 	cell, col int
 	up        bool
 	level     float64
+	ov        *override
+}
+
+// bounds returns LB and UB of column c for target t.
+func (m *model) bounds(t target, c int) (lb, ub float64) {
+	if t.ov != nil {
+		if k, ok := slices.BinarySearch(t.ov.cols, c); ok {
+			return t.ov.lb[k], t.ov.ub[k]
+		}
+	}
+	return m.lb[c], m.ub[c]
 }
 
 // model is the suppression problem over the attacker's columns: the cells

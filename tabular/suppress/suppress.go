@@ -104,6 +104,11 @@ type Settings struct {
 	// Method is MethodOptimal, MethodFast or MethodAuto. Default ""
 	// (MethodOptimal).
 	Method string
+	// Insiders says whether the pattern is protected against insiders
+	// (insider.go; the package documentation, section Insiders).
+	// Default InsidersAuto: when the table carries frequencies or
+	// contributions.
+	Insiders InsiderPolicy
 }
 
 func (s *Settings) minLevel() float64 {
@@ -199,6 +204,20 @@ type Result struct {
 	// audit-and-repair rounds (see SolveFast).
 	Method                          string
 	Cubes, CubePasses, RepairRounds int
+	// InsiderTargets is the number of insider targets the search added
+	// (each a primary cell and direction against one insider, checked
+	// from then on), InsiderLPs the attacker LPs of the insider checks.
+	// Insiders is the report of intervals.InsiderAudit (every insider,
+	// no cap) on the pattern; nil when insiders are not modelled (see
+	// Settings.Insiders) or with Settings.NoAudit.
+	InsiderTargets, InsiderLPs int
+	Insiders                   *intervals.InsiderReport
+	// InsiderImpossible is the number of insider targets that no
+	// pattern reaches (missed even with every free cell suppressed):
+	// left out of the model, they make the final insider audit fail
+	// (ErrUnsafe, with the first of them in the message).
+	InsiderImpossible int
+	impossibleNote    string
 }
 
 // Apply sets the statuses of t's cells to the pattern.
@@ -229,10 +248,23 @@ func Solve(t *tabular.Table, s *Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if method == MethodFast {
-		return SolveFast(t, s)
+	know, on, err := insiderKnowledge(t, s)
+	if err != nil {
+		return nil, err
 	}
-	return solve(tableSource(t), s, tableAudit(t, s))
+	var res *Result
+	if method == MethodFast {
+		res, err = SolveFast(t, s)
+		if err == nil && on {
+			err = protectInsidersFast(t, s, res, know)
+		}
+	} else {
+		res, err = solve(tableSource(t), s, tableAudit(t, s), know)
+	}
+	if err != nil || !on || (s != nil && s.NoAudit) {
+		return res, err
+	}
+	return res, insiderAudit(t, s, res)
 }
 
 // tableAudit returns the attacker's intervals of t under a pattern.
@@ -255,10 +287,13 @@ func SolveSystem(sys *tabular.System, s *Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s != nil && s.Insiders == InsidersOn {
+		return nil, fmt.Errorf("%w: insiders in linked tables (InsidersOn needs one table)", ErrUnsupported)
+	}
 	if method == MethodFast {
 		return SolveSystemFast(sys, s)
 	}
-	return solve(systemSource(sys), s, systemAudit(sys, s))
+	return solve(systemSource(sys), s, systemAudit(sys, s), nil)
 }
 
 // systemAudit returns the attacker's intervals of sys under a pattern.
@@ -296,6 +331,7 @@ type search struct {
 	best     *pattern
 	lb       float64
 	res      *Result
+	guard    *insiderGuard // nil: insiders not modelled
 }
 
 func (se *search) timeUp() bool {
@@ -372,7 +408,9 @@ func (se *search) heuristicFrom(y []float64) error {
 		return err
 	}
 	se.res.Heuristic++
-	se.offer(pt)
+	if err := se.offerSafe(pt, se.deadline); err != nil {
+		return err
+	}
 	se.progress("heuristic")
 	return nil
 }
@@ -418,7 +456,7 @@ func (se *search) separate(y []float64) ([]cut, bool, error) {
 	return cuts, safe, nil
 }
 
-func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Result, error)) (*Result, error) {
+func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Result, error), know []intervals.InsiderKnowledge) (*Result, error) {
 	start := time.Now()
 	if s == nil {
 		s = &Settings{}
@@ -474,6 +512,11 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		}
 		if se.heur != nil {
 			res.HeuristicLPs = se.heur.solves
+		}
+		if se.guard != nil {
+			pl := se.guard.pool
+			res.InsiderTargets, res.InsiderLPs = pl.nAdded, pl.lps
+			res.InsiderImpossible, res.impossibleNote = pl.nImpossible, pl.firstImpossible
 		}
 		if se.ms != nil {
 			res.Cuts = len(se.ms.cuts)
@@ -573,11 +616,21 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 	for v := range all {
 		all[v] = true
 	}
+	if know != nil {
+		se.guard = &insiderGuard{m: m, att: se.att, heur: se.heur, ms: se.ms, pool: newInsiderPool(m, know, s.minLevel())}
+		// Every free cell suppressed is the largest polytope of every
+		// insider: a target it misses cannot be reached.
+		if _, err := se.guard.check(all, true); err != nil {
+			return nil, err
+		}
+	}
 	first, err := se.firstIncumbent()
 	if err != nil {
 		return nil, err
 	}
-	se.offer(first)
+	if err := se.offerSafe(first, time.Time{}); err != nil {
+		return nil, err
+	}
 	se.progress("start")
 	rc, err := m.relationCuts()
 	if err != nil {
@@ -682,10 +735,34 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 				if err != nil {
 					return nil, err
 				}
+				if se.guard != nil {
+					// The insiders the model does not hold yet: a
+					// violated one cuts yi off, and the heuristic
+					// repairs it.
+					n, err := se.guard.check(round(yi), false)
+					if err != nil {
+						return nil, err
+					}
+					if n > 0 {
+						if err := se.heuristicFrom(yi); err != nil {
+							return nil, err
+						}
+						if se.closed() {
+							break
+						}
+						if se.timeUp() {
+							stop = StopTimeLimit
+							break
+						}
+						continue
+					}
+				}
 				if err := se.heur.cleanup(pt, se.deadline); err != nil {
 					return nil, err
 				}
-				se.offer(pt)
+				if err := se.offerSafe(pt, se.deadline); err != nil {
+					return nil, err
+				}
 				if r.Status == solvers.Optimal {
 					// The relaxation's optimum is safe: optimal within
 					// the MIP engine's gaps.
