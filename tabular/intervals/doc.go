@@ -223,6 +223,11 @@
 // the levels or is one point) are left to it: the findings are the
 // breaks an outsider's audit does not see.
 //
+// Insiders gives the same insiders, knowledge and requirements for a
+// table with every cell that may be suppressed suppressed (the candidates
+// any pattern can face), as a secondary suppression model needs them
+// (package tabular/suppress, section Insiders).
+//
 // The largest contributor's estimate. For every primary cell of a
 // magnitude table with Top and Freq ≥ 2, the largest contributor x1
 // knows the cell lies in [lo, hi] (its insider interval when it was

@@ -119,6 +119,59 @@
 // levels 0 must still not be disclosed: it gets an upper level of
 // Settings.MinLevel·max(1, |a_p|) (or a lower one when it cannot move up).
 //
+// # Insiders
+//
+// An insider (package intervals, section Insiders: a respondent or
+// holding named in the Top lists, the coalition of the two contributors
+// of a cell, or the contributors of a singleton or pair cell when the
+// table names none) knows more than the prior: its own contribution
+// raises the lower bound of every cell it contributes to (propagated up
+// the relations), and a cell it makes up alone is known exactly. With
+// Settings.Insiders (default: when the table carries frequencies or
+// contributions) the pattern must also protect every primary cell p
+// against every insider k: intervals.Insiders lists the insiders of the
+// table with every cell that may be suppressed suppressed, with their
+// narrowed priors [l^k, u^k] and their requirements (the interval must
+// reach needLo^k_p and needHi^k_p). Insider k's targets are
+//
+//	up:   level needHi^k_p − a_p,   down: level a_p − needLo^k_p,
+//	LB^k_i = min(LB_i, a_i − l^k_i),  UB^k_i = min(UB_i, u^k_i − a_i),
+//
+// with LB^k = UB^k = 0 on a cell k makes up alone, and none for a p that
+// k makes up alone (it knows it). The insider's polytope P^k(y) is P(y)
+// with LB^k, UB^k, and the derivation of the capacity constraint above
+// holds word for word with them: Σ_i (r_i⁺·UB^k_i + r_i⁻·LB^k_i)·y_i ≥
+// level. The requirement is a property of the insider and the table,
+// not of the pattern (the insider knows its contributions whatever is
+// published), so each such constraint holds for every protecting y;
+// InsiderAudit audits, for a given pattern, a subset of these insiders
+// (those its suppressed cells name). The model with any subset of the
+// insider targets is a relaxation of the model with all of them, so its
+// LP and MIP bounds stay lower bounds. The model's insiders can be more
+// than the final audit's: a respondent alone in a published cell still
+// counts. For a frequency table with the default prior they are the
+// same: the contributors of a published singleton or pair cell know
+// nothing an outsider does not (its value is published, and every total
+// containing it is at least as large for everyone).
+//
+// Insider targets are added lazily. After every candidate pattern (the
+// first incumbent, each heuristic pattern, each integer master
+// solution) the targets not yet in the model are checked: the
+// outsider's least-movement witness d for the same cell and direction
+// proves a target reached when it stays within the insider's bounds and
+// the insider's level is not higher, and only the others get an
+// attacker LP. A violated target joins the model for good (separated in
+// every later round, cut, repaired and kept by the heuristic with the
+// insider's bounds in its protection and witness LPs), and a pattern
+// becomes the incumbent only when no target is violated; an integer
+// master solution that violates one is cut off. A target missed with
+// every free cell suppressed is one no pattern reaches: it is left out,
+// counted in Result.InsiderImpossible, and the final check fails. That
+// check is intervals.InsiderAudit with every insider (no cap); a finding
+// makes Solve return ErrUnsafe with the Result. MethodFast repairs its
+// pattern the same way after its audit (protectInsidersFast). Linked
+// tables (SolveSystem) are protected against outsiders only.
+//
 // # Methods
 //
 // Settings.Method chooses the algorithm: MethodOptimal (the default) is
