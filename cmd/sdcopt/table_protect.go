@@ -83,7 +83,7 @@ func newTableProtectCmd() *cobra.Command {
 	f.StringVar(&s.trace, "trace", "", "write the search's trace (CSV: seconds, incumbent, bound) to this file")
 	f.StringVar(&s.plot, "plot", "", "draw the trace (cost against time: incumbent and lower bound) in this directory (SVG and PNG)")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
-	f.BoolVar(&s.insiders, "insiders", true, "also audit the pattern against insiders, as `sdcopt table audit` does; a finding blocks publication (the suppression does not model insiders yet); false publishes a pattern safe against outsiders only")
+	f.BoolVar(&s.insiders, "insiders", true, "protect against insiders too when the table has a freq column or contributions (contributors who know their own values, coalitions of a cell's two contributors): the search models them, and the insider audit of `sdcopt table audit` is the final gate (a finding blocks publication); false protects against outsiders only")
 	s.engine.registerSolver(c, false, "time limit of the whole search in seconds (0 = none); the best safe pattern found is returned")
 	f.Lookup("solver").Usage = "MIP engine of the master problem: auto|highs|cbc|lpsolve"
 	return c
@@ -113,9 +113,11 @@ type tableProtectReport struct {
 	UnderProtected int      `json:"under_protected"`
 	Disclosed      int      `json:"disclosed"`
 	// Insiders is the insider audit of the pattern (pass, fail, or why
-	// it did not run): reported, not modelled by the suppression.
+	// it did not run); InsiderTargets the insider targets the search
+	// added to its model (suppress.Result.InsiderTargets).
 	Insiders        string  `json:"insiders"`
 	InsiderFindings int     `json:"insider_findings"`
+	InsiderTargets  int     `json:"insider_targets"`
 	LPRounds        int     `json:"lp_rounds"`
 	MIPSolves       int     `json:"mip_solves"`
 	Cuts            int     `json:"cuts"`
@@ -242,6 +244,9 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	if s.engine.solver == "auto" {
 		set.MIPSolver = ""
 	}
+	if !s.insiders {
+		set.Insiders = suppress.InsidersOff
+	}
 	res, err := suppress.Solve(tab, set)
 	prog.Flush()
 	if err != nil && !errors.Is(err, suppress.ErrUnsafe) {
@@ -279,10 +284,10 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 
 	var outs cli.Outputs
 	defer outs.Abort()
-	// An unsafe pattern (numerical trouble, see suppress.ErrUnsafe), or one
-	// that an insider breaks (the suppression does not model insiders yet),
-	// is reported but never published; --insiders=false is the user
-	// insisting on a pattern safe against outsiders only.
+	// An unsafe pattern (numerical trouble, or an insider no pattern can
+	// resist; see suppress.ErrUnsafe), or one that the insider audit
+	// breaks, is reported but never published; --insiders=false is the
+	// user insisting on a pattern safe against outsiders only.
 	insiderFail := rep.InsiderFindings > 0
 	if s.out != "" && unsafe == nil && !insiderFail {
 		if err := outs.Write(s.out, func(w io.Writer) error { return writePublished(w, tab, s.table == "" || hasFreq(tab)) }); err != nil {
@@ -327,7 +332,7 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 		return cli.NoSolution("%s: %v", inputName(s), unsafe)
 	}
 	if insiderFail {
-		return cli.NoSolution("%s: the pattern is safe against outsiders, but %d insider finding(s) break primary cells (see sdcopt table audit); nothing published: --insiders=false publishes it anyway", inputName(s), rep.InsiderFindings)
+		return cli.NoSolution("%s: the pattern is safe against outsiders, but %d insider finding(s) break primary cells (see sdcopt table audit); nothing published: --insiders=false protects against outsiders only", inputName(s), rep.InsiderFindings)
 	}
 	return nil
 }
@@ -436,7 +441,7 @@ func newProtectReport(s *tableProtectSettings, method string, tab *tabular.Table
 	rep := &tableProtectReport{Method: method, Data: s.data, Table: s.table, Cost: s.cost, Zero: s.zero, Out: s.out,
 		Statuses: s.statuses, Cells: len(tab.Cells), Primary: res.Primary, Secondary: res.Secondary, PatternCost: res.Cost,
 		LowerBound: res.LowerBound, Gap: res.Gap, Stop: res.Stop.String(), Audit: "skipped", LPRounds: res.LPRounds,
-		MIPSolves: res.MIPSolves, Cuts: res.Cuts, LPEngine: res.LPEngine, MIPEngine: res.MIPEngine}
+		MIPSolves: res.MIPSolves, Cuts: res.Cuts, LPEngine: res.LPEngine, MIPEngine: res.MIPEngine, InsiderTargets: res.InsiderTargets}
 	if s.rules != "" {
 		rs, _ := primary.ParseRuleSet(s.rules)
 		rep.Rules = rs.Spec()
@@ -483,7 +488,7 @@ func (r *tableProtectReport) write(w io.Writer, format string) error {
 			{"cost_of_secondary", datasets.FormatValue(r.PatternCost)}, {"lower_bound", datasets.FormatValue(r.LowerBound)},
 			{"gap", datasets.FormatValue(r.Gap)}, {"stop", r.Stop}, {"audit", r.Audit},
 			{"under_protected", strconv.Itoa(r.UnderProtected)}, {"disclosed", strconv.Itoa(r.Disclosed)},
-			{"insiders", r.Insiders}, {"insider_findings", strconv.Itoa(r.InsiderFindings)},
+			{"insiders", r.Insiders}, {"insider_findings", strconv.Itoa(r.InsiderFindings)}, {"insider_targets", strconv.Itoa(r.InsiderTargets)},
 			{"seconds", strconv.FormatFloat(r.Seconds, 'f', 3, 64)},
 		} {
 			cw.Write(kv[:])
@@ -513,9 +518,9 @@ func (r *tableProtectReport) write(w io.Writer, format string) error {
 	}
 	fmt.Fprintf(w, "audit       %s (%d under-protected, %d disclosed)\n", verdict, r.UnderProtected, r.Disclosed)
 	if r.Insiders == "fail" {
-		fmt.Fprintf(w, "insiders    FAIL: %d finding(s) of an insider (a contributor, or a suppressed cell's own contributors) narrowing a primary cell below its levels; the suppression protects against outsiders only (details: sdcopt table audit)\n", r.InsiderFindings)
+		fmt.Fprintf(w, "insiders    FAIL: %d finding(s) of an insider (a contributor, or a suppressed cell's own contributors) narrowing a primary cell below its levels (details: sdcopt table audit)\n", r.InsiderFindings)
 	} else {
-		fmt.Fprintf(w, "insiders    %s\n", r.Insiders)
+		fmt.Fprintf(w, "insiders    %s (%d insider targets modelled)\n", r.Insiders, r.InsiderTargets)
 	}
 	if r.Out != "" {
 		fmt.Fprintf(w, "published   %s\n", r.Out)
