@@ -100,8 +100,8 @@ func demoTableProtect(w io.Writer, tab *tabular.Table) error {
 		}
 	}
 	total := math.Abs(tab.Cells[0].Value) // the grand total (cell 0)
-	fmt.Fprintf(w, "secondary suppression (%s LPs, %s MIPs, %.2f s): %d secondary cells, cost %g (lower bound %g, %s); %.1f %% of the grand total's value suppressed in all\n",
-		sr.LPEngine, orNone(sr.MIPEngine), sr.Seconds, sr.Secondary, sr.Cost, sr.LowerBound, sr.Stop, 100*sup/math.Max(total, 1))
+	fmt.Fprintf(w, "secondary suppression (%s LPs, %s MIPs, %.2f s, %d insider targets): %d secondary cells, cost %g (lower bound %g, %s); %.1f %% of the grand total's value suppressed in all\n",
+		sr.LPEngine, orNone(sr.MIPEngine), sr.Seconds, sr.InsiderTargets, sr.Secondary, sr.Cost, sr.LowerBound, sr.Stop, 100*sup/math.Max(total, 1))
 	r, err := intervals.Compute(tab, nil)
 	if err != nil {
 		return fmt.Errorf("demo table audit: %w", err)
@@ -119,8 +119,9 @@ func demoTableProtect(w io.Writer, tab *tabular.Table) error {
 	if !rep.OK() {
 		return fmt.Errorf("demo table: the protected table fails the audit")
 	}
-	// The suppression model is the outsider's; the insider check says
-	// whether a contributor, who knows its own part, could undo it.
+	// The suppression also protects against insiders (the table has
+	// contributions); the insider check says whether a contributor, who
+	// knows its own part, could undo it.
 	ir, err := intervals.InsiderAudit(tab, r, nil)
 	if err != nil {
 		return fmt.Errorf("demo table insiders: %w", err)
@@ -129,7 +130,7 @@ func demoTableProtect(w io.Writer, tab *tabular.Table) error {
 		fmt.Fprintf(w, "insider check (%d insiders, %d LPs): pass\n", len(ir.Insiders), ir.Solves)
 	} else {
 		f := ir.Findings[0]
-		fmt.Fprintf(w, "insider check (%d insiders, %d LPs): %d finding(s), e.g. insider \"%s\" narrows (%s) to [%g, %g]; insiders are checked, not yet modelled by the suppression, so `sdcopt table protect` would not publish this pattern\n",
+		fmt.Fprintf(w, "insider check (%d insiders, %d LPs): %d finding(s), e.g. insider \"%s\" narrows (%s) to [%g, %g]; `sdcopt table protect` would not publish this pattern\n",
 			len(ir.Insiders), ir.Solves, len(ir.Findings), ir.Insiders[f.Insider].Reason, f.Name, f.Lower, f.Upper)
 	}
 	return nil
