@@ -159,8 +159,11 @@
 // solution) the targets not yet in the model are checked: the
 // outsider's least-movement witness d for the same cell and direction
 // proves a target reached when it stays within the insider's bounds and
-// the insider's level is not higher, and only the others get an
-// attacker LP. A violated target joins the model for good (separated in
+// the insider's level is not higher; so does a witness kept from an
+// earlier check whose moved cells are all still suppressed; the others
+// get the witness LP with the insider's bounds (feasible exactly when
+// the target is reached), and an attacker LP, for the cut, when it is
+// not. A violated target joins the model for good (separated in
 // every later round, cut, repaired and kept by the heuristic with the
 // insider's bounds in its protection and witness LPs), and a pattern
 // becomes the incumbent only when no target is violated; an integer

@@ -91,6 +91,28 @@ type insiderPool struct {
 	outTarget map[[2]int]int
 	nAdded    int
 	lps       int // insider attacker LPs of the checks
+	// Witnesses kept from earlier checks: a d stays feasible while every
+	// column it moves is suppressed. outD: per outsider target, d and
+	// its moved columns; inD: per insider target, its moved columns.
+	outD map[int]witnessVec
+	inD  [][]int
+	wlps int // witness LPs of the checks
+}
+
+// witnessVec is a witness d and the columns it moves.
+type witnessVec struct {
+	d     []float64
+	moved []int
+}
+
+// valid reports whether every column in moved is suppressed under y.
+func valid(moved []int, y []float64) bool {
+	for _, c := range moved {
+		if y[c] != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 func dirKey(col int, up bool) [2]int {
@@ -179,6 +201,8 @@ func newInsiderPool(m *model, know []intervals.InsiderKnowledge, minLevel float6
 	}
 	pl.added = make([]bool, len(pl.targets))
 	pl.impossible = make([]bool, len(pl.targets))
+	pl.outD = map[int]witnessVec{}
+	pl.inD = make([][]int, len(pl.targets))
 	return pl
 }
 
@@ -213,13 +237,20 @@ func (g *insiderGuard) check(sup []bool, all bool) (int, error) {
 			yv[v] = 1
 		}
 	}
-	wit := map[int][]float64{} // outsider target → its witness d (nil: none)
+	tried := map[int]bool{} // outsider targets whose witness LP ran in this check
 	witness := func(ti int) ([]float64, error) {
-		if d, ok := wit[ti]; ok {
-			return d, nil
+		if w, ok := pl.outD[ti]; ok && valid(w.moved, y) {
+			return w.d, nil
 		}
+		if tried[ti] {
+			return nil, nil
+		}
+		tried[ti] = true
 		d, err := g.heur.witnessD(m.targets[ti])
-		wit[ti] = d
+		pl.wlps++
+		if d != nil {
+			pl.outD[ti] = witnessVec{d: d, moved: movedCols(d, m.targets[ti].level)}
+		}
 		return d, err
 	}
 	attY := false
@@ -248,6 +279,24 @@ func (g *insiderGuard) check(sup []bool, all bool) (int, error) {
 				return 0, err
 			}
 			if d != nil && within(t.ov, d, flowTol*math.Max(1, t.level)) {
+				continue
+			}
+		}
+		if pl.inD[j] != nil && valid(pl.inD[j], y) {
+			continue
+		}
+		if !all {
+			// The insider's own witness LP (least movement within its
+			// bounds): feasible exactly when the target is reached, and
+			// its d is kept for later checks. The attacker LP (for the
+			// cut) runs only when it is not.
+			d, err := g.heur.witnessD(t)
+			if err != nil {
+				return 0, err
+			}
+			pl.wlps++
+			if d != nil {
+				pl.inD[j] = movedCols(d, t.level)
 				continue
 			}
 		}
@@ -302,6 +351,18 @@ func (g *insiderGuard) insiderName(t target) string {
 		return "an insider"
 	}
 	return "insider " + g.pool.know[t.ov.insider].Insider.Name(g.m.src.name)
+}
+
+// movedCols returns the columns d moves (beyond flowTol relative to
+// the level), never nil.
+func movedCols(d []float64, level float64) []int {
+	out := []int{}
+	for c, x := range d {
+		if math.Abs(x) > flowTol*math.Max(1, level) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // within reports whether d stays within the insider's bounds on its own

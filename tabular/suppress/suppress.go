@@ -206,7 +206,8 @@ type Result struct {
 	Cubes, CubePasses, RepairRounds int
 	// InsiderTargets is the number of insider targets the search added
 	// (each a primary cell and direction against one insider, checked
-	// from then on), InsiderLPs the attacker LPs of the insider checks.
+	// from then on), InsiderLPs the attacker LPs of the insider checks
+	// (their witness LPs count in HeuristicLPs).
 	// Insiders is the report of intervals.InsiderAudit (every insider,
 	// no cap) on the pattern; nil when insiders are not modelled (see
 	// Settings.Insiders) or with Settings.NoAudit.
