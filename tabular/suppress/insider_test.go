@@ -301,7 +301,9 @@ func bruteForceInsiders(t testing.TB, tab *tabular.Table) (float64, int) {
 // least cost among all patterns passing intervals.Audit and
 // intervals.InsiderAudit (every insider), on 32 random 2×3 tables (10
 // free cells) with two primary leaves of value (= Freq) 1 or 2 and level
-// 2, and checks LowerBound ≤ cost. Under -short, 4 tables.
+// 2, and on 8 random 3×3 tables whose column-total row is must-publish
+// (10 free cells), and checks LowerBound ≤ cost. Under -short, 4 of the
+// 2×3 tables.
 func TestInsiderBruteForce(t *testing.T) {
 	seeds := 32
 	if testing.Short() {
@@ -329,6 +331,27 @@ func TestInsiderBruteForce(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d tables need more than the outsider optimum", differ, seeds)
+	if testing.Short() {
+		return
+	}
+	// 3×3 with totals, the column-total row must-publish (10 free
+	// cells), 8 tables.
+	for seed := range uint64(8) {
+		tab := insiderTable(t, []*tabular.Hierarchy{flat(t, "r", 3), flat(t, "c", 3)}, 100+seed, 9, 2, 2)
+		for _, col := range []string{"Total", "c1", "c2", "c3"} {
+			i, _ := tab.Lookup("Total", col)
+			tab.Cells[i].Status = tabular.MustPublish
+		}
+		want, n := bruteForceInsiders(t, tab)
+		if math.IsInf(want, 1) {
+			t.Fatalf("3x3 seed %d: brute force found no safe pattern", seed)
+		}
+		r := solveOK(t, tab, &Settings{Insiders: InsidersOn})
+		t.Logf("3x3 seed %d: cost %g (brute force %g after %d patterns), bound %g, %d insider targets", seed, r.Cost, want, n, r.LowerBound, r.InsiderTargets)
+		if r.Stop != StopOptimal || math.Abs(r.Cost-want) > tol || r.LowerBound > r.Cost+tol {
+			t.Fatalf("3x3 seed %d: cost %g (%v), bound %g, brute force %g", seed, r.Cost, r.Stop, r.LowerBound, want)
+		}
+	}
 }
 
 // TestInsiderFast: the fast method's pattern, repaired against insiders,
