@@ -28,7 +28,8 @@ func isRTool(tool string) bool { return tool != SdcoptOptimalTool }
 // is the row's error, not the benchmark's.
 func runOptimal(row *TableBaselineRow, ours *tabular.Table, limit time.Duration, solver string) {
 	row.Version, row.Check = "sdcopt suppress.Solve", "intervals audit in Solve"
-	s := &suppress.Settings{Params: &solvers.Params{TimeLimit: limit}, Empty: suppress.EmptyNever}
+	// Outsiders only, like the R tools' patterns it is compared with.
+	s := &suppress.Settings{Params: &solvers.Params{TimeLimit: limit}, Empty: suppress.EmptyNever, Insiders: suppress.InsidersOff}
 	res, err := suppress.Solve(ours, s)
 	if res != nil {
 		sec := res.Seconds
