@@ -1,6 +1,7 @@
 package suppress
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -387,5 +388,37 @@ func TestInsiderDeterminism(t *testing.T) {
 	b := solveOK(t, tab, &Settings{Insiders: InsidersOn})
 	if !slices.Equal(a.Status, b.Status) || a.Cost != b.Cost {
 		t.Fatalf("two runs differ: cost %g and %g", a.Cost, b.Cost)
+	}
+}
+
+// TestInsiderImpossible: the table of TestFastRepair (values 1 1 / 1 9,
+// (r1, c1) primary with upper level 3, the grand total must-publish).
+// Hand computation: row r1 has two contributors, one in each of its
+// cells, and together they know (r1, T) = 2, so (r1, c1) ≤ 2 < 1 + 3
+// whatever is suppressed; so do the two of column c1, (T, c1) = 2. Solve leaves that target out
+// (InsiderImpossible), returns a pattern safe against outsiders, and
+// ErrUnsafe from the final insider audit.
+func TestInsiderImpossible(t *testing.T) {
+	vals := []float64{1, 1, 1, 9}
+	k := 0
+	tab := newTable([]*tabular.Hierarchy{flat(t, "r", 2), flat(t, "c", 2)}, func() float64 { k++; return vals[k-1] })
+	p, _ := tab.Lookup("r1", "c1")
+	markPrimary(tab, 3, p)
+	tab.Cells[p].Lower = 0
+	iT, _ := tab.Lookup("Total", "Total")
+	tab.Cells[iT].Status = tabular.MustPublish
+	for _, method := range []string{MethodOptimal, MethodFast} {
+		r, err := Solve(tab, &Settings{Method: method, Insiders: InsidersOn})
+		skipUnavailable(t, err)
+		if !errors.Is(err, ErrUnsafe) || r == nil {
+			t.Fatalf("%s: err %v, want ErrUnsafe with a result", method, err)
+		}
+		if r.InsiderImpossible == 0 || r.Insiders == nil || r.Insiders.OK() {
+			t.Fatalf("%s: %d impossible targets, insider report %+v", method, r.InsiderImpossible, r.Insiders)
+		}
+		if _, ok := auditOK(t, tab, r.Status); !ok {
+			t.Fatalf("%s: the pattern fails the outsider audit", method)
+		}
+		t.Logf("%s: %v", method, err)
 	}
 }
