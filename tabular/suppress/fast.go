@@ -101,7 +101,7 @@ const (
 func SolveFast(t *tabular.Table, s *Settings) (*Result, error) {
 	geo := []cubeTable{{t: t}}
 	home := func(g int) (int, int) { return 0, g }
-	return solveFast(tableSource(t), geo, home, s, tableAudit(t, s))
+	return solveFast(tableSource(t), geo, home, s, tableAudit(t, s), tableDecide(t, s))
 }
 
 // SolveSystemFast is SolveFast for linked tables: each primary cell's
@@ -116,7 +116,35 @@ func SolveSystemFast(sys *tabular.System, s *Settings) (*Result, error) {
 		r := sys.Cells[g].Refs[0]
 		return r.Table, r.Cell
 	}
-	return solveFast(systemSource(sys), geo, home, s, systemAudit(sys, s))
+	return solveFast(systemSource(sys), geo, home, s, systemAudit(sys, s), systemDecide(sys, s))
+}
+
+// decideFunc decides the audit of a pattern from moves (intervals.Decide).
+type decideFunc func(st []tabular.Status, levels intervals.Levels, moves []intervals.Move) (*intervals.Decision, error)
+
+// tableDecide returns the decision audit of t under a pattern, with the
+// prior bounds of the full audit (auditSettings).
+func tableDecide(t *tabular.Table, s *Settings) decideFunc {
+	return func(st []tabular.Status, levels intervals.Levels, moves []intervals.Move) (*intervals.Decision, error) {
+		c := *t
+		c.Cells = slices.Clone(t.Cells)
+		for i := range c.Cells {
+			c.Cells[i].Status = st[i]
+		}
+		return intervals.Decide(&c, levels, moves, auditSettings(s))
+	}
+}
+
+// systemDecide is tableDecide for a System.
+func systemDecide(sys *tabular.System, s *Settings) decideFunc {
+	return func(st []tabular.Status, levels intervals.Levels, moves []intervals.Move) (*intervals.Decision, error) {
+		c := *sys
+		c.Cells = slices.Clone(sys.Cells)
+		for i := range c.Cells {
+			c.Cells[i].Status = st[i]
+		}
+		return intervals.DecideSystem(&c, levels, moves, auditSettings(s))
+	}
 }
 
 // cubeTable is a table in which cubes are built.
@@ -215,6 +243,8 @@ type fastSearch struct {
 	use  []int
 	res  *Result
 	heur *heuristic
+	// moves are the kept cubes as moves of the attacker (see cubes).
+	moves []intervals.Move
 }
 
 // corner evaluates source cell g as a corner of sign sign of a cube for
@@ -243,7 +273,7 @@ func (fs *fastSearch) corner(t target, g int, sign float64) (cost float64, fresh
 // cubeCost returns the cost and the number of new cells of the cube of
 // opts around codes (codes is used as scratch and restored), or ok false
 // when a corner is unusable or the cost exceeds bound.
-func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dimOption, bound float64, visit func(g int)) (cost float64, fresh int, ok bool) {
+func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dimOption, bound float64, visit func(g int, sign float64)) (cost float64, fresh int, ok bool) {
 	nd := len(codes)
 	orig := slices.Clone(codes)
 	defer copy(codes, orig)
@@ -260,7 +290,7 @@ func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dim
 			return 0, 0, false
 		}
 		if visit != nil {
-			visit(g)
+			visit(g, sign)
 		}
 		cost += c
 		if f {
@@ -285,8 +315,11 @@ func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dim
 
 // cube returns the master variables of the cheapest cube that protects
 // target t, whose primary cell is cell local of ct (corners in use by
-// other cubes cost nothing), and whether there is one.
-func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
+// other cubes cost nothing), the cube as a move of the attacker (its
+// corners, by source cell, with the signs of the deviation that follows
+// the target's direction, and the level as its step) and whether there
+// is one.
+func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, intervals.Move, bool) {
 	codes := ct.t.CodeIndices(local, nil)
 	nd := len(codes)
 	keep := max(2, int(math.Floor(math.Pow(cubeCombos, 1/float64(nd))+1e-9)))
@@ -313,7 +346,7 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 		}
 		one[d] = &self[d]
 		if len(sc) == 0 {
-			return nil, false
+			return nil, intervals.Move{}, false
 		}
 		slices.SortStableFunc(sc, func(a, b scored) int {
 			if c := cmp.Compare(a.cost, b.cost); c != 0 {
@@ -352,18 +385,25 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 		}
 	}
 	if best == nil {
-		return nil, false
+		return nil, intervals.Move{}, false
 	}
 	for d := range nd {
 		opts[d] = &short[d][best[d]].o
 	}
 	vars := []int{} // not nil: a cube of primary cells only is a cube
-	fs.cubeCost(t, ct, codes, opts, math.Inf(1), func(g int) {
+	mv := intervals.Move{Step: t.level}
+	fs.cubeCost(t, ct, codes, opts, math.Inf(1), func(g int, sign float64) {
 		if v := fs.m.vr[fs.m.colOf[g]]; v >= 0 {
 			vars = append(vars, v)
 		}
+		w := 1
+		if (sign > 0) != t.up {
+			w = -1
+		}
+		mv.Cells = append(mv.Cells, g)
+		mv.Mult = append(mv.Mult, w)
 	})
-	return vars, true
+	return vars, mv, true
 }
 
 // cubes chooses a cube for every target, in order, then, while the
@@ -371,10 +411,12 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 // chooses each target's cube again with the other cubes' corners at no
 // cost: a corner no cube keeps is published. Every target keeps a cube
 // that protects it (within its table), so each pass leaves the pattern
-// as safe as before. It returns the targets without a cube.
+// as safe as before. It returns the targets without a cube, and keeps
+// the cubes kept as moves in fs.moves.
 func (fs *fastSearch) cubes(geo []cubeTable, home func(int) (int, int), deadline time.Time) []int {
 	m := fs.m
 	certs := make([][]int, len(m.targets))
+	moves := make([]intervals.Move, len(m.targets))
 	var open []int
 	choose := func(ti int) {
 		t := m.targets[ti]
@@ -382,11 +424,11 @@ func (fs *fastSearch) cubes(geo []cubeTable, home func(int) (int, int), deadline
 			fs.use[v]--
 		}
 		k, local := home(t.cell)
-		vars, ok := fs.cube(t, &geo[k], local)
+		vars, mv, ok := fs.cube(t, &geo[k], local)
 		if ok {
 			// The kept candidates need not include the old cube: keep it
 			// when none of them is usable.
-			certs[ti] = vars
+			certs[ti], moves[ti] = vars, mv
 		}
 		for _, v := range certs[ti] {
 			fs.use[v]++
@@ -428,6 +470,7 @@ func (fs *fastSearch) cubes(geo []cubeTable, home func(int) (int, int), deadline
 	for ti := range certs {
 		if certs[ti] != nil {
 			fs.res.Cubes++
+			fs.moves = append(fs.moves, moves[ti])
 		}
 	}
 	for v, n := range fs.use {
@@ -530,7 +573,7 @@ func (fs *fastSearch) repair(tis []int) error {
 	return nil
 }
 
-func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settings, audit func([]tabular.Status) (*intervals.Result, error)) (*Result, error) {
+func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settings, audit func([]tabular.Status) (*intervals.Result, error), decide decideFunc) (*Result, error) {
 	start := time.Now()
 	if s == nil {
 		s = &Settings{}
@@ -590,14 +633,7 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 	for ti, t := range m.targets {
 		byCell[t.cell] = append(byCell[t.cell], ti)
 	}
-	for round := 0; ; round++ {
-		if len(pending) > 0 {
-			if err := fs.repair(pending); err != nil {
-				return nil, err
-			}
-			res.RepairRounds++
-			progress("repair")
-		}
+	pattern := func() {
 		res.Status = make([]tabular.Status, src.n)
 		for i := range res.Status {
 			st := src.status(i)
@@ -611,6 +647,29 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 				res.Status[m.cell[m.col[v]]] = tabular.Secondary
 			}
 		}
+	}
+	// When every target has its cube, the cubes decide the audit
+	// exactly (intervals.Decide); otherwise, or when it leaves a
+	// requirement open, the full audit runs.
+	if len(pending) == 0 && !s.ExactAudit {
+		pattern()
+		d, err := decide(res.Status, levels, fs.moves)
+		if err != nil {
+			return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)
+		}
+		if d.OK() {
+			res.Audit, res.Decided = d.Report(), true
+		}
+	}
+	for round := 0; !res.Decided; round++ {
+		if len(pending) > 0 {
+			if err := fs.repair(pending); err != nil {
+				return nil, err
+			}
+			res.RepairRounds++
+			progress("repair")
+		}
+		pattern()
 		ir, err := audit(res.Status)
 		if err != nil {
 			return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)

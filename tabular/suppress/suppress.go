@@ -104,6 +104,10 @@ type Settings struct {
 	// Method is MethodOptimal, MethodFast or MethodAuto. Default ""
 	// (MethodOptimal).
 	Method string
+	// ExactAudit makes MethodFast audit by intervals.Compute and
+	// intervals.Audit even when its cubes decide the audit (see
+	// SolveFast). Default false.
+	ExactAudit bool
 }
 
 func (s *Settings) minLevel() float64 {
@@ -199,6 +203,10 @@ type Result struct {
 	// audit-and-repair rounds (see SolveFast).
 	Method                          string
 	Cubes, CubePasses, RepairRounds int
+	// Decided: the fast method's audit was decided by intervals.Decide
+	// from its cubes (exact, no LP; Audit has no findings and no
+	// intervals) instead of intervals.Compute and intervals.Audit.
+	Decided bool
 }
 
 // Apply sets the statuses of t's cells to the pattern.
