@@ -18,7 +18,9 @@ import (
 func TestFastDecided(t *testing.T) {
 	shapes := []func() []*tabular.Hierarchy{
 		func() []*tabular.Hierarchy { return []*tabular.Hierarchy{flat(t, "r", 4), flat(t, "c", 5)} },
-		func() []*tabular.Hierarchy { return []*tabular.Hierarchy{twoLevel(t, "r", 3, 3), twoLevel(t, "c", 2, 3)} },
+		func() []*tabular.Hierarchy {
+			return []*tabular.Hierarchy{twoLevel(t, "r", 3, 3), twoLevel(t, "c", 2, 3)}
+		},
 		func() []*tabular.Hierarchy {
 			return []*tabular.Hierarchy{twoLevel(t, "a", 2, 2), flat(t, "b", 3), flat(t, "c", 2)}
 		},
