@@ -55,11 +55,32 @@ import (
 // System a corner may also lie in another table's relations, and a
 // target without any feasible cube is left open.
 //
+// # The decision audit
+//
+// A cube is also a proof. With its signs w ∈ {−1, 0, 1} over the corners
+// (+1 where the corner moves the target's way) and δ the level, the true
+// table plus δ·w is a point of the attacker's polytope: the relations
+// hold since A w = 0, the bounds since every corner can move by δ. So the
+// attacker's interval of the target cell reaches its level, and every
+// corner's interval is wider than one point. When every target has a
+// cube, intervals.Decide checks the kept cubes exactly (A w = 0 in
+// integer arithmetic over every relation of the table or System, the
+// bounds of the full audit's priors in big.Rat, each corner suppressed
+// in the final pattern) and, when every primary cell's levels are
+// reached and every suppressed cell is moved, the audit's verdict is a
+// pass, proven without an LP: Audit on the exact intervals answers the
+// same questions (a level reached or not, an interval one point or not)
+// with LP ends and tolerances. Result.Decided says so, and Result.Audit
+// is then a Report without findings. A cube of one table of a System
+// whose corners lie in another table's relations is refused by that
+// check, and a requirement no cube meets leaves the decision open: then,
+// and with Settings.ExactAudit, the full audit below runs.
+//
 // # Audit and repair
 //
-// The pattern is then audited like every pattern of the package: the
-// attacker LPs of intervals.Compute over the whole table or System, and
-// intervals.Audit. Every under-protected (or disclosed) primary cell is
+// Otherwise the pattern is audited like every pattern of the package:
+// the attacker LPs of intervals.Compute over the whole table or System,
+// and intervals.Audit. Every under-protected (or disclosed) primary cell is
 // repaired by the protection LP of the heuristic (heuristic.go), over the
 // whole problem: min Σ w_j (u_j + v_j) over u − v ∈ {d : A d = 0} within
 // the capacities, u_p ≥ level (or v_p ≥ level), w_j = 0 on suppressed
@@ -91,13 +112,17 @@ const (
 )
 
 // SolveFast finds a safe secondary suppression pattern for t with
-// hypercubes, the full-table audit and repairs (see MethodFast), in
-// seconds where Solve takes minutes; its cost is not minimal. The input
-// checks, errors and Result are those of Solve, with Stop StopHeuristic
-// and LowerBound 0; Settings.Schedule is not used, and the time limit
-// (Params.TimeLimit, Params.Deadline) only cuts the cube phase's later
-// passes short: the first cubes, the audit and the repairs always run to
-// the end, as the pattern's safety depends on them. A nil t panics.
+// hypercubes, an audit of the whole table and repairs (see MethodFast),
+// in seconds where Solve takes minutes; its cost is not minimal. The
+// audit is decided by the cubes themselves when every target has one
+// (Result.Decided; exact, no LP), else, or with Settings.ExactAudit, it
+// is intervals.Compute and intervals.Audit, followed by repairs. The
+// input checks, errors and Result are those of Solve, with Stop
+// StopHeuristic and LowerBound 0; Settings.Schedule is not used, and the
+// time limit (Params.TimeLimit, Params.Deadline) only cuts the cube
+// phase's later passes short: the first cubes, the audit and the repairs
+// always run to the end, as the pattern's safety depends on them. A nil
+// t panics.
 func SolveFast(t *tabular.Table, s *Settings) (*Result, error) {
 	geo := []cubeTable{{t: t}}
 	home := func(g int) (int, int) { return 0, g }
