@@ -138,16 +138,18 @@ func decide(src source, levels Levels, moves []Move, s *Settings) (*Decision, er
 			if !ok {
 				d.Refused++
 			} else {
-				step := new(big.Rat).SetFloat64(m.Step)
 				for _, v := range vars {
-					dv := new(big.Rat).Mul(step, new(big.Rat).SetInt64(w[v]))
-					if !upOK[v] && dv.Cmp(new(big.Rat).SetFloat64(upper[v])) >= 0 {
+					if !upOK[v] && cmpStep(m.Step, w[v], upper[v]) >= 0 {
 						upOK[v] = true
 					}
-					if !loOK[v] && new(big.Rat).Neg(dv).Cmp(new(big.Rat).SetFloat64(lower[v])) >= 0 {
+					if !loOK[v] && cmpStep(m.Step, -w[v], lower[v]) >= 0 {
 						loOK[v] = true
 					}
-					if !moved[v] && new(big.Rat).Abs(dv).Cmp(new(big.Rat).SetFloat64(SnapTol*math.Max(1, math.Abs(a.values[v])))) > 0 {
+					aw := w[v]
+					if aw < 0 {
+						aw = -aw
+					}
+					if !moved[v] && cmpStep(m.Step, aw, SnapTol*math.Max(1, math.Abs(a.values[v]))) > 0 {
 						moved[v] = true
 					}
 				}
@@ -250,16 +252,78 @@ func (a *attacker) balanced(vars []int, w []int64) bool {
 // withinBounds reports whether l_v ≤ a_v + step·w_v ≤ u_v for every v
 // of vars, exactly.
 func (a *attacker) withinBounds(vars []int, w []int64, step float64) bool {
-	st := new(big.Rat).SetFloat64(step)
 	for _, v := range vars {
-		x := new(big.Rat).Mul(st, new(big.Rat).SetInt64(w[v]))
-		x.Add(x, new(big.Rat).SetFloat64(a.values[v]))
-		if !math.IsInf(a.lo[v], 0) && x.Cmp(new(big.Rat).SetFloat64(a.lo[v])) < 0 {
+		if !math.IsInf(a.lo[v], 0) && cmpSum(a.values[v], step, w[v], a.lo[v]) < 0 {
 			return false
 		}
-		if !math.IsInf(a.up[v], 0) && x.Cmp(new(big.Rat).SetFloat64(a.up[v])) > 0 {
+		if !math.IsInf(a.up[v], 0) && cmpSum(-a.values[v], step, -w[v], -a.up[v]) < 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// decideMargin is the relative distance beyond which a float comparison
+// of Decide is taken as it is: the float results carry a rounding error
+// of a few units in the last place (about 1e-16 relative); nearer, the
+// comparison is made again in big.Rat.
+const decideMargin = 1e-12
+
+// cmpStep returns the sign of step·w − c, exactly (finite step; an
+// infinite c compares as such, a NaN c as larger: never reached).
+func cmpStep(step float64, w int64, c float64) int {
+	switch {
+	case math.IsNaN(c) || math.IsInf(c, 1):
+		return -1
+	case math.IsInf(c, -1):
+		return 1
+	}
+	switch w {
+	case 1:
+		return cmpFloat(step, c) // step·1 is exact
+	case -1:
+		return cmpFloat(-step, c)
+	}
+	p := step * float64(w)
+	m := decideMargin * math.Max(1, math.Max(math.Abs(p), math.Abs(c)))
+	if p-c > m {
+		return 1
+	}
+	if c-p > m {
+		return -1
+	}
+	x := new(big.Rat).SetFloat64(step)
+	x.Mul(x, new(big.Rat).SetInt64(w))
+	return x.Cmp(new(big.Rat).SetFloat64(c))
+}
+
+// cmpSum returns the sign of x + step·w − c, exactly (finite step and
+// c; a value x that is not finite gives −1: no bound is taken as met).
+func cmpSum(x, step float64, w int64, c float64) int {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return -1
+	}
+	p := step * float64(w)
+	f := x + p
+	m := decideMargin * math.Max(1, math.Max(math.Max(math.Abs(x), math.Abs(p)), math.Max(math.Abs(f), math.Abs(c))))
+	if f-c > m {
+		return 1
+	}
+	if c-f > m {
+		return -1
+	}
+	r := new(big.Rat).SetFloat64(step)
+	r.Mul(r, new(big.Rat).SetInt64(w))
+	r.Add(r, new(big.Rat).SetFloat64(x))
+	return r.Cmp(new(big.Rat).SetFloat64(c))
+}
+
+func cmpFloat(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
 }

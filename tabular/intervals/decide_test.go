@@ -229,3 +229,33 @@ func TestDecidePremise(t *testing.T) {
 		t.Errorf("true table outside the priors: premise %v, OK %v, %d open", d.Premise, d.OK(), len(d.Open))
 	}
 }
+
+// TestDecideExactComparisons: the comparisons of Decide are exact where
+// float arithmetic is not. 1e16 + 1 is not a float64 (above 2^53 only
+// even integers are): 1e16 + 1·1 rounds to 1e16, yet exceeds it; 1e16 −
+// 1 rounds to 1e16, yet falls short. 0.1 + 0.2·1 is above the float 0.3
+// both in floats and exactly (0.1000000000000000055… +
+// 0.2000000000000000111… = 0.3000000000000000166… > 0.2999999999999999888…).
+func TestDecideExactComparisons(t *testing.T) {
+	cases := []struct {
+		x, step float64
+		w       int64
+		c       float64
+		want    int
+	}{
+		{1e16, 1, 1, 1e16, 1},
+		{1e16, 1, -1, 1e16, -1},
+		{1e16, 1, 0, 1e16, 0},
+		{0.1, 0.2, 1, 0.3, 1},
+		{0, 0.1, 3, 0.3, 1}, // 3·0.1000000000000000055… > 0.2999999999999999888…
+		{math.NaN(), 1, 1, 0, -1},
+	}
+	for _, c := range cases {
+		if got := cmpSum(c.x, c.step, c.w, c.c); got != c.want {
+			t.Errorf("cmpSum(%g, %g, %d, %g) = %d, want %d", c.x, c.step, c.w, c.c, got, c.want)
+		}
+	}
+	if cmpStep(0.1, 3, 0.3) != 1 || cmpStep(1, 1, 1) != 0 || cmpStep(1, -1, -1) != 0 || cmpStep(1, 5, math.Inf(1)) != -1 || cmpStep(1, 2, math.NaN()) != -1 {
+		t.Error("cmpStep: wrong sign")
+	}
+}

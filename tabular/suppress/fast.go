@@ -270,6 +270,30 @@ type fastSearch struct {
 	heur *heuristic
 	// moves are the kept cubes as moves of the attacker (see cubes).
 	moves []intervals.Move
+	// opts caches dimOptions, which every target of a code and every
+	// pass asks for again.
+	opts map[dimCode][]dimOption
+}
+
+// dimCode is a code of a hierarchy.
+type dimCode struct {
+	h *tabular.Hierarchy
+	x int
+}
+
+// dimOptions is the package's dimOptions, computed once per code (the
+// options are only read).
+func (fs *fastSearch) dimOptions(h *tabular.Hierarchy, x int) []dimOption {
+	k := dimCode{h, x}
+	o, ok := fs.opts[k]
+	if !ok {
+		if fs.opts == nil {
+			fs.opts = map[dimCode][]dimOption{}
+		}
+		o = dimOptions(h, x)
+		fs.opts[k] = o
+	}
+	return o
 }
 
 // corner evaluates source cell g as a corner of sign sign of a cube for
@@ -362,7 +386,7 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, intervals
 	}
 	for d := range nd {
 		var sc []scored
-		for _, o := range dimOptions(ct.t.Dims[d].H, codes[d]) {
+		for _, o := range fs.dimOptions(ct.t.Dims[d].H, codes[d]) {
 			one[d] = &o
 			cost, fresh, ok := fs.cubeCost(t, ct, codes, one, math.Inf(1), nil)
 			if ok {
