@@ -324,9 +324,15 @@ func (fs *fastSearch) corner(t target, g int, sign float64) (cost float64, fresh
 // when a corner is unusable or the cost exceeds bound.
 func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dimOption, bound float64, visit func(g int, sign float64)) (cost float64, fresh int, ok bool) {
 	nd := len(codes)
-	orig := slices.Clone(codes)
+	// Scratch on the stack for tables of up to 8 dimensions.
+	var origBuf, idxBuf [8]int
+	orig, idx := origBuf[:0], idxBuf[:0]
+	if nd > len(origBuf) {
+		orig, idx = make([]int, 0, nd), make([]int, 0, nd)
+	}
+	orig = append(orig, codes...)
+	idx = idx[:nd]
 	defer copy(codes, orig)
-	idx := make([]int, nd)
 	for {
 		sign := 1.0
 		for d := range nd {
