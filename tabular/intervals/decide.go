@@ -211,9 +211,10 @@ func (a *attacker) moveVars(m Move, varOf map[int]int, w []int64) (vars []int, o
 	return vars, true
 }
 
-// maxExactCoef bounds the integer coefficients whose products with a
-// move's multipliers are summed in int64.
-const maxExactCoef = 1 << 30
+// maxExactCoef bounds the integer coefficients and multipliers whose
+// products are summed in int64: each product is below 2^40, so a row of
+// fewer than 2^23 such terms cannot overflow.
+const maxExactCoef = 1 << 20
 
 // balanced reports whether A_S w = 0 on every row of the variables vars
 // (the only rows where w is nonzero), exactly.
