@@ -126,11 +126,12 @@
 // cell by the cheapest hypercube of its table (balanced vectors of each
 // dimension's hierarchy, multiplied; see fast.go), re-chooses the cubes
 // with each other's corners free and audits the whole table or System:
-// when every target has a cube, the cubes are the audit's proof
-// (intervals.Decide checks them exactly, without an LP); otherwise, or
-// with Settings.ExactAudit, package intervals computes the intervals and
-// every failing cell is repaired with the protection LP until the audit
-// passes. It gives no lower bound. MethodAuto is
+// the cubes, and the repairs' integral deviations, are the audit's proof
+// when they meet every requirement (intervals.Decide checks them
+// exactly, without an LP); otherwise, or with Settings.ExactAudit,
+// package intervals computes the intervals and every failing cell is
+// repaired with the protection LP until the audit passes. It gives no
+// lower bound. MethodAuto is
 // MethodOptimal below AutoCells cells and MethodFast from there.
 //
 // # Sources

@@ -71,10 +71,13 @@ import (
 // pass, proven without an LP: Audit on the exact intervals answers the
 // same questions (a level reached or not, an interval one point or not)
 // with LP ends and tolerances. Result.Decided says so, and Result.Audit
-// is then a Report without findings. A cube of one table of a System
-// whose corners lie in another table's relations is refused by that
-// check, and a requirement no cube meets leaves the decision open: then,
-// and with Settings.ExactAudit, the full audit below runs.
+// is then a Report without findings. The repairs below add their
+// deviations as moves when these are integer multiples of one step (the
+// level, or 1: an LP vertex on integer data), and the decision is tried
+// again before each full audit. A cube of one table of a System whose
+// corners lie in another table's relations is refused by the check, and
+// a requirement no move meets leaves the decision open: then, and with
+// Settings.ExactAudit, the full audit below runs.
 //
 // # Audit and repair
 //
@@ -114,9 +117,10 @@ const (
 // SolveFast finds a safe secondary suppression pattern for t with
 // hypercubes, an audit of the whole table and repairs (see MethodFast),
 // in seconds where Solve takes minutes; its cost is not minimal. The
-// audit is decided by the cubes themselves when every target has one
-// (Result.Decided; exact, no LP), else, or with Settings.ExactAudit, it
-// is intervals.Compute and intervals.Audit, followed by repairs. The
+// audit is decided by the cubes and the repairs' integral deviations
+// when they meet every requirement (Result.Decided; exact, no LP), else,
+// or with Settings.ExactAudit, it is intervals.Compute and
+// intervals.Audit, followed by repairs. The
 // input checks, errors and Result are those of Solve, with Stop
 // StopHeuristic and LowerBound 0; Settings.Schedule is not used, and the
 // time limit (Params.TimeLimit, Params.Deadline) only cuts the cube
@@ -613,6 +617,9 @@ func (fs *fastSearch) repair(tis []int) error {
 			}
 			return fmt.Errorf("%w: protection LP of cell (%s), engine %s: %s", ErrNotSolved, m.src.name(t.cell), h.psv.Name(), st)
 		}
+		if mv, ok := flowMove(m, t, r.X); ok {
+			fs.moves = append(fs.moves, mv)
+		}
 		for c, f := range flow {
 			v := m.vr[c]
 			if v < 0 || fs.sup[v] || f <= flowTol*math.Max(1, t.level) {
@@ -626,6 +633,39 @@ func (fs *fastSearch) repair(tis []int) error {
 		}
 	}
 	return nil
+}
+
+// flowMove returns the protection LP's deviation d = u − v (x: its
+// solution) for target t as a move of the attacker when every d_c is an
+// integer multiple of one step, the level or 1 (within flowTol: the
+// engine's round-off), with those multiples; intervals.Decide then
+// checks it exactly, so that a rounded d which is not a deviation, or
+// does not reach the level, proves nothing.
+func flowMove(m *model, t target, x []float64) (intervals.Move, bool) {
+	nc := len(m.cell)
+	for _, step := range []float64{t.level, 1} {
+		if !(step > 0) {
+			continue
+		}
+		mv := intervals.Move{Step: step}
+		ok := true
+		for c := range nc {
+			q := (x[c] - x[nc+c]) / step
+			w := math.Round(q)
+			if math.Abs(q-w) > flowTol*math.Max(1, math.Abs(q)) || math.Abs(w) > 1<<20 {
+				ok = false
+				break
+			}
+			if w != 0 {
+				mv.Cells = append(mv.Cells, m.cell[c])
+				mv.Mult = append(mv.Mult, int(w))
+			}
+		}
+		if ok {
+			return mv, true
+		}
+	}
+	return intervals.Move{}, false
 }
 
 func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settings, audit func([]tabular.Status) (*intervals.Result, error), decide decideFunc) (*Result, error) {
@@ -703,20 +743,7 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 			}
 		}
 	}
-	// When every target has its cube, the cubes decide the audit
-	// exactly (intervals.Decide); otherwise, or when it leaves a
-	// requirement open, the full audit runs.
-	if len(pending) == 0 && !s.ExactAudit {
-		pattern()
-		d, err := decide(res.Status, levels, fs.moves)
-		if err != nil {
-			return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)
-		}
-		if d.OK() {
-			res.Audit, res.Decided = d.Report(), true
-		}
-	}
-	for round := 0; !res.Decided; round++ {
+	for round := 0; ; round++ {
 		if len(pending) > 0 {
 			if err := fs.repair(pending); err != nil {
 				return nil, err
@@ -725,6 +752,19 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 			progress("repair")
 		}
 		pattern()
+		// The cubes and the repairs' integral deviations decide the
+		// audit exactly (intervals.Decide) when they meet every
+		// requirement; otherwise the full audit runs.
+		if !s.ExactAudit {
+			d, err := decide(res.Status, levels, fs.moves)
+			if err != nil {
+				return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)
+			}
+			if d.OK() {
+				res.Audit, res.Decided = d.Report(), true
+				break
+			}
+		}
 		ir, err := audit(res.Status)
 		if err != nil {
 			return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)

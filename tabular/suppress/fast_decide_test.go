@@ -67,3 +67,25 @@ func TestFast3way5000(t *testing.T) {
 		t.Error("audit not decided by the cubes")
 	}
 }
+
+// TestFastRepairDecided: the table of TestFastRepair, whose one target
+// has no usable cube, is repaired by the protection LP. On this integer
+// data its optimal vertex is an integral deviation (engine-found; a
+// hand-made one is in TestFastRepair), which flowMove turns into a move
+// of step 1 and intervals.Decide checks exactly, so the audit is decided
+// without intervals.Compute; the pattern passes the full audit
+// (solveOK).
+func TestFastRepairDecided(t *testing.T) {
+	vals := []float64{1, 1, 1, 9}
+	k := 0
+	tab := newTable([]*tabular.Hierarchy{flat(t, "r", 2), flat(t, "c", 2)}, func() float64 { k++; return vals[k-1] })
+	p, _ := tab.Lookup("r1", "c1")
+	markPrimary(tab, 3, p)
+	tab.Cells[p].Lower = 0
+	iT, _ := tab.Lookup("Total", "Total")
+	tab.Cells[iT].Status = tabular.MustPublish
+	r := solveOK(t, tab, fastSettings(nil))
+	if r.Cubes != 0 || r.RepairRounds != 1 || !r.Decided {
+		t.Fatalf("%d cubes, %d repair rounds, decided %v: want no cube, one repair, decided", r.Cubes, r.RepairRounds, r.Decided)
+	}
+}
