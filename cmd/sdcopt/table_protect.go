@@ -35,6 +35,7 @@ type tableProtectSettings struct {
 	out, statuses, format  string
 	report, trace, plot    string
 	quiet, insiders        bool
+	exactAudit             bool
 	engine                 engineFlags
 }
 
@@ -73,7 +74,8 @@ func newTableProtectCmd() *cobra.Command {
 	f.IntVar(&s.topN, "top", tabular.DefaultTopN, "largest contributions kept per cell (nk:n needs n)")
 	f.StringVar(&s.rules, "rules", "", "sensitivity rules, e.g. freq:3,p:15 (required with --data; with --table the file's statuses are used unless given)")
 	f.StringVar(&s.sep, "sep", ",", "field separator of the input files: , or ; or tab")
-	f.StringVar(&s.method, "method", "auto", "optimal (branch and cut: a proven lower bound), fast (hypercubes, then the full audit and LP repairs; no bound) or auto (optimal below 3,000 cells, else fast)")
+	f.StringVar(&s.method, "method", "auto", "optimal (branch and cut: a proven lower bound), fast (hypercubes, which prove the audit exactly when every primary cell has one, else the full audit and LP repairs; no bound) or auto (optimal below 3,000 cells, else fast)")
+	f.BoolVar(&s.exactAudit, "exact-audit", false, "with the fast method, compute the attacker's intervals and audit them even when the hypercubes prove the pattern safe")
 	f.StringVar(&s.cost, "cost", "value", "cost of suppressing a cell: unity|freq|value|log|COLUMN (a numeric column of the --table file)")
 	f.StringVar(&s.zero, "zero", "never", "empty cells: never (always published) or allowed (may be secondary suppressions)")
 	f.StringVar(&s.out, "out", "", "write the published table (suppressed cells as x) to this file, atomically")
@@ -235,7 +237,7 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 
 	prog := cli.NewProgress(s.quiet)
 	var trace []bench.TracePoint
-	set := &suppress.Settings{Method: method, MIPSolver: s.engine.solver, Params: params, Empty: empty,
+	set := &suppress.Settings{Method: method, MIPSolver: s.engine.solver, Params: params, Empty: empty, ExactAudit: s.exactAudit,
 		Progress: func(p suppress.Progress) {
 			trace = append(trace, bench.TracePoint{Seconds: p.Elapsed.Seconds(), Incumbent: p.Cost, Bound: p.LowerBound})
 			prog.Printf("%s: cost %s, lower bound %s, %d cuts, %.1f s", p.Phase, datasets.FormatValue(p.Cost),

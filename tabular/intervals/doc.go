@@ -101,8 +101,11 @@
 // and its optimal row duals, extended by 0 to every other relation (and
 // lifted over the determined cells), are a certificate of that bound: no
 // dropped relation holds a cell of the neighbourhood's relations with a
-// nonzero dual, so every reduced cost outside is 0. The end is that
-// bound, sharp, when a seen feasible point reaches it. The local LP has
+// nonzero dual, so every reduced cost outside is 0. The bound is used
+// only when that certificate passes Verify's exact check (with or
+// without Settings.NoCertificates): CLP's presolve has been seen to call
+// an unbounded local LP optimal at 0. The end is that bound, sharp, when
+// a seen feasible point reaches it. The local LP has
 // tens to hundreds of rows where the component has thousands.
 //
 // With Settings.Workers > 1, a component of at least
@@ -125,6 +128,22 @@
 // (exactly disclosed). AuditProtection adds τ-ARGUS's sliding protection
 // level S: the interval must be at least S wide, Upper − Lower ≥ S,
 // wherever it lies around X.
+//
+// # The decision audit
+//
+// Audit's questions have yes-or-no answers, and a "yes" has a short
+// proof: a point of the polytope. Decide takes moves, integer vectors w
+// over the suppressed cells with a step δ > 0; when A_S w = 0 (checked
+// in integer arithmetic) and the prior bounds hold at a + δ·w (in
+// big.Rat, a the true values), a + δ·w is a point of the polytope, so
+// each cell's interval reaches a_j + δ·w_j and is more than one point
+// where δ·w_j ≠ 0 (beyond SnapTol·max(1, |X|), Interval.Disclosed's
+// tolerance). When the moves meet every level and move every suppressed
+// cell, the audit passes, proven without an LP; a requirement no move
+// meets is left open, never reported as a failure. The hypercubes of
+// package tabular/suppress's fast method are such moves.
+// TestDecideAgreesWithAudit compares Decide with Compute and Audit on
+// seeded tables, passing and failing.
 //
 // # Certificates
 //

@@ -67,7 +67,9 @@ func (a *attacker) localNeighbourhood(j, d int) (rows, vars []int) {
 // certificate of that bound (a cell outside the neighbourhood meets no
 // row with a nonzero dual, so its reduced cost is 0). ok is false when
 // the local LP is not solved to optimality (an unbounded relaxation
-// proves nothing finite). rows and vars are localNeighbourhood's.
+// proves nothing finite) or when its duals do not prove its optimum
+// (checked by the exact check of Verify, with or without
+// Settings.NoCertificates). rows and vars are localNeighbourhood's.
 func (a *attacker) localBound(sv solvers.Solver, j int, rows, vars []int, sense solvers.Sense, s *Settings) (v float64, cert *Certificate, ok bool, err error) {
 	if len(rows) == 0 {
 		return 0, nil, false, nil
@@ -87,9 +89,6 @@ func (a *attacker) localBound(sv solvers.Solver, j int, rows, vars []int, sense 
 		return 0, nil, false, nil
 	}
 	v = snap(r.Objective) + 0
-	if s.NoCertificates {
-		return v, nil, true, nil
-	}
 	cert = newCertificate(r, sense, v)
 	for k, i := range cert.Rows {
 		cert.Rows[k] = rows[i]
@@ -99,6 +98,16 @@ func (a *attacker) localBound(sv solvers.Solver, j int, rows, vars []int, sense 
 	}
 	for k, x := range cert.Vars {
 		cert.Vars[k] = vars[x]
+	}
+	// The bound is used only when its duals prove it: CLP's presolve
+	// has been seen to call an unbounded local LP optimal (max x_j = 0
+	// where x_j is unbounded), and a wrong local bound would be taken
+	// for a sharp end as soon as a seen point reaches it.
+	if a.check(j, sense, v, cert) != nil {
+		return 0, nil, false, nil
+	}
+	if s.NoCertificates {
+		cert = nil
 	}
 	return v, cert, true, nil
 }

@@ -181,9 +181,13 @@
 // the branch-and-cut above; MethodFast (SolveFast) protects each primary
 // cell by the cheapest hypercube of its table (balanced vectors of each
 // dimension's hierarchy, multiplied; see fast.go), re-chooses the cubes
-// with each other's corners free, audits the whole table or System with
-// package intervals and repairs every failing cell with the protection
-// LP until the audit passes; it gives no lower bound. MethodAuto is
+// with each other's corners free and audits the whole table or System:
+// the cubes, and the repairs' integral deviations, are the audit's proof
+// when they meet every requirement (intervals.Decide checks them
+// exactly, without an LP); otherwise, or with Settings.ExactAudit,
+// package intervals computes the intervals and every failing cell is
+// repaired with the protection LP until the audit passes. It gives no
+// lower bound. MethodAuto is
 // MethodOptimal below AutoCells cells and MethodFast from there.
 //
 // # Sources

@@ -55,11 +55,35 @@ import (
 // System a corner may also lie in another table's relations, and a
 // target without any feasible cube is left open.
 //
+// # The decision audit
+//
+// A cube is also a proof. With its signs w ∈ {−1, 0, 1} over the corners
+// (+1 where the corner moves the target's way) and δ the level, the true
+// table plus δ·w is a point of the attacker's polytope: the relations
+// hold since A w = 0, the bounds since every corner can move by δ. So the
+// attacker's interval of the target cell reaches its level, and every
+// corner's interval is wider than one point. When every target has a
+// cube, intervals.Decide checks the kept cubes exactly (A w = 0 in
+// integer arithmetic over every relation of the table or System, the
+// bounds of the full audit's priors in big.Rat, each corner suppressed
+// in the final pattern) and, when every primary cell's levels are
+// reached and every suppressed cell is moved, the audit's verdict is a
+// pass, proven without an LP: Audit on the exact intervals answers the
+// same questions (a level reached or not, an interval one point or not)
+// with LP ends and tolerances. Result.Decided says so, and Result.Audit
+// is then a Report without findings. The repairs below add their
+// deviations as moves when these are integer multiples of one step (the
+// level, or 1: an LP vertex on integer data), and the decision is tried
+// again before each full audit. A cube of one table of a System whose
+// corners lie in another table's relations is refused by the check, and
+// a requirement no move meets leaves the decision open: then, and with
+// Settings.ExactAudit, the full audit below runs.
+//
 // # Audit and repair
 //
-// The pattern is then audited like every pattern of the package: the
-// attacker LPs of intervals.Compute over the whole table or System, and
-// intervals.Audit. Every under-protected (or disclosed) primary cell is
+// Otherwise the pattern is audited like every pattern of the package:
+// the attacker LPs of intervals.Compute over the whole table or System,
+// and intervals.Audit. Every under-protected (or disclosed) primary cell is
 // repaired by the protection LP of the heuristic (heuristic.go), over the
 // whole problem: min Σ w_j (u_j + v_j) over u − v ∈ {d : A d = 0} within
 // the capacities, u_p ≥ level (or v_p ≥ level), w_j = 0 on suppressed
@@ -91,17 +115,22 @@ const (
 )
 
 // SolveFast finds a safe secondary suppression pattern for t with
-// hypercubes, the full-table audit and repairs (see MethodFast), in
-// seconds where Solve takes minutes; its cost is not minimal. The input
-// checks, errors and Result are those of Solve, with Stop StopHeuristic
-// and LowerBound 0; Settings.Schedule is not used, and the time limit
-// (Params.TimeLimit, Params.Deadline) only cuts the cube phase's later
-// passes short: the first cubes, the audit and the repairs always run to
-// the end, as the pattern's safety depends on them. A nil t panics.
+// hypercubes, an audit of the whole table and repairs (see MethodFast),
+// in seconds where Solve takes minutes; its cost is not minimal. The
+// audit is decided by the cubes and the repairs' integral deviations
+// when they meet every requirement (Result.Decided; exact, no LP), else,
+// or with Settings.ExactAudit, it is intervals.Compute and
+// intervals.Audit, followed by repairs. The
+// input checks, errors and Result are those of Solve, with Stop
+// StopHeuristic and LowerBound 0; Settings.Schedule is not used, and the
+// time limit (Params.TimeLimit, Params.Deadline) only cuts the cube
+// phase's later passes short: the first cubes, the audit and the repairs
+// always run to the end, as the pattern's safety depends on them. A nil
+// t panics.
 func SolveFast(t *tabular.Table, s *Settings) (*Result, error) {
 	geo := []cubeTable{{t: t}}
 	home := func(g int) (int, int) { return 0, g }
-	return solveFast(tableSource(t), geo, home, s, tableAudit(t, s))
+	return solveFast(tableSource(t), geo, home, s, tableAudit(t, s), tableDecide(t, s))
 }
 
 // SolveSystemFast is SolveFast for linked tables: each primary cell's
@@ -116,7 +145,35 @@ func SolveSystemFast(sys *tabular.System, s *Settings) (*Result, error) {
 		r := sys.Cells[g].Refs[0]
 		return r.Table, r.Cell
 	}
-	return solveFast(systemSource(sys), geo, home, s, systemAudit(sys, s))
+	return solveFast(systemSource(sys), geo, home, s, systemAudit(sys, s), systemDecide(sys, s))
+}
+
+// decideFunc decides the audit of a pattern from moves (intervals.Decide).
+type decideFunc func(st []tabular.Status, levels intervals.Levels, moves []intervals.Move) (*intervals.Decision, error)
+
+// tableDecide returns the decision audit of t under a pattern, with the
+// prior bounds of the full audit (auditSettings).
+func tableDecide(t *tabular.Table, s *Settings) decideFunc {
+	return func(st []tabular.Status, levels intervals.Levels, moves []intervals.Move) (*intervals.Decision, error) {
+		c := *t
+		c.Cells = slices.Clone(t.Cells)
+		for i := range c.Cells {
+			c.Cells[i].Status = st[i]
+		}
+		return intervals.Decide(&c, levels, moves, auditSettings(s))
+	}
+}
+
+// systemDecide is tableDecide for a System.
+func systemDecide(sys *tabular.System, s *Settings) decideFunc {
+	return func(st []tabular.Status, levels intervals.Levels, moves []intervals.Move) (*intervals.Decision, error) {
+		c := *sys
+		c.Cells = slices.Clone(sys.Cells)
+		for i := range c.Cells {
+			c.Cells[i].Status = st[i]
+		}
+		return intervals.DecideSystem(&c, levels, moves, auditSettings(s))
+	}
 }
 
 // cubeTable is a table in which cubes are built.
@@ -215,6 +272,32 @@ type fastSearch struct {
 	use  []int
 	res  *Result
 	heur *heuristic
+	// moves are the kept cubes as moves of the attacker (see cubes).
+	moves []intervals.Move
+	// opts caches dimOptions, which every target of a code and every
+	// pass asks for again.
+	opts map[dimCode][]dimOption
+}
+
+// dimCode is a code of a hierarchy.
+type dimCode struct {
+	h *tabular.Hierarchy
+	x int
+}
+
+// dimOptions is the package's dimOptions, computed once per code (the
+// options are only read).
+func (fs *fastSearch) dimOptions(h *tabular.Hierarchy, x int) []dimOption {
+	k := dimCode{h, x}
+	o, ok := fs.opts[k]
+	if !ok {
+		if fs.opts == nil {
+			fs.opts = map[dimCode][]dimOption{}
+		}
+		o = dimOptions(h, x)
+		fs.opts[k] = o
+	}
+	return o
 }
 
 // corner evaluates source cell g as a corner of sign sign of a cube for
@@ -243,11 +326,17 @@ func (fs *fastSearch) corner(t target, g int, sign float64) (cost float64, fresh
 // cubeCost returns the cost and the number of new cells of the cube of
 // opts around codes (codes is used as scratch and restored), or ok false
 // when a corner is unusable or the cost exceeds bound.
-func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dimOption, bound float64, visit func(g int)) (cost float64, fresh int, ok bool) {
+func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dimOption, bound float64, visit func(g int, sign float64)) (cost float64, fresh int, ok bool) {
 	nd := len(codes)
-	orig := slices.Clone(codes)
+	// Scratch on the stack for tables of up to 8 dimensions.
+	var origBuf, idxBuf [8]int
+	orig, idx := origBuf[:0], idxBuf[:0]
+	if nd > len(origBuf) {
+		orig, idx = make([]int, 0, nd), make([]int, 0, nd)
+	}
+	orig = append(orig, codes...)
+	idx = idx[:nd]
 	defer copy(codes, orig)
-	idx := make([]int, nd)
 	for {
 		sign := 1.0
 		for d := range nd {
@@ -260,7 +349,7 @@ func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dim
 			return 0, 0, false
 		}
 		if visit != nil {
-			visit(g)
+			visit(g, sign)
 		}
 		cost += c
 		if f {
@@ -285,8 +374,11 @@ func (fs *fastSearch) cubeCost(t target, ct *cubeTable, codes []int, opts []*dim
 
 // cube returns the master variables of the cheapest cube that protects
 // target t, whose primary cell is cell local of ct (corners in use by
-// other cubes cost nothing), and whether there is one.
-func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
+// other cubes cost nothing), the cube as a move of the attacker (its
+// corners, by source cell, with the signs of the deviation that follows
+// the target's direction, and the level as its step) and whether there
+// is one.
+func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, intervals.Move, bool) {
 	codes := ct.t.CodeIndices(local, nil)
 	nd := len(codes)
 	keep := max(2, int(math.Floor(math.Pow(cubeCombos, 1/float64(nd))+1e-9)))
@@ -304,7 +396,7 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 	}
 	for d := range nd {
 		var sc []scored
-		for _, o := range dimOptions(ct.t.Dims[d].H, codes[d]) {
+		for _, o := range fs.dimOptions(ct.t.Dims[d].H, codes[d]) {
 			one[d] = &o
 			cost, fresh, ok := fs.cubeCost(t, ct, codes, one, math.Inf(1), nil)
 			if ok {
@@ -313,7 +405,7 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 		}
 		one[d] = &self[d]
 		if len(sc) == 0 {
-			return nil, false
+			return nil, intervals.Move{}, false
 		}
 		slices.SortStableFunc(sc, func(a, b scored) int {
 			if c := cmp.Compare(a.cost, b.cost); c != 0 {
@@ -352,18 +444,25 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 		}
 	}
 	if best == nil {
-		return nil, false
+		return nil, intervals.Move{}, false
 	}
 	for d := range nd {
 		opts[d] = &short[d][best[d]].o
 	}
 	vars := []int{} // not nil: a cube of primary cells only is a cube
-	fs.cubeCost(t, ct, codes, opts, math.Inf(1), func(g int) {
+	mv := intervals.Move{Step: t.level}
+	fs.cubeCost(t, ct, codes, opts, math.Inf(1), func(g int, sign float64) {
 		if v := fs.m.vr[fs.m.colOf[g]]; v >= 0 {
 			vars = append(vars, v)
 		}
+		w := 1
+		if (sign > 0) != t.up {
+			w = -1
+		}
+		mv.Cells = append(mv.Cells, g)
+		mv.Mult = append(mv.Mult, w)
 	})
-	return vars, true
+	return vars, mv, true
 }
 
 // cubes chooses a cube for every target, in order, then, while the
@@ -371,10 +470,12 @@ func (fs *fastSearch) cube(t target, ct *cubeTable, local int) ([]int, bool) {
 // chooses each target's cube again with the other cubes' corners at no
 // cost: a corner no cube keeps is published. Every target keeps a cube
 // that protects it (within its table), so each pass leaves the pattern
-// as safe as before. It returns the targets without a cube.
+// as safe as before. It returns the targets without a cube, and keeps
+// the cubes kept as moves in fs.moves.
 func (fs *fastSearch) cubes(geo []cubeTable, home func(int) (int, int), deadline time.Time) []int {
 	m := fs.m
 	certs := make([][]int, len(m.targets))
+	moves := make([]intervals.Move, len(m.targets))
 	var open []int
 	choose := func(ti int) {
 		t := m.targets[ti]
@@ -382,11 +483,11 @@ func (fs *fastSearch) cubes(geo []cubeTable, home func(int) (int, int), deadline
 			fs.use[v]--
 		}
 		k, local := home(t.cell)
-		vars, ok := fs.cube(t, &geo[k], local)
+		vars, mv, ok := fs.cube(t, &geo[k], local)
 		if ok {
 			// The kept candidates need not include the old cube: keep it
 			// when none of them is usable.
-			certs[ti] = vars
+			certs[ti], moves[ti] = vars, mv
 		}
 		for _, v := range certs[ti] {
 			fs.use[v]++
@@ -428,6 +529,7 @@ func (fs *fastSearch) cubes(geo []cubeTable, home func(int) (int, int), deadline
 	for ti := range certs {
 		if certs[ti] != nil {
 			fs.res.Cubes++
+			fs.moves = append(fs.moves, moves[ti])
 		}
 	}
 	for v, n := range fs.use {
@@ -515,6 +617,9 @@ func (fs *fastSearch) repair(tis []int) error {
 			}
 			return fmt.Errorf("%w: protection LP of cell (%s), engine %s: %s", ErrNotSolved, m.src.name(t.cell), h.psv.Name(), st)
 		}
+		if mv, ok := flowMove(m, t, r.X); ok {
+			fs.moves = append(fs.moves, mv)
+		}
 		for c, f := range flow {
 			v := m.vr[c]
 			if v < 0 || fs.sup[v] || f <= flowTol*math.Max(1, t.level) {
@@ -530,7 +635,40 @@ func (fs *fastSearch) repair(tis []int) error {
 	return nil
 }
 
-func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settings, audit func([]tabular.Status) (*intervals.Result, error)) (*Result, error) {
+// flowMove returns the protection LP's deviation d = u − v (x: its
+// solution) for target t as a move of the attacker when every d_c is an
+// integer multiple of one step, the level or 1 (within flowTol: the
+// engine's round-off), with those multiples; intervals.Decide then
+// checks it exactly, so that a rounded d which is not a deviation, or
+// does not reach the level, proves nothing.
+func flowMove(m *model, t target, x []float64) (intervals.Move, bool) {
+	nc := len(m.cell)
+	for _, step := range []float64{t.level, 1} {
+		if !(step > 0) {
+			continue
+		}
+		mv := intervals.Move{Step: step}
+		ok := true
+		for c := range nc {
+			q := (x[c] - x[nc+c]) / step
+			w := math.Round(q)
+			if math.Abs(q-w) > flowTol*math.Max(1, math.Abs(q)) || math.Abs(w) > 1<<20 {
+				ok = false
+				break
+			}
+			if w != 0 {
+				mv.Cells = append(mv.Cells, m.cell[c])
+				mv.Mult = append(mv.Mult, int(w))
+			}
+		}
+		if ok {
+			return mv, true
+		}
+	}
+	return intervals.Move{}, false
+}
+
+func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settings, audit func([]tabular.Status) (*intervals.Result, error), decide decideFunc) (*Result, error) {
 	start := time.Now()
 	if s == nil {
 		s = &Settings{}
@@ -590,14 +728,7 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 	for ti, t := range m.targets {
 		byCell[t.cell] = append(byCell[t.cell], ti)
 	}
-	for round := 0; ; round++ {
-		if len(pending) > 0 {
-			if err := fs.repair(pending); err != nil {
-				return nil, err
-			}
-			res.RepairRounds++
-			progress("repair")
-		}
+	pattern := func() {
 		res.Status = make([]tabular.Status, src.n)
 		for i := range res.Status {
 			st := src.status(i)
@@ -609,6 +740,29 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 		for v, on := range fs.sup {
 			if on {
 				res.Status[m.cell[m.col[v]]] = tabular.Secondary
+			}
+		}
+	}
+	for round := 0; ; round++ {
+		if len(pending) > 0 {
+			if err := fs.repair(pending); err != nil {
+				return nil, err
+			}
+			res.RepairRounds++
+			progress("repair")
+		}
+		pattern()
+		// The cubes and the repairs' integral deviations decide the
+		// audit exactly (intervals.Decide) when they meet every
+		// requirement; otherwise the full audit runs.
+		if !s.ExactAudit {
+			d, err := decide(res.Status, levels, fs.moves)
+			if err != nil {
+				return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)
+			}
+			if d.OK() {
+				res.Audit, res.Decided = d.Report(), true
+				break
 			}
 		}
 		ir, err := audit(res.Status)

@@ -26,8 +26,8 @@ func benchFast(b *testing.B, name string) {
 		}
 		b.ReportMetric(r.Cost, "cost")
 		b.ReportMetric(float64(r.Secondary), "secondary")
-		b.Logf("%s freq:3 fast: %d cells, %d primary (%d targets), %d secondary, cost %g, %d cubes, %d repair rounds (%d LPs, %.1f s), %d republished, audit ok %v (%d under-protected, %d disclosed); %.1f s",
-			name, len(tab.Cells), r.Primary, r.Targets, r.Secondary, r.Cost, r.Cubes, r.RepairRounds, r.HeuristicLPs, r.HeuristicSeconds, r.Republished,
+		b.Logf("%s freq:3 fast (decided %v): %d cells, %d primary (%d targets), %d secondary, cost %g, %d cubes, %d repair rounds (%d LPs, %.1f s), %d republished, audit ok %v (%d under-protected, %d disclosed); %.1f s",
+			name, r.Decided, len(tab.Cells), r.Primary, r.Targets, r.Secondary, r.Cost, r.Cubes, r.RepairRounds, r.HeuristicLPs, r.HeuristicSeconds, r.Republished,
 			r.Audit.OK(), len(r.Audit.UnderProtected), len(r.Audit.Disclosed), r.Seconds)
 	}
 }

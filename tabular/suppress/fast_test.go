@@ -227,7 +227,7 @@ func TestFastLinked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("fast cost %g (%d cubes, %d repair rounds), optimal %g", r.Cost, r.Cubes, r.RepairRounds, opt.Cost)
+	t.Logf("fast cost %g (%d cubes, %d repair rounds, decided %v), optimal %g", r.Cost, r.Cubes, r.RepairRounds, r.Decided, opt.Cost)
 	if r.Cost < opt.Cost-tol {
 		t.Fatalf("fast cost %g below the optimum %g", r.Cost, opt.Cost)
 	}

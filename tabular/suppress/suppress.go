@@ -109,6 +109,10 @@ type Settings struct {
 	// Default InsidersAuto: when the table carries frequencies or
 	// contributions.
 	Insiders InsiderPolicy
+	// ExactAudit makes MethodFast audit by intervals.Compute and
+	// intervals.Audit even when its cubes decide the audit (see
+	// SolveFast). Default false.
+	ExactAudit bool
 }
 
 func (s *Settings) minLevel() float64 {
@@ -219,6 +223,10 @@ type Result struct {
 	// (ErrUnsafe, with the first of them in the message).
 	InsiderImpossible int
 	impossibleNote    string
+	// Decided: the fast method's audit was decided by intervals.Decide
+	// from its cubes (exact, no LP; Audit has no findings and no
+	// intervals) instead of intervals.Compute and intervals.Audit.
+	Decided bool
 }
 
 // Apply sets the statuses of t's cells to the pattern.
