@@ -29,7 +29,7 @@ func TestFastDecided(t *testing.T) {
 	for seed := range uint64(24) {
 		hs := shapes[seed%3]()
 		tab := randomTable(t, hs, 100+seed, 9, 3+int(seed%5), 3)
-		r := solveOK(t, tab, fastSettings(nil))
+		r := solveOK(t, tab, fastSettings(&Settings{Insiders: InsidersOff}))
 		if r.Cubes == r.Targets && !r.Decided {
 			t.Errorf("seed %d: every target has a cube, audit not decided", seed)
 		}
@@ -39,7 +39,7 @@ func TestFastDecided(t *testing.T) {
 				t.Errorf("seed %d: decided after %d repair rounds, %d republished", seed, r.RepairRounds, r.Republished)
 			}
 		}
-		ex := solveOK(t, tab, fastSettings(&Settings{ExactAudit: true}))
+		ex := solveOK(t, tab, fastSettings(&Settings{ExactAudit: true, Insiders: InsidersOff}))
 		if ex.Decided {
 			t.Errorf("seed %d: ExactAudit decided", seed)
 		}
@@ -61,7 +61,7 @@ func TestFast3way5000(t *testing.T) {
 		t.Skip("long")
 	}
 	tab := presetTable(t, "3way-5000", "freq:3")
-	r := solveOK(t, tab, fastSettings(nil))
+	r := solveOK(t, tab, fastSettings(&Settings{Insiders: InsidersOff}))
 	t.Logf("%d secondary, cost %g, decided %v, %d repair rounds; %.2f s", r.Secondary, r.Cost, r.Decided, r.RepairRounds, r.Seconds)
 	if !r.Decided {
 		t.Error("audit not decided by the cubes")
@@ -84,7 +84,7 @@ func TestFastRepairDecided(t *testing.T) {
 	tab.Cells[p].Lower = 0
 	iT, _ := tab.Lookup("Total", "Total")
 	tab.Cells[iT].Status = tabular.MustPublish
-	r := solveOK(t, tab, fastSettings(nil))
+	r := solveOK(t, tab, fastSettings(&Settings{Insiders: InsidersOff}))
 	if r.Cubes != 0 || r.RepairRounds != 1 || !r.Decided {
 		t.Fatalf("%d cubes, %d repair rounds, decided %v: want no cube, one repair, decided", r.Cubes, r.RepairRounds, r.Decided)
 	}
