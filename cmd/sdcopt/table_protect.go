@@ -85,7 +85,7 @@ func newTableProtectCmd() *cobra.Command {
 	f.StringVar(&s.trace, "trace", "", "write the search's trace (CSV: seconds, incumbent, bound) to this file")
 	f.StringVar(&s.plot, "plot", "", "draw the trace (cost against time: incumbent and lower bound) in this directory (SVG and PNG)")
 	f.BoolVar(&s.quiet, "quiet", false, "no progress messages on stderr")
-	f.BoolVar(&s.insiders, "insiders", true, "protect against insiders too when the table has a freq column or contributions (contributors who know their own values, coalitions of a cell's two contributors): the search models them, and the insider audit of `sdcopt table audit` is the final gate (a finding blocks publication); false protects against outsiders only")
+	f.BoolVar(&s.insiders, "insiders", true, "protect against insiders too when the table has a freq column or contributions (contributors who know their own values, coalitions of a cell's two contributors): the search models them, and the insider audit of sdcopt table audit is the final gate (a finding blocks publication); false protects against outsiders only")
 	s.engine.registerSolver(c, false, "time limit of the whole search in seconds (0 = none); the best safe pattern found is returned")
 	f.Lookup("solver").Usage = "MIP engine of the master problem: auto|highs|cbc|lpsolve"
 	return c
@@ -264,7 +264,15 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	res.Apply(tab)
 	rep := newProtectReport(s, res.Method, tab, res, costCol)
 	rep.Insiders = "skipped"
-	if s.insiders {
+	switch {
+	case s.insiders && res.Insiders != nil:
+		// Solve's final check: every insider, no cap.
+		if res.Insiders.OK() {
+			rep.Insiders = "pass"
+		} else {
+			rep.Insiders, rep.InsiderFindings = "fail", max(len(res.Insiders.Findings), 1)
+		}
+	case s.insiders:
 		set := &intervals.Settings{NoCertificates: true}
 		ir, err := intervals.Compute(tab, set)
 		if err != nil {
