@@ -114,7 +114,8 @@ type TableProtectRow struct {
 	// started and ended (nil where it cannot be read).
 	LoadStart *float64 `json:"load_start"`
 	LoadEnd   *float64 `json:"load_end"`
-	// Trace is the search's progress: seconds, incumbent, lower bound.
+	// Trace is the search's progress (seconds, incumbent, lower bound),
+	// ending with the result when Solve returned.
 	Trace []TracePoint `json:"trace"`
 }
 
@@ -298,6 +299,9 @@ func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule su
 		row.LowerBound, row.Gap = &lb, &gap
 	}
 	row.SolveSeconds, row.SeparationSeconds, row.HeuristicSeconds, row.MIPSeconds = res.Seconds, res.SeparationSeconds, res.HeuristicSeconds, res.MIPSeconds
+	// The state at the end (the final audit included), so that the
+	// trace's last step lasts until Solve returned.
+	row.Trace = append(row.Trace, TracePoint{Seconds: res.Seconds, Incumbent: res.Cost, Bound: res.LowerBound})
 	row.RepairRounds = res.RepairRounds
 	row.SolveAuditOK = res.Audit != nil && res.Audit.OK()
 	t0 := time.Now()
