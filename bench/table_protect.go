@@ -1,10 +1,12 @@
 package bench
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,7 +45,12 @@ type TableProtectOptions struct {
 	TimeLimit time.Duration
 	// Solver is the LP engine of the audit (and of suppress's LPs);
 	// default auto.
-	Solver   string
+	Solver string
+	// Keep, when not empty, is a directory (created if missing) that
+	// receives each case's protected table or system as a JJ file
+	// (tabular.WriteJJ; PRESET-METHOD.jj, created 0600: it holds the
+	// suppressed values), which `sdcopt table audit --jj` audits again.
+	Keep     string
 	Progress Progress
 }
 
@@ -208,7 +215,7 @@ func TableProtect(opt *TableProtectOptions) (*TableProtectReport, error) {
 			}
 			prog.Printf("%s: %s, cost %g, bound %g, %.1f s", row.Case, p.Phase, p.Cost, p.LowerBound, p.Elapsed.Seconds())
 		}
-		if err := protectCase(&row, o.Seed, rs, rule, set, o.Solver); err != nil {
+		if err := protectCase(&row, o.Seed, rs, rule, set, o.Solver, o.Keep); err != nil {
 			row.Status, row.Message = "error", err.Error()
 		}
 		row.LoadEnd = loadAverage()
@@ -220,7 +227,7 @@ func TableProtect(opt *TableProtectOptions) (*TableProtectReport, error) {
 }
 
 // protectCase runs one case into row.
-func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule suppress.CostRule, set *suppress.Settings, solver string) error {
+func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule suppress.CostRule, set *suppress.Settings, solver, keep string) error {
 	var tabs [][]string
 	var spec synth.Spec
 	if ls, err := synth.LinkedPreset(row.Preset, seed); err == nil {
@@ -253,6 +260,7 @@ func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule su
 	row.Tables = len(tables)
 	var res *suppress.Result
 	var audit func() (*intervals.Result, intervals.Protection, error)
+	var linear func() *tabular.LinearSystem // the pattern, for Keep
 	if tabs == nil {
 		t := tables[0]
 		row.Cells = len(t.Cells)
@@ -266,6 +274,12 @@ func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule su
 			res.Apply(&pat)
 			ir, err := intervals.Compute(&pat, &intervals.Settings{Solver: solver, NoCertificates: true})
 			return ir, intervals.CellProtection(t.Cells), err
+		}
+		linear = func() *tabular.LinearSystem {
+			pat := *t
+			pat.Cells = slices.Clone(t.Cells)
+			res.Apply(&pat)
+			return pat.Linear()
 		}
 	} else {
 		sys, err := tabular.NewSystem(tables, nil)
@@ -286,6 +300,15 @@ func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule su
 			ir, err := intervals.ComputeSystem(&pat, &intervals.Settings{Solver: solver, NoCertificates: true})
 			return ir, systemProtection(sys), err
 		}
+		linear = func() *tabular.LinearSystem {
+			ls := sys.Linear()
+			for g := range ls.Cells {
+				ls.Cells[g].Status = res.Status[g]
+				lo, up, sl := systemProtection(sys)(g)
+				ls.Cells[g].Lower, ls.Cells[g].Upper, ls.Cells[g].Sliding = lo, up, sl
+			}
+			return ls
+		}
 	}
 	if err != nil && (res == nil || !errors.Is(err, suppress.ErrUnsafe)) {
 		return err
@@ -304,6 +327,12 @@ func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule su
 	row.Trace = append(row.Trace, TracePoint{Seconds: res.Seconds, Incumbent: res.Cost, Bound: res.LowerBound})
 	row.RepairRounds = res.RepairRounds
 	row.SolveAuditOK = res.Audit != nil && res.Audit.OK()
+	if keep != "" {
+		path := filepath.Join(keep, row.Preset+"-"+row.Method+".jj")
+		if err := writePrivate(path, func(w io.Writer) error { return tabular.WriteJJ(w, linear()) }); err != nil {
+			return fmt.Errorf("keep: %w", err)
+		}
+	}
 	t0 := time.Now()
 	ir, levels, err := audit()
 	row.AuditSeconds = time.Since(t0).Seconds()
@@ -332,6 +361,31 @@ func protectCase(row *TableProtectRow, seed uint64, rs *primary.RuleSet, rule su
 		}
 	}
 	return nil
+}
+
+// writePrivate writes path (its directory created if missing) through a
+// temporary file renamed into place, with mode 0600.
+func writePrivate(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(tmp)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // countStatus counts a cell's status into row.

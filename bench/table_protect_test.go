@@ -3,11 +3,15 @@ package bench
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"gonum.org/v1/plot"
+
+	"github.com/sdcopt/sdcopt/tabular"
 )
 
 // TestTableProtectLinked protects the small linked preset jointly with
@@ -19,6 +23,7 @@ import (
 func TestTableProtectLinked(t *testing.T) {
 	o := DefaultTableProtectOptions()
 	o.Cases = []string{"linked-2000:fast"}
+	o.Keep = t.TempDir()
 	rep, err := TableProtect(o)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +47,30 @@ func TestTableProtectLinked(t *testing.T) {
 	}
 	if r.LowerBound != nil || r.Gap != nil {
 		t.Errorf("the fast method proves no bound, got %v, %v", r.LowerBound, r.Gap)
+	}
+	// The kept JJ file is the protected system: every cell, the pattern's
+	// secondary cells, and mode 0600.
+	path := filepath.Join(o.Keep, "linked-2000-fast.jj")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("%s: mode %v, %v; want 0600", path, st.Mode().Perm(), err)
+	}
+	ls, err := tabular.ReadJJ(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := 0
+	for _, c := range ls.Cells {
+		if c.Status == tabular.Secondary {
+			sec++
+		}
+	}
+	if len(ls.Cells) != r.Cells || sec != r.Secondary {
+		t.Errorf("kept JJ: %d cells, %d secondary; want %d, %d", len(ls.Cells), sec, r.Cells, r.Secondary)
 	}
 	var buf bytes.Buffer
 	if err := rep.WriteText(&buf); err != nil {

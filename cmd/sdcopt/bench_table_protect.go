@@ -28,7 +28,8 @@ func newBenchTableProtectCmd() *cobra.Command {
 			"or disclosed, the empty-cell policy and the load average at the start and end.\n"+
 			"--plot draws the optimal cases' cost against time (incumbent and lower\n"+
 			"bound), one figure each (suppress-trace-PRESET); --format csv|json gives the\n"+
-			"traces too.",
+			"traces too. --keep DIR writes each protected table or system as a JJ file,\n"+
+			"which sdcopt table audit --jj audits again (e.g. with another --solver).",
 		func(f *pflag.FlagSet) {
 			f.StringSliceVar(&o.Cases, "cases", o.Cases, "PRESET:METHOD runs; presets 2way-1300, 3way-5000, 3way-100k, 2way-100k, linked-2000, linked-66k, linked-100k; methods optimal, fast, auto")
 			f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the microdata")
@@ -37,6 +38,7 @@ func newBenchTableProtectCmd() *cobra.Command {
 			f.StringVar(&o.Zero, "zero", o.Zero, "empty cells: never (always published) or allowed (may be secondary suppressions)")
 			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "seconds per case for the suppression (the best safe pattern found is returned; 0 = none)")
 			f.StringVar(&o.Solver, "solver", "", "LP engine of the suppression's LPs and of the audit (default auto)")
+			f.StringVar(&o.Keep, "keep", "", "write each case's protected table or system to DIR/PRESET-METHOD.jj (0600), for sdcopt table audit --jj")
 		},
 		func(_ *cobra.Command, prog *cli.Progress) (*bench.TableProtectReport, error) {
 			var err error
