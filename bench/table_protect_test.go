@@ -79,6 +79,7 @@ func TestTableProtectLinked(t *testing.T) {
 	if !strings.Contains(buf.String(), "linked-2000:fast") {
 		t.Errorf("text report without the case:\n%s", buf.String())
 	}
+	checkRenders(t, rep)
 	if figs, err := rep.Figures(); err != nil || len(figs) != 0 {
 		t.Errorf("fast case: %d figures, %v; want none (no lower bound to draw)", len(figs), err)
 	}
