@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,10 +80,16 @@ func TestTableProtectLinked(t *testing.T) {
 	if !strings.Contains(buf.String(), "linked-2000:fast") {
 		t.Errorf("text report without the case:\n%s", buf.String())
 	}
-	checkRenders(t, rep)
 	if figs, err := rep.Figures(); err != nil || len(figs) != 0 {
 		t.Errorf("fast case: %d figures, %v; want none (no lower bound to draw)", len(figs), err)
 	}
+	// With a row of the optimal method beside it (a made-up trace), the
+	// report renders as text, CSV and JSON and draws that row's figure.
+	lb, gap := 230.0, 0.01
+	both := *rep
+	both.Rows = append(slices.Clone(rep.Rows), TableProtectRow{Case: "x:optimal", Preset: "x", Method: "optimal", Status: "ok",
+		Cost: 232, LowerBound: &lb, Gap: &gap, Trace: []TracePoint{{1, 0, 0}, {2, 9000, 200}, {3, 232, 230}}})
+	checkRenders(t, &both)
 }
 
 // TestTableProtectOptimal runs the optimal method on 2way-1300 (skipped
