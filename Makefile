@@ -48,7 +48,7 @@ bench: deps
 
 # The figures of bench/README.md, drawn by the bench commands (gonum/plot,
 # house style in bench/figstyle.go), with the reports they come from beside
-# them. About 35 minutes on 2 cores (icsm's Table 4 alone about 12).
+# them. About 45 minutes on 2 cores (icsm's Table 4 alone about 12).
 FIGURES := bench/figures
 
 figures: build
@@ -62,6 +62,7 @@ figures: build
 	./$(BIN) bench scaling --plot $(FIGURES) --out $(FIGURES)/scaling.txt --quiet
 	./$(BIN) bench dobra --tables table3,table5 --plot $(FIGURES) --out $(FIGURES)/dobra.txt --quiet
 	./$(BIN) bench microagg-full --data census --k 3 --time-limit 60 --plot $(FIGURES) --out $(FIGURES)/microagg-full-census-k3.txt --quiet
+	./$(BIN) bench table-protect --cases 2way-1300:optimal,3way-5000:optimal --time-limit 300 --plot $(FIGURES) --out $(FIGURES)/suppress-trace.txt --quiet
 
 vet: deps
 	$(GO) vet $(GOFLAGS_TAGS) ./...

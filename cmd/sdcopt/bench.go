@@ -36,7 +36,7 @@ func newBenchCmd() *cobra.Command {
 			"(or $SDCOPT_DATA_DIR), printing our values beside the published ones.\n" +
 			"Every bench takes --format text|json|csv, --out FILE and --quiet; those that\n" +
 			"draw figures (mdav, dobra, icsm, colgen, microagg-full, microagg-tradeoff,\n" +
-			"kanon, scaling, table-audit) take --plot DIR (SVG and PNG).",
+			"kanon, scaling, table-audit, table-protect) take --plot DIR (SVG and PNG).",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				var names []string
@@ -50,7 +50,7 @@ func newBenchCmd() *cobra.Command {
 	}
 	c.AddCommand(newBenchMDAVCmd(), newBenchDobraCmd(), newBenchICSMCmd(), newBenchColgenCmd(), newBenchMicroaggFullCmd(), newBenchMicroaggTradeoffCmd(), newBenchCheckCertificatesCmd(), newBenchKanonCmd(),
 		newBenchScalingCmd(), newBenchBoundsCmd(), newBenchAuditCmd(), newBenchServeCmd(), newBenchTableAuditCmd(),
-		newBenchTableBaselinesCmd())
+		newBenchTableBaselinesCmd(), newBenchTableProtectCmd())
 	return c
 }
 

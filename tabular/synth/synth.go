@@ -14,6 +14,10 @@
 // carry sampling weights. The same Spec (Seed included) always gives the
 // same records, byte for byte.
 //
+// A LinkedSpec adds tables over subsets of the dimensions (Data.Tables):
+// tables from the same records that share their marginals, which
+// tabular.NewSystem links (the linked presets, LinkedPreset).
+//
 // Codes are the dimension's prefix followed by the path in the tree:
 // "r3" is the third group of dimension r, "r3.2" its second leaf. They
 // start with a letter so that no tool reads them as numbers.
