@@ -12,7 +12,7 @@ import (
 
 // presetTable returns the synth preset's table (seed 7, as the presets'
 // documentation measures them) with the primary rules spec applied.
-func presetTable(b *testing.B, name, spec string) *tabular.Table {
+func presetTable(b testing.TB, name, spec string) *tabular.Table {
 	b.Helper()
 	sp, err := synth.Preset(name, 7)
 	if err != nil {

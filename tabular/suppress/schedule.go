@@ -1,6 +1,9 @@
 package suppress
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Schedule decides when Solve runs what: how many LP rounds the cut loop
 // makes, after which of them the primal heuristic runs, and how long each
@@ -25,11 +28,19 @@ type Schedule struct {
 	// MinMIPTime is the least time a MIP solve gets when a time limit is
 	// set (at most the time left). Default 1 s.
 	MinMIPTime time.Duration
+	// StallRounds and StallTol end the LP phase when the bound rose by
+	// less than StallTol (relative to the bound) over the last
+	// StallRounds rounds: the master MIP then raises it faster than more
+	// LP rounds. Defaults 3 and 0.005; a negative StallTol turns the
+	// test off.
+	StallRounds int
+	StallTol    float64
 }
 
 // DefaultSchedule returns the schedule used when nil is given.
 func DefaultSchedule() *Schedule {
-	return &Schedule{MaxLPRounds: 200, LPShare: 0.4, MIPShare: 0.5, MaxMIPRounds: 100, MinMIPTime: time.Second}
+	return &Schedule{MaxLPRounds: 200, LPShare: 0.4, MIPShare: 0.5, MaxMIPRounds: 100, MinMIPTime: time.Second,
+		StallRounds: 3, StallTol: 0.005}
 }
 
 func (s *Schedule) orDefault() *Schedule {
@@ -53,6 +64,12 @@ func (s *Schedule) orDefault() *Schedule {
 	if c.MinMIPTime <= 0 {
 		c.MinMIPTime = d.MinMIPTime
 	}
+	if c.StallRounds <= 0 {
+		c.StallRounds = d.StallRounds
+	}
+	if c.StallTol == 0 {
+		c.StallTol = d.StallTol
+	}
 	return &c
 }
 
@@ -69,6 +86,17 @@ func (s *Schedule) LPPhaseOver(round int, elapsed, total time.Duration) bool {
 		return true
 	}
 	return total > 0 && elapsed >= time.Duration(s.LPShare*float64(total))
+}
+
+// LPStalled reports whether the LP phase ends because its bound stalled:
+// bounds holds the bound after each LP round so far.
+func (s *Schedule) LPStalled(bounds []float64) bool {
+	k := len(bounds) - 1 - s.StallRounds
+	if s.StallTol < 0 || k < 0 {
+		return false
+	}
+	last := bounds[len(bounds)-1]
+	return last-bounds[k] < s.StallTol*math.Max(math.Abs(last), 1e-9)
 }
 
 // MIPLimit returns the time limit of the next MIP solve given the time

@@ -290,6 +290,7 @@ type search struct {
 	deadline time.Time // zero: none
 	total    time.Duration
 	att      *attacker
+	reg      *attacker // the regularized attacker LP (regularized.go)
 	heur     *heuristic
 	ms       *master
 	mipSv    solvers.Solver
@@ -360,15 +361,24 @@ func (se *search) progress(phase string) {
 	se.s.Progress(p)
 }
 
-// heuristicFrom runs the heuristic from y (per master variable).
-func (se *search) heuristicFrom(y []float64) error {
+// heuristicFrom runs the heuristic from y (per master variable). With
+// addedOnly the cleanup tries only the cells the repair added (y is then
+// a master MIP solution, whose cells the cuts ask for).
+func (se *search) heuristicFrom(y []float64, addedOnly bool) error {
 	defer func(t time.Time) { se.res.HeuristicSeconds += time.Since(t).Seconds() }(time.Now())
 	sup := round(y)
+	var try []bool
+	if addedOnly {
+		try = make([]bool, len(sup))
+		for v, on := range sup {
+			try[v] = !on
+		}
+	}
 	pt, err := se.heur.repair(sup, y, se.deadline)
 	if err != nil || pt == nil {
 		return err
 	}
-	if err := se.heur.cleanup(pt, se.deadline); err != nil {
+	if err := se.heur.cleanupOnly(pt, try, se.deadline); err != nil {
 		return err
 	}
 	se.res.Heuristic++
@@ -380,7 +390,7 @@ func (se *search) heuristicFrom(y []float64) error {
 // separate solves every target at y (per master variable) and returns the
 // violated capacity constraints, and whether every target was reached.
 // At the deadline it stops with the cuts found so far (and safe false).
-func (se *search) separate(y []float64) ([]cut, bool, error) {
+func (se *search) separate(y []float64, sparse bool) ([]cut, bool, error) {
 	defer func(t time.Time) { se.res.SeparationSeconds += time.Since(t).Seconds() }(time.Now())
 	m := se.m
 	cy := make([]float64, len(m.cell))
@@ -394,7 +404,7 @@ func (se *search) separate(y []float64) ([]cut, bool, error) {
 		return nil, false, err
 	}
 	var cuts []cut
-	safe := true
+	safe, regSet := true, false
 	for _, t := range m.targets {
 		if se.timeUp() {
 			return cuts, false, nil
@@ -411,7 +421,12 @@ func (se *search) separate(y []float64) ([]cut, bool, error) {
 		if infeasible {
 			return nil, false, fmt.Errorf("%w: primary cell (%s) cannot reach its level %g", ErrInfeasible, m.src.name(t.cell), t.level)
 		}
-		if ok && c.lhs(y) < 1-1e-6 {
+		if sparse && (!ok || len(c.vars) > mipCutVars) {
+			if c, ok, err = sparser(se.reg, &regSet, cy, y, t, c, ok); err != nil {
+				return nil, false, err
+			}
+		}
+		if ok && c.lhs(y) < 1-violationTol {
 			cuts = append(cuts, c)
 		}
 	}
@@ -555,6 +570,12 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		return nil, err
 	}
 	res.ProtectionEngine = psv.Name()
+	// The regularized attacker LP moves every column, like the protection
+	// LP: it runs on the protection LP's engine.
+	if se.reg, err = newRegularized(m, psv, lpPrm); err != nil {
+		return nil, err
+	}
+	defer se.reg.close()
 	if se.heur, err = newHeuristic(m, se.att, hsv, psv, lpPrm); err != nil {
 		return nil, err
 	}
@@ -583,10 +604,10 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 	if err != nil {
 		return nil, err
 	}
-	se.ms.add(rc...)
+	se.ms.add(false, rc...)
 
 	// Phase 1: the LP relaxation and its cuts.
-	var y []float64
+	var y, bounds []float64
 	stop := StopRounds
 	for round := 1; ; round++ {
 		r, err := se.ms.solveLP()
@@ -599,17 +620,17 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		}
 		y = r.X
 		se.lb = math.Max(se.lb, r.Objective)
-		cuts, _, err := se.separate(y)
+		cuts, _, err := se.separate(y, false)
 		if err != nil {
 			return nil, err
 		}
-		se.ms.add(cuts...)
+		se.ms.add(false, cuts...)
 		se.progress("lp")
 		if len(cuts) == 0 {
 			break
 		}
 		if se.sched.HeuristicAfter(round) {
-			if err := se.heuristicFrom(y); err != nil {
+			if err := se.heuristicFrom(y, false); err != nil {
 				return nil, err
 			}
 			if se.closed() {
@@ -620,11 +641,12 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			stop = StopTimeLimit
 			break
 		}
-		if se.sched.LPPhaseOver(round, time.Since(start), se.total) {
+		bounds = append(bounds, se.lb)
+		if se.sched.LPPhaseOver(round, time.Since(start), se.total) || se.sched.LPStalled(bounds) {
 			break
 		}
 	}
-	if err := se.heuristicFrom(y); err != nil {
+	if err := se.heuristicFrom(y, false); err != nil {
 		return nil, err
 	}
 
@@ -671,11 +693,11 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 					yi[v] = 1
 				}
 			}
-			cuts, safe, err := se.separate(yi)
+			cuts, safe, err := se.separate(yi, true)
 			if err != nil {
 				return nil, err
 			}
-			se.ms.add(cuts...)
+			se.ms.add(true, cuts...)
 			if safe {
 				// Safe: the repair only finds the witnesses.
 				pt, err := se.heur.repair(round(yi), nil, time.Time{})
@@ -692,7 +714,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 					proven = true
 					break
 				}
-			} else if err := se.heuristicFrom(yi); err != nil {
+			} else if err := se.heuristicFrom(yi, true); err != nil {
 				return nil, err
 			}
 			if se.closed() {
