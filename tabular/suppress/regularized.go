@@ -26,10 +26,11 @@ import (
 // the (nearly) optimal γ it picks one with few non-zero reduced costs
 // (an L1 penalty), and the cut read from it has a small support. The
 // exact attacker LP still decides whether a target is reached; the
-// regularized one is solved only at master MIP solutions, for the
-// targets found unreached whose exact cut has more than mipCutVars
-// variables, and its cut replaces the exact one when it is violated at
-// y* as well and has fewer variables. It is not used in the LP rounds:
+// regularized one is solved only at master MIP solutions, for up to
+// Schedule.RegularizedPerMIP targets found unreached whose exact cut has
+// more than mipCutVars variables (default none), and its cut replaces
+// the exact one when it is violated at y* as well and has fewer
+// variables. It is not used in the LP rounds:
 // with every column free to move it is slower than the attacker LP of
 // the first incumbent, about 20 times slower than at a sparse y* (on
 // "3way-5000": 250 targets in 44 s against about 2 s), with CLP and

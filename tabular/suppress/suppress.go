@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sdcopt/sdcopt/solvers"
@@ -390,7 +391,7 @@ func (se *search) heuristicFrom(y []float64, addedOnly bool) error {
 // separate solves every target at y (per master variable) and returns the
 // violated capacity constraints, and whether every target was reached.
 // At the deadline it stops with the cuts found so far (and safe false).
-func (se *search) separate(y []float64, sparse bool) ([]cut, bool, error) {
+func (se *search) separate(y []float64, sparse int) ([]cut, bool, error) {
 	defer func(t time.Time) { se.res.SeparationSeconds += time.Since(t).Seconds() }(time.Now())
 	m := se.m
 	cy := make([]float64, len(m.cell))
@@ -421,7 +422,8 @@ func (se *search) separate(y []float64, sparse bool) ([]cut, bool, error) {
 		if infeasible {
 			return nil, false, fmt.Errorf("%w: primary cell (%s) cannot reach its level %g", ErrInfeasible, m.src.name(t.cell), t.level)
 		}
-		if sparse && (!ok || len(c.vars) > mipCutVars) {
+		if sparse > 0 && (!ok || len(c.vars) > mipCutVars) {
+			sparse--
 			if c, ok, err = sparser(se.reg, &regSet, cy, y, t, c, ok); err != nil {
 				return nil, false, err
 			}
@@ -620,7 +622,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		}
 		y = r.X
 		se.lb = math.Max(se.lb, r.Objective)
-		cuts, _, err := se.separate(y, false)
+		cuts, _, err := se.separate(y, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -646,8 +648,12 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			break
 		}
 	}
-	if err := se.heuristicFrom(y, false); err != nil {
-		return nil, err
+	lpY := y
+	if !se.sched.HeuristicAfterMIP {
+		if err := se.heuristicFrom(y, false); err != nil {
+			return nil, err
+		}
+		lpY = nil
 	}
 
 	// Phase 2: the master MIP over the cuts so far.
@@ -693,11 +699,13 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 					yi[v] = 1
 				}
 			}
-			cuts, safe, err := se.separate(yi, true)
+			cuts, safe, err := se.separate(yi, se.sched.RegularizedPerMIP)
 			if err != nil {
 				return nil, err
 			}
-			se.ms.add(true, cuts...)
+			// Dense cuts join the MIP only when no sparse one cuts yi off.
+			sparse := slices.ContainsFunc(cuts, func(c cut) bool { return len(c.vars) <= mipCutVars })
+			se.ms.add(!sparse, cuts...)
 			if safe {
 				// Safe: the repair only finds the witnesses.
 				pt, err := se.heur.repair(round(yi), nil, time.Time{})
@@ -727,6 +735,13 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			if len(cuts) == 0 && !safe {
 				break // no cut read from the duals: nothing more to learn
 			}
+		}
+	}
+	// The heuristic from the LP optimum, when the schedule put it after
+	// the MIPs and they left time and found no pattern.
+	if lpY != nil && !proven && !se.closed() && !se.timeUp() && res.Incumbents <= 1 {
+		if err := se.heuristicFrom(lpY, false); err != nil {
+			return nil, err
 		}
 	}
 	switch {
