@@ -45,6 +45,11 @@ type attacker struct {
 	y      []float64 // y per column, as the bounds are set
 	objCol int       // the column with a non-zero objective, −1 for none
 	solves int
+	// delta widens every column's bounds by this much each way (0: the
+	// attacker subproblems as they are). A widened session is only used
+	// to choose the multipliers γ of a cut (see regularized.go): it
+	// never decides whether a target is reached.
+	delta float64
 }
 
 func newAttacker(m *model, sv solvers.Solver, prm *solvers.Params) (*attacker, error) {
@@ -67,11 +72,20 @@ func (a *attacker) open() error {
 	a.y = make([]float64, len(a.m.cell))
 	for c := range a.y {
 		a.y[c] = 1
+		if a.delta != 0 {
+			a.y[c] = math.NaN() // the session's bounds are not those of y = 1
+		}
 	}
 	if old != nil {
 		return a.setY(old)
 	}
 	return nil
+}
+
+// bounds returns the bounds of column c at y = v: [−LB·v, UB·v], widened
+// by delta.
+func (a *attacker) bounds(c int, v float64) (lo, up float64) {
+	return -a.m.lb[c]*v - a.delta, a.m.ub[c]*v + a.delta
 }
 
 func (a *attacker) close() {
@@ -86,7 +100,8 @@ func (a *attacker) setY(y []float64) error {
 		if v == a.y[c] {
 			continue
 		}
-		if err := a.sess.SetColBounds(c, -a.m.lb[c]*v, a.m.ub[c]*v); err != nil {
+		lo, up := a.bounds(c, v)
+		if err := a.sess.SetColBounds(c, lo, up); err != nil {
 			return err
 		}
 		a.y[c] = v
@@ -100,7 +115,8 @@ func (a *attacker) setCol(c int, v float64) error {
 		return nil
 	}
 	a.y[c] = v
-	return a.sess.SetColBounds(c, -a.m.lb[c]*v, a.m.ub[c]*v)
+	lo, up := a.bounds(c, v)
+	return a.sess.SetColBounds(c, lo, up)
 }
 
 // outcome is the solution of one attacker subproblem.
@@ -146,7 +162,8 @@ func (a *attacker) solve(t target) (outcome, error) {
 	}
 	a.solves++
 	if !r.Abandoned {
-		if err := a.sess.SetColBounds(t.col, -a.m.lb[t.col]*a.y[t.col], a.m.ub[t.col]*a.y[t.col]); err != nil {
+		lo, up := a.bounds(t.col, a.y[t.col])
+		if err := a.sess.SetColBounds(t.col, lo, up); err != nil {
 			return outcome{}, err
 		}
 		if err := a.overrideBounds(t, false); err != nil {

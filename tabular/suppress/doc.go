@@ -70,12 +70,23 @@
 //  1. The LP relaxation (0 ≤ y ≤ 1) with the cuts so far is solved in one
 //     warm-started session, separated at its optimum y*, cut, and solved
 //     again until no cut is violated; its value is a lower bound.
-//  2. The master MIP with every cut so far (HiGHS or CBC) is solved; its
-//     optimum (or its dual bound under a limit) is a lower bound, as the
-//     MIP over a subset of the capacity constraints is a relaxation. Its
-//     integer solution is separated: without a violated cut it is a safe
-//     pattern, optimal when the MIP was solved to optimality; otherwise
-//     the cuts are added and the MIP solved again.
+//     The phase ends when no cut is violated, when the bound stalls
+//     (Schedule.StallRounds, StallTol) or at the schedule's round and
+//     time limits.
+//  2. The master MIP (HiGHS or CBC) is solved over the cuts of the LP
+//     phase with at most mipCutVars variables and every cut found at an
+//     earlier MIP solution; its optimum (or its dual bound under a limit)
+//     is a lower bound, as the MIP over a subset of the capacity
+//     constraints is a relaxation. Its integer solution is separated:
+//     without a violated cut it is a safe pattern, optimal when the MIP
+//     was solved to optimality; otherwise the cuts are added and the MIP
+//     solved again; the dense cuts found at a MIP solution join the MIP
+//     only when no sparse one cuts it off. With
+//     Schedule.RegularizedPerMIP > 0 a dense cut found at a MIP solution
+//     is replaced, when it can be, by the sparser cut of the regularized
+//     attacker LP (regularized.go): the same subproblem with every bound
+//     widened by a small δ, whose duals minimize Σ|r_j| among the
+//     near-optimal ones.
 //  3. The primal heuristic turns any y (fractional or not) into a safe
 //     pattern: round (y_j ≥ 1/2), then for each primary cell and
 //     direction whose attacker LP misses the level, solve the protection
@@ -91,8 +102,12 @@
 //     (a secondary cell the attacker can recompute is never moved); the
 //     others are tried for publication in decreasing order of cost and
 //     kept published when every primary cell stays protected (only the
-//     targets whose witness moves the cell are solved again). The best
-//     safe pattern is kept.
+//     targets whose witness moves the cell are solved again; from an
+//     unsafe MIP solution only the cells the repair added are tried).
+//     The best safe pattern is kept. The heuristic runs from the LP
+//     optimum at the end of the LP phase (or, with
+//     Schedule.HeuristicAfterMIP, after the MIP phase when that found no
+//     pattern) and from every unsafe MIP solution.
 //
 // Before the loop the pattern that suppresses every free cell is checked
 // with the attacker LPs: when it does not protect a primary cell the

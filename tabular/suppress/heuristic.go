@@ -441,6 +441,11 @@ func (h *heuristic) dropUnused(pt *pattern) {
 // cell are solved again). It stops early, with a safe pattern, at the
 // deadline (zero: none).
 func (h *heuristic) cleanup(pt *pattern, deadline time.Time) error {
+	return h.cleanupOnly(pt, nil, deadline)
+}
+
+// cleanupOnly is cleanup trying only the cells v with try[v] (nil: all).
+func (h *heuristic) cleanupOnly(pt *pattern, try []bool, deadline time.Time) error {
 	m := h.m
 	h.dropUnused(pt)
 	if err := h.setY(m.colY(pt.sup)); err != nil {
@@ -448,7 +453,7 @@ func (h *heuristic) cleanup(pt *pattern, deadline time.Time) error {
 	}
 	var order []int
 	for v, on := range pt.sup {
-		if on {
+		if on && (try == nil || try[v]) {
 			order = append(order, v)
 		}
 	}

@@ -35,6 +35,14 @@ func TestSchedule(t *testing.T) {
 			t.Errorf("MIPLimit(%v, %v, %v) = %v, want %v", c.left, c.limited, c.retry, got, c.want)
 		}
 	}
+	// The bound stalls when it rose by less than 2 % over 2 rounds:
+	// 100 → 101.5 is 1.5 % of 101.5, 100 → 102.5 is 2.4 %.
+	if s.LPStalled([]float64{90, 100}) || s.LPStalled([]float64{100, 101, 102.5}) || !s.LPStalled([]float64{90, 100, 101, 101.5}) {
+		t.Error("LPStalled")
+	}
+	if (&Schedule{StallRounds: 3, StallTol: -1}).LPStalled([]float64{1, 1, 1, 1, 1}) {
+		t.Error("LPStalled with StallTol < 0: want never")
+	}
 	if !(&Schedule{HeuristicEvery: 3}).HeuristicAfter(6) || (&Schedule{HeuristicEvery: 3}).HeuristicAfter(5) || s.HeuristicAfter(1) {
 		t.Error("HeuristicAfter")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sdcopt/sdcopt/solvers"
@@ -334,6 +335,7 @@ type search struct {
 	deadline time.Time // zero: none
 	total    time.Duration
 	att      *attacker
+	reg      *attacker // the regularized attacker LP (regularized.go)
 	heur     *heuristic
 	ms       *master
 	mipSv    solvers.Solver
@@ -405,15 +407,24 @@ func (se *search) progress(phase string) {
 	se.s.Progress(p)
 }
 
-// heuristicFrom runs the heuristic from y (per master variable).
-func (se *search) heuristicFrom(y []float64) error {
+// heuristicFrom runs the heuristic from y (per master variable). With
+// addedOnly the cleanup tries only the cells the repair added (y is then
+// a master MIP solution, whose cells the cuts ask for).
+func (se *search) heuristicFrom(y []float64, addedOnly bool) error {
 	defer func(t time.Time) { se.res.HeuristicSeconds += time.Since(t).Seconds() }(time.Now())
 	sup := round(y)
+	var try []bool
+	if addedOnly {
+		try = make([]bool, len(sup))
+		for v, on := range sup {
+			try[v] = !on
+		}
+	}
 	pt, err := se.heur.repair(sup, y, se.deadline)
 	if err != nil || pt == nil {
 		return err
 	}
-	if err := se.heur.cleanup(pt, se.deadline); err != nil {
+	if err := se.heur.cleanupOnly(pt, try, se.deadline); err != nil {
 		return err
 	}
 	se.res.Heuristic++
@@ -427,7 +438,7 @@ func (se *search) heuristicFrom(y []float64) error {
 // separate solves every target at y (per master variable) and returns the
 // violated capacity constraints, and whether every target was reached.
 // At the deadline it stops with the cuts found so far (and safe false).
-func (se *search) separate(y []float64) ([]cut, bool, error) {
+func (se *search) separate(y []float64, sparse int) ([]cut, bool, error) {
 	defer func(t time.Time) { se.res.SeparationSeconds += time.Since(t).Seconds() }(time.Now())
 	m := se.m
 	cy := make([]float64, len(m.cell))
@@ -441,7 +452,7 @@ func (se *search) separate(y []float64) ([]cut, bool, error) {
 		return nil, false, err
 	}
 	var cuts []cut
-	safe := true
+	safe, regSet := true, false
 	for _, t := range m.targets {
 		if se.timeUp() {
 			return cuts, false, nil
@@ -458,7 +469,13 @@ func (se *search) separate(y []float64) ([]cut, bool, error) {
 		if infeasible {
 			return nil, false, fmt.Errorf("%w: primary cell (%s) cannot reach its level %g", ErrInfeasible, m.src.name(t.cell), t.level)
 		}
-		if ok && c.lhs(y) < 1-1e-6 {
+		if sparse > 0 && (!ok || len(c.vars) > mipCutVars) {
+			sparse--
+			if c, ok, err = sparser(se.reg, &regSet, cy, y, t, c, ok); err != nil {
+				return nil, false, err
+			}
+		}
+		if ok && c.lhs(y) < 1-violationTol {
 			cuts = append(cuts, c)
 		}
 	}
@@ -607,6 +624,12 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		return nil, err
 	}
 	res.ProtectionEngine = psv.Name()
+	// The regularized attacker LP moves every column, like the protection
+	// LP: it runs on the protection LP's engine.
+	if se.reg, err = newRegularized(m, psv, lpPrm); err != nil {
+		return nil, err
+	}
+	defer se.reg.close()
 	if se.heur, err = newHeuristic(m, se.att, hsv, psv, lpPrm); err != nil {
 		return nil, err
 	}
@@ -645,10 +668,10 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 	if err != nil {
 		return nil, err
 	}
-	se.ms.add(rc...)
+	se.ms.add(false, rc...)
 
 	// Phase 1: the LP relaxation and its cuts.
-	var y []float64
+	var y, bounds []float64
 	stop := StopRounds
 	for round := 1; ; round++ {
 		r, err := se.ms.solveLP()
@@ -661,17 +684,17 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		}
 		y = r.X
 		se.lb = math.Max(se.lb, r.Objective)
-		cuts, _, err := se.separate(y)
+		cuts, _, err := se.separate(y, 0)
 		if err != nil {
 			return nil, err
 		}
-		se.ms.add(cuts...)
+		se.ms.add(false, cuts...)
 		se.progress("lp")
 		if len(cuts) == 0 {
 			break
 		}
 		if se.sched.HeuristicAfter(round) {
-			if err := se.heuristicFrom(y); err != nil {
+			if err := se.heuristicFrom(y, false); err != nil {
 				return nil, err
 			}
 			if se.closed() {
@@ -682,12 +705,17 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			stop = StopTimeLimit
 			break
 		}
-		if se.sched.LPPhaseOver(round, time.Since(start), se.total) {
+		bounds = append(bounds, se.lb)
+		if se.sched.LPPhaseOver(round, time.Since(start), se.total) || se.sched.LPStalled(bounds) {
 			break
 		}
 	}
-	if err := se.heuristicFrom(y); err != nil {
-		return nil, err
+	lpY := y
+	if !se.sched.HeuristicAfterMIP {
+		if err := se.heuristicFrom(y, false); err != nil {
+			return nil, err
+		}
+		lpY = nil
 	}
 
 	// Phase 2: the master MIP over the cuts so far.
@@ -733,11 +761,13 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 					yi[v] = 1
 				}
 			}
-			cuts, safe, err := se.separate(yi)
+			cuts, safe, err := se.separate(yi, se.sched.RegularizedPerMIP)
 			if err != nil {
 				return nil, err
 			}
-			se.ms.add(cuts...)
+			// Dense cuts join the MIP only when no sparse one cuts yi off.
+			sparse := slices.ContainsFunc(cuts, func(c cut) bool { return len(c.vars) <= mipCutVars })
+			se.ms.add(!sparse, cuts...)
 			if safe {
 				// Safe: the repair only finds the witnesses.
 				pt, err := se.heur.repair(round(yi), nil, time.Time{})
@@ -778,7 +808,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 					proven = true
 					break
 				}
-			} else if err := se.heuristicFrom(yi); err != nil {
+			} else if err := se.heuristicFrom(yi, true); err != nil {
 				return nil, err
 			}
 			if se.closed() {
@@ -791,6 +821,13 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			if len(cuts) == 0 && !safe {
 				break // no cut read from the duals: nothing more to learn
 			}
+		}
+	}
+	// The heuristic from the LP optimum, when the schedule put it after
+	// the MIPs and they left time and found no pattern.
+	if lpY != nil && !proven && !se.closed() && !se.timeUp() && res.Incumbents <= 1 {
+		if err := se.heuristicFrom(lpY, false); err != nil {
+			return nil, err
 		}
 	}
 	switch {
