@@ -339,7 +339,7 @@ func (g *insiderGuard) check(sup []bool, all bool) (int, error) {
 			return 0, fmt.Errorf("%w: primary cell (%s) cannot reach its level %g against the %s", ErrInfeasible, m.src.name(t.cell), t.level, g.insiderName(t))
 		}
 		if ok && c.lhs(yv) < 1-1e-6 {
-			g.ms.add(c)
+			g.ms.add(true, c)
 		}
 	}
 	return added, nil

@@ -783,7 +783,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 						return nil, err
 					}
 					if n > 0 {
-						if err := se.heuristicFrom(yi); err != nil {
+						if err := se.heuristicFrom(yi, true); err != nil {
 							return nil, err
 						}
 						if se.closed() {
