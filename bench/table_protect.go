@@ -46,6 +46,10 @@ type TableProtectOptions struct {
 	// Solver is the LP engine of the audit (and of suppress's LPs);
 	// default auto.
 	Solver string
+	// Insiders makes the suppression protect against insiders too
+	// (suppress.InsidersAuto). Default false: outsiders only, as the
+	// R tools of table-baselines, and what the audit column checks.
+	Insiders bool
 	// Keep, when not empty, is a directory (created if missing) that
 	// receives each case's protected table or system as a JJ file
 	// (tabular.WriteJJ; PRESET-METHOD.jj, created 0600: it holds the
@@ -207,7 +211,10 @@ func TableProtect(opt *TableProtectOptions) (*TableProtectReport, error) {
 		prog.Describe(j.preset + ":" + j.method)
 		row := TableProtectRow{Case: j.preset + ":" + j.method, Preset: j.preset, Method: j.method, Zero: o.Zero, LoadStart: loadAverage()}
 		set := &suppress.Settings{Method: j.method, Empty: empty, LPSolver: o.Solver,
-			Params: &solvers.Params{TimeLimit: o.TimeLimit}}
+			Params: &solvers.Params{TimeLimit: o.TimeLimit}, Insiders: suppress.InsidersOff}
+		if o.Insiders {
+			set.Insiders = suppress.InsidersAuto
+		}
 		set.Progress = func(p suppress.Progress) {
 			row.Trace = append(row.Trace, TracePoint{Seconds: p.Elapsed.Seconds(), Incumbent: p.Cost, Bound: p.LowerBound})
 			if p.Phase == "cubes" {

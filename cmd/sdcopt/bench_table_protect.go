@@ -38,6 +38,7 @@ func newBenchTableProtectCmd() *cobra.Command {
 			f.StringVar(&o.Zero, "zero", o.Zero, "empty cells: never (always published) or allowed (may be secondary suppressions)")
 			f.Float64Var(&timeLimit, "time-limit", o.TimeLimit.Seconds(), "seconds per case for the suppression (the best safe pattern found is returned; 0 = none)")
 			f.StringVar(&o.Solver, "solver", "", "LP engine of the suppression's LPs and of the audit (default auto)")
+			f.BoolVar(&o.Insiders, "insiders", false, "protect against insiders too (default: outsiders only, as the R tools of table-baselines; the audit column checks outsiders)")
 			f.StringVar(&o.Keep, "keep", "", "write each case's protected table or system to DIR/PRESET-METHOD.jj (0600), for sdcopt table audit --jj")
 		},
 		func(_ *cobra.Command, prog *cli.Progress) (*bench.TableProtectReport, error) {
