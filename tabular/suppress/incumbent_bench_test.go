@@ -3,6 +3,7 @@ package suppress
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,15 +14,24 @@ import (
 // only, as BenchmarkPreset3way5000) under limits of 60, 300 and 600 s
 // and reports the first incumbent's time and cost (Progress phase
 // "start"), the fast pattern's cost before the cleanup by moves, and the
-// final cost, bound and gap. Run one limit with -bench
-// 'Incumbent3way5000/60s'.
+// final cost, bound and gap; lpclean-60s also cleans the fast pattern
+// with witness LPs (lpCleanFast). Run one case with -bench
+// 'Incumbent3way5000/^60s'.
 func BenchmarkIncumbent3way5000(b *testing.B) {
 	if testing.Short() {
 		b.Skip("long")
 	}
 	tab := presetTable(b, "3way-5000", "freq:3")
-	for _, limit := range []time.Duration{60 * time.Second, 300 * time.Second, 600 * time.Second} {
-		b.Run(fmt.Sprintf("%.0fs", limit.Seconds()), func(b *testing.B) {
+	for _, limit := range []time.Duration{60 * time.Second, 300 * time.Second, 600 * time.Second, -60 * time.Second} {
+		name := fmt.Sprintf("%.0fs", limit.Seconds())
+		if limit < 0 {
+			// The LP cleanup of the fast pattern too (lpCleanFast).
+			name, limit = fmt.Sprintf("lpclean-%.0fs", -limit.Seconds()), -limit
+		}
+		lpClean := strings.HasPrefix(name, "lpclean")
+		b.Run(name, func(b *testing.B) {
+			lpCleanFast = lpClean
+			defer func() { lpCleanFast = false }()
 			var first time.Duration
 			var firstCost float64
 			s := &Settings{Params: &solvers.Params{TimeLimit: limit}, Insiders: InsidersOff}
