@@ -98,8 +98,10 @@ func (se *search) fastIncumbent(fast fastFunc, decide decideFunc) *pattern {
 
 // lpCleanFast makes fastIncumbent also clean the pattern with the
 // heuristic's witness LPs (heuristic.cleanup) after the cleanup by
-// moves. Off: on "3way-5000" it costs more time than it saves (see
-// BenchmarkIncumbent3way5000); kept for that measurement.
+// moves. Off: on "3way-5000" under a 60 s limit the witness LPs of the
+// repair did not finish before the deadline (BenchmarkIncumbent3way5000,
+// case lpclean-60s), so the pattern was not improved and the LP phase
+// lost its first minute; kept for that measurement.
 var lpCleanFast = false
 
 // statusOf returns the statuses of the source's cells under the pattern
