@@ -109,11 +109,16 @@
 //     Schedule.HeuristicAfterMIP, after the MIP phase when that found no
 //     pattern) and from every unsafe MIP solution.
 //
-// Before the loop the pattern that suppresses every free cell is checked
-// with the attacker LPs: when it does not protect a primary cell the
-// problem has no solution and Solve says which cell; otherwise it is the
-// first incumbent (less the cells no attacker optimum moves), so Solve
-// always returns a safe pattern. The time limit (Params.TimeLimit,
+// Before the loop the fast method (below) is run: when it proves its
+// pattern safe (by intervals.Decide from its moves, or by its full
+// audit) that pattern, less the cells its moves show redundant (see
+// incumbent.go), is the first incumbent, and a safe pattern also shows
+// that every primary cell can be protected. Otherwise the pattern that
+// suppresses every free cell is checked with the attacker LPs: when it
+// does not protect a primary cell the problem has no solution and Solve
+// says which cell; otherwise it is the first incumbent (less the cells
+// no attacker optimum moves). Either way Solve always returns a safe
+// pattern. The time limit (Params.TimeLimit,
 // Params.Deadline) bounds the search: the separation, the repair and the
 // cleanup stop at the deadline (an unfinished repair is dropped, a
 // cleanup cut short leaves a safe pattern) and the MIPs get their share

@@ -761,7 +761,7 @@ func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settin
 				return nil, fmt.Errorf("suppress: auditing the pattern: %w", err)
 			}
 			if d.OK() {
-				res.Audit, res.Decided = d.Report(), true
+				res.Audit, res.Decided, res.moves = d.Report(), true, fs.moves
 				break
 			}
 		}

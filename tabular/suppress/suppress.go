@@ -228,6 +228,13 @@ type Result struct {
 	// from its cubes (exact, no LP; Audit has no findings and no
 	// intervals) instead of intervals.Compute and intervals.Audit.
 	Decided bool
+	// FastIncumbent: MethodOptimal started from the fast method's
+	// pattern (proven safe; see incumbent.go), whose cost before the
+	// cleanup by its moves is FastIncumbentCost, instead of checking the
+	// pattern that suppresses every free cell.
+	FastIncumbent     bool
+	FastIncumbentCost float64
+	moves             []intervals.Move // MethodFast: the moves that decided the audit
 }
 
 // Apply sets the statuses of t's cells to the pattern.
@@ -269,7 +276,8 @@ func Solve(t *tabular.Table, s *Settings) (*Result, error) {
 			err = protectInsidersFast(t, s, res, know)
 		}
 	} else {
-		res, err = solve(tableSource(t), s, tableAudit(t, s), know)
+		fast := func(fs *Settings) (*Result, error) { return SolveFast(t, fs) }
+		res, err = solve(tableSource(t), s, tableAudit(t, s), know, fast, tableDecide(t, s))
 	}
 	if err != nil || !on || (s != nil && s.NoAudit) {
 		return res, err
@@ -303,7 +311,8 @@ func SolveSystem(sys *tabular.System, s *Settings) (*Result, error) {
 	if method == MethodFast {
 		return SolveSystemFast(sys, s)
 	}
-	return solve(systemSource(sys), s, systemAudit(sys, s), nil)
+	fast := func(fs *Settings) (*Result, error) { return SolveSystemFast(sys, fs) }
+	return solve(systemSource(sys), s, systemAudit(sys, s), nil, fast, systemDecide(sys, s))
 }
 
 // systemAudit returns the attacker's intervals of sys under a pattern.
@@ -482,7 +491,7 @@ func (se *search) separate(y []float64, sparse int) ([]cut, bool, error) {
 	return cuts, safe, nil
 }
 
-func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Result, error), know []intervals.InsiderKnowledge) (*Result, error) {
+func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Result, error), know []intervals.InsiderKnowledge, fast fastFunc, decide decideFunc) (*Result, error) {
 	start := time.Now()
 	if s == nil {
 		s = &Settings{}
@@ -656,9 +665,13 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 			return nil, err
 		}
 	}
-	first, err := se.firstIncumbent()
-	if err != nil {
-		return nil, err
+	// The fast method's pattern when it is proven safe (incumbent.go),
+	// else every free cell suppressed, which also detects infeasibility.
+	first := se.fastIncumbent(fast, decide)
+	if first == nil {
+		if first, err = se.firstIncumbent(); err != nil {
+			return nil, err
+		}
 	}
 	if err := se.offerSafe(first, time.Time{}); err != nil {
 		return nil, err
