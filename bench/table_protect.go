@@ -220,7 +220,7 @@ func TableProtect(opt *TableProtectOptions) (*TableProtectReport, error) {
 			if p.Phase == "cubes" {
 				row.CubeSeconds = p.Elapsed.Seconds()
 			}
-			prog.Printf("%s: %s, cost %g, bound %g, %.1f s", row.Case, p.Phase, p.Cost, p.LowerBound, p.Elapsed.Seconds())
+			prog.Printf("%s: %s, cost %.10g, bound %.10g, %.1f s", row.Case, p.Phase, p.Cost, p.LowerBound, p.Elapsed.Seconds())
 		}
 		if err := protectCase(&row, o.Seed, rs, rule, set, o.Solver, o.Keep); err != nil {
 			row.Status, row.Message = "error", err.Error()
