@@ -3,6 +3,7 @@ package intervals
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sdcopt/sdcopt/solvers"
 	"github.com/sdcopt/sdcopt/tabular"
@@ -46,8 +47,10 @@ const maxWitnesses = 8
 // InsiderDecide is InsiderAudit (same arguments, same report) computed by
 // the decision procedure above instead of one Compute per insider: the
 // Findings and Largest estimates are InsiderAudit's, each Insider's
-// Solves counts the LPs solved for it, and Decided counts the (insider,
-// cell) pairs decided by a witness. Integer intervals (Settings.Integer)
+// Solves counts the LPs solved under its prior, Solves adds those of the
+// plain problem (a cell's first witness, at most two per primary cell),
+// and Decided counts the (insider, cell) pairs decided by witnesses
+// alone. Integer intervals (Settings.Integer)
 // are delegated to InsiderAudit. Errors are InsiderAudit's.
 func InsiderDecide(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderReport, error) {
 	if s == nil {
@@ -127,12 +130,15 @@ func InsiderDecide(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRep
 			exact := !touched[d.comp[v]]
 			if !exact && !lg {
 				needLo, needHi, _, _ := a.requirement(in, kn, iv.Cell)
+				solved := d.solves
 				ok, err := d.reaches(v, needLo, needHi)
 				if err != nil {
 					return nil, fmt.Errorf("insider %s: %w", in.Name(t.CellName), err)
 				}
 				if ok {
-					rep.Decided++
+					if d.solves == solved {
+						rep.Decided++
+					}
 					continue
 				}
 			}
@@ -160,6 +166,7 @@ func InsiderDecide(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRep
 		rep.Solves += in.Solves
 	}
 	rep.Insiders = cands
+	rep.Solves += d.plain
 	if a.identities() {
 		rep.Largest = a.largestOf(r, func(id string, cell int) (*Interval, bool) {
 			iv, ok := largest[id][cell]
@@ -197,10 +204,14 @@ type decider struct {
 	// applied[c]: the variables of component c whose session bounds are
 	// the insider's (restored by setInsider).
 	applied map[int][]int
+	// narrowed[c]: the variables of component c with the insider's bounds.
+	narrowed map[int][]int
 	lo, up  map[int]float64 // the current insider's bounds where they differ
-	// wit[sense][v]: witness points (component-local x) of variable v.
-	wit    [2]map[int][][]float64
-	solves int
+	// wit[sense][v]: witness points of variable v.
+	wit [2]map[int][]witnessPoint
+	// solves: LPs under an insider's prior; plain: LPs of the plain
+	// problem (the first witness of a cell and sense).
+	solves, plain int
 }
 
 func newDecider(t *tabular.Table, s *Settings, r *Result) (*decider, error) {
@@ -219,8 +230,8 @@ func newDecider(t *tabular.Table, s *Settings, r *Result) (*decider, error) {
 		}
 	}
 	d := &decider{a: a, comps: a.components(false), comp: make([]int, len(a.cells)), local: make([]int, len(a.cells)),
-		s: &si, applied: map[int][]int{}}
-	d.wit[0], d.wit[1] = map[int][][]float64{}, map[int][][]float64{}
+		s: &si, applied: map[int][]int{}, narrowed: map[int][]int{}}
+	d.wit[0], d.wit[1] = map[int][]witnessPoint{}, map[int][]witnessPoint{}
 	for k, c := range d.comps {
 		for l, v := range c.vars {
 			d.comp[v], d.local[v] = k, l
@@ -259,6 +270,10 @@ func (d *decider) setInsider(lo, up map[int]float64) {
 	}
 	clear(d.applied)
 	d.lo, d.up = lo, up
+	clear(d.narrowed)
+	for v := range lo {
+		d.narrowed[d.comp[v]] = append(d.narrowed[d.comp[v]], v)
+	}
 }
 
 // bounds returns the current insider's bounds of variable v.
@@ -298,12 +313,7 @@ func (d *decider) session(c int) (solvers.Session, error) {
 		delete(d.applied, c)
 	}
 	if _, ok := d.applied[c]; !ok {
-		var vars []int
-		for v := range d.lo {
-			if d.comp[v] == c {
-				vars = append(vars, v)
-			}
-		}
+		vars := d.narrowed[c]
 		for _, v := range vars {
 			if err := d.sess[c].SetColBounds(d.local[v], d.lo[v], d.up[v]); err != nil {
 				return nil, err
@@ -361,7 +371,7 @@ func (d *decider) solve(v int, sense solvers.Sense) (float64, error) {
 	}
 	if r.HasSolution && len(r.X) == len(d.comps[c].vars) {
 		w := d.wit[senseIndex(sense)]
-		w[v] = append(w[v], r.X)
+		w[v] = append(w[v], d.point(c, r.X))
 		if len(w[v]) > maxWitnesses {
 			w[v] = w[v][1:]
 		}
@@ -387,18 +397,12 @@ func (d *decider) solve(v int, sense solvers.Sense) (float64, error) {
 // when none is.
 func (d *decider) witness(v int, sense solvers.Sense) (float64, bool) {
 	best, ok := 0.0, false
-	c := d.comp[v]
-	var narrowed []int
-	for u := range d.lo {
-		if d.comp[u] == c {
-			narrowed = append(narrowed, u)
-		}
-	}
+	narrowed := d.narrowed[d.comp[v]]
 	for _, x := range d.wit[senseIndex(sense)][v] {
 		in := true
 		for _, u := range narrowed {
 			lo, up := d.lo[u], d.up[u]
-			xu := x[d.local[u]]
+			xu := x.at(d, u)
 			if xu < lo-decideFeasTol*math.Max(1, math.Abs(lo)) || xu > up+decideFeasTol*math.Max(1, math.Abs(up)) {
 				in = false
 				break
@@ -407,7 +411,7 @@ func (d *decider) witness(v int, sense solvers.Sense) (float64, bool) {
 		if !in {
 			continue
 		}
-		val := x[d.local[v]]
+		val := x.at(d, v)
 		if !ok || (sense == solvers.Maximize && val > best) || (sense == solvers.Minimize && val < best) {
 			best, ok = val, true
 		}
@@ -424,6 +428,8 @@ func (d *decider) end(v int, sense solvers.Sense, need, tol float64) (float64, b
 		saveLo, saveUp := d.lo, d.up
 		d.setInsider(nil, nil)
 		_, err := d.solve(v, sense)
+		d.solves-- // counted apart: shared by every insider
+		d.plain++
 		d.setInsider(saveLo, saveUp)
 		if err != nil {
 			return 0, false, err
@@ -439,24 +445,53 @@ func (d *decider) end(v int, sense solvers.Sense, need, tol float64) (float64, b
 	return x, x <= need+tol/2, nil
 }
 
-// reaches reports whether witnesses prove that v's interval under the
-// current insider reaches needLo and needHi and is more than one point;
-// false leaves it open.
+// reaches reports whether v's interval under the current insider
+// reaches needLo and needHi and is more than one point, from witnesses
+// and, for an end no witness reaches, that end's LP; false leaves it
+// open (an end falls short, or the interval may be one point).
 func (d *decider) reaches(v int, needLo, needHi float64) (bool, error) {
 	if len(d.comps[d.comp[v]].rows) == 0 {
 		return false, nil // no LP to save: ends solves nothing
 	}
 	x := d.a.values[v]
 	tol := AuditTol * math.Max(1, math.Abs(x))
+	snapW := SnapTol * math.Max(1, math.Abs(x))
 	hi, okHi, err := d.end(v, solvers.Maximize, needHi, tol)
-	if err != nil || !okHi {
+	if err != nil {
 		return false, err
 	}
 	lo, okLo, err := d.end(v, solvers.Minimize, needLo, tol)
-	if err != nil || !okLo {
+	if err != nil {
 		return false, err
 	}
-	return hi-lo > 2*SnapTol*math.Max(1, math.Abs(x)), nil
+	if okHi && okLo {
+		return hi-lo > 2*snapW, nil
+	}
+	// One LP per open end; a witness end stands inside the interval, so
+	// a width beyond twice SnapTol with it proves "more than one point".
+	exactHi, exactLo := false, false
+	if !okHi {
+		if hi, err = d.solve(v, solvers.Maximize); err != nil {
+			return false, err
+		}
+		if needHi-hi > tol {
+			return false, nil
+		}
+		exactHi = true
+	}
+	if !okLo {
+		if lo, err = d.solve(v, solvers.Minimize); err != nil {
+			return false, err
+		}
+		if lo-needLo > tol {
+			return false, nil
+		}
+		exactLo = true
+	}
+	if exactHi && exactLo {
+		return hi-lo > snapW, nil
+	}
+	return hi-lo > 2*snapW, nil
 }
 
 // ends returns v's interval under the current insider.
@@ -466,4 +501,30 @@ func (d *decider) ends(v int) (lo, up float64, err error) {
 	}
 	up, err = d.solve(v, solvers.Maximize)
 	return lo, up, err
+}
+
+// witnessPoint is a feasible point of a component, stored as the
+// variables (increasing) where it differs from the true values.
+type witnessPoint struct {
+	vars []int32
+	x    []float64
+}
+
+// point returns the witness of component c's solution x (local order).
+func (d *decider) point(c int, x []float64) witnessPoint {
+	var w witnessPoint
+	for l, v := range d.comps[c].vars {
+		if x[l] != d.a.values[v] {
+			w.vars, w.x = append(w.vars, int32(v)), append(w.x, x[l])
+		}
+	}
+	return w
+}
+
+// at returns the point's value of variable v.
+func (w witnessPoint) at(d *decider, v int) float64 {
+	if k, ok := slices.BinarySearch(w.vars, int32(v)); ok {
+		return w.x[k]
+	}
+	return d.a.values[v]
 }

@@ -132,7 +132,7 @@ func TestInsiderDecideEqualsAudit(t *testing.T) {
 	if testing.Short() {
 		n = 24
 	}
-	pass, fail, decided := 0, 0, 0
+	pass, fail, decided, magFail, largest := 0, 0, 0, 0, 0
 	for k, tab := range decideTables(t, n) {
 		r, err := Compute(tab, nil)
 		skipUnavailable(t, err)
@@ -149,6 +149,10 @@ func TestInsiderDecideEqualsAudit(t *testing.T) {
 			t.Fatal(err)
 		}
 		compareInsiderReports(t, fmt.Sprintf("table %d", k), want, got)
+		if !want.OK() && tab.Magnitude {
+			magFail++
+		}
+		largest += len(want.Largest)
 		if want.OK() {
 			pass++
 		} else {
@@ -159,5 +163,8 @@ func TestInsiderDecideEqualsAudit(t *testing.T) {
 	if pass < 3 || fail < 3 {
 		t.Fatalf("%d passing and %d failing tables: too few of one kind", pass, fail)
 	}
-	t.Logf("%d tables pass, %d fail; %d (insider, cell) pairs decided by witnesses", pass, fail, decided)
+	if magFail == 0 || largest == 0 {
+		t.Fatalf("%d failing magnitude tables, %d largest estimates: the magnitude case is not exercised", magFail, largest)
+	}
+	t.Logf("%d tables pass, %d fail (%d magnitude); %d largest estimates; %d (insider, cell) pairs decided by witnesses", pass, fail, magFail, largest, decided)
 }

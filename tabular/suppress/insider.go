@@ -426,15 +426,16 @@ func (se *search) offerSafe(pt *pattern, deadline time.Time) error {
 	return nil
 }
 
-// insiderAudit runs intervals.InsiderAudit, with no cap on the insiders,
-// on t under the pattern of res: the final check against insiders.
+// insiderAudit runs intervals.InsiderDecide (InsiderAudit's report,
+// decided per insider and primary cell), with no cap on the insiders, on
+// t under the pattern of res: the final check against insiders.
 func insiderAudit(t *tabular.Table, s *Settings, res *Result) error {
 	c := *t
 	c.Cells = slices.Clone(t.Cells)
 	for i := range c.Cells {
 		c.Cells[i].Status = res.Status[i]
 	}
-	rep, err := intervals.InsiderAudit(&c, nil, &intervals.InsiderSettings{Settings: auditSettings(s), MaxInsiders: -1})
+	rep, err := intervals.InsiderDecide(&c, nil, &intervals.InsiderSettings{Settings: auditSettings(s), MaxInsiders: -1})
 	if err != nil {
 		return fmt.Errorf("suppress: insider audit of the pattern: %w", err)
 	}
