@@ -206,7 +206,7 @@ type decider struct {
 	applied map[int][]int
 	// narrowed[c]: the variables of component c with the insider's bounds.
 	narrowed map[int][]int
-	lo, up  map[int]float64 // the current insider's bounds where they differ
+	lo, up   map[int]float64 // the current insider's bounds where they differ
 	// wit[sense][v]: witness points of variable v.
 	wit [2]map[int][]witnessPoint
 	// solves: LPs under an insider's prior; plain: LPs of the plain
