@@ -408,10 +408,13 @@ func (d *decider) witness(v int, sense solvers.Sense) (float64, bool) {
 				break
 			}
 		}
-		if !in {
-			continue
-		}
 		val := x.at(d, v)
+		if !in {
+			var okc bool
+			if val, okc = d.corrected(v, sense, x); !okc {
+				continue
+			}
+		}
 		if !ok || (sense == solvers.Maximize && val > best) || (sense == solvers.Minimize && val < best) {
 			best, ok = val, true
 		}
@@ -423,17 +426,8 @@ func (d *decider) witness(v int, sense solvers.Sense) (float64, bool) {
 // the audit's tolerance tol), solving the plain LP first when v has no
 // witness yet; ok is false when none reaches it.
 func (d *decider) end(v int, sense solvers.Sense, need, tol float64) (float64, bool, error) {
-	if len(d.wit[senseIndex(sense)][v]) == 0 && len(d.comps[d.comp[v]].rows) > 0 {
-		// The plain problem's optimum, the first witness of (v, sense).
-		saveLo, saveUp := d.lo, d.up
-		d.setInsider(nil, nil)
-		_, err := d.solve(v, sense)
-		d.solves-- // counted apart: shared by every insider
-		d.plain++
-		d.setInsider(saveLo, saveUp)
-		if err != nil {
-			return 0, false, err
-		}
+	if err := d.plainWitness(v, sense); err != nil {
+		return 0, false, err
 	}
 	x, ok := d.witness(v, sense)
 	if !ok {
@@ -527,4 +521,91 @@ func (w witnessPoint) at(d *decider, v int) float64 {
 		return w.x[k]
 	}
 	return d.a.values[v]
+}
+
+// plainWitness solves the plain problem's optimum of (v, sense), its
+// first witness, when v has none yet.
+func (d *decider) plainWitness(v int, sense solvers.Sense) error {
+	if len(d.wit[senseIndex(sense)][v]) > 0 || len(d.comps[d.comp[v]].rows) == 0 {
+		return nil
+	}
+	saveLo, saveUp := d.lo, d.up
+	d.setInsider(nil, nil)
+	_, err := d.solve(v, sense)
+	d.solves-- // counted apart: shared by every insider
+	d.plain++
+	d.setInsider(saveLo, saveUp)
+	return err
+}
+
+// corrected returns the value of v at a point of the current insider's
+// polytope built from witness x of (v, sense) that leaves the insider's
+// bounds: its move D = x − a is corrected on the first narrowed variable
+// u it moves out of bounds by a witness y of u moving the other way
+// (D + f·(y − a) with u unmoved; a sum of solutions of A d = 0 is one),
+// then scaled by the largest μ ≥ 0 keeping a + μ·D within every bound.
+// ok is false when that point does not move v in sense's direction.
+func (d *decider) corrected(v int, sense solvers.Sense, x witnessPoint) (float64, bool) {
+	u := -1
+	for _, w := range d.narrowed[d.comp[v]] {
+		lo, up := d.lo[w], d.up[w]
+		xw := x.at(d, w)
+		if xw < lo-decideFeasTol*math.Max(1, math.Abs(lo)) || xw > up+decideFeasTol*math.Max(1, math.Abs(up)) {
+			u = w
+			break
+		}
+	}
+	if u < 0 {
+		return 0, false
+	}
+	du := x.at(d, u) - d.a.values[u]
+	fix := solvers.Maximize
+	if du > 0 {
+		fix = solvers.Minimize
+	}
+	if err := d.plainWitness(u, fix); err != nil {
+		return 0, false
+	}
+	for _, y := range d.wit[senseIndex(fix)][u] {
+		yu := y.at(d, u) - d.a.values[u]
+		if yu*du >= 0 {
+			continue
+		}
+		f := -du / yu
+		D := map[int32]float64{}
+		for k, w := range x.vars {
+			D[w] += x.x[k] - d.a.values[w]
+		}
+		for k, w := range y.vars {
+			D[w] += f * (y.x[k] - d.a.values[w])
+		}
+		mu := math.Inf(1)
+		for w, dw := range D {
+			a := d.a.values[w]
+			if math.Abs(dw) <= decideFeasTol*math.Max(1, math.Abs(a)) {
+				continue
+			}
+			lo, up := d.bounds(int(w))
+			if dw > 0 {
+				mu = math.Min(mu, (up-a)/dw)
+			} else {
+				mu = math.Min(mu, (lo-a)/dw)
+			}
+		}
+		dv := D[int32(v)]
+		if sense == solvers.Minimize {
+			dv = -dv
+		}
+		if !(mu > 0) || !(dv > decideFeasTol*math.Max(1, math.Abs(d.a.values[v]))) {
+			continue
+		}
+		if math.IsInf(mu, 1) {
+			if sense == solvers.Maximize {
+				return math.Inf(1), true
+			}
+			return math.Inf(-1), true
+		}
+		return d.a.values[v] + mu*D[int32(v)], true
+	}
+	return 0, false
 }

@@ -62,14 +62,15 @@ func compareInsiderReports(t *testing.T, name string, want, got *InsiderReport) 
 // decideTables returns the seeded tables of TestInsiderDecideEqualsAudit:
 // frequency tables (leaf counts 0..3, so cells of frequency 1 and 2 are
 // common) over flat and two-level hierarchies with random primary and
-// secondary cells (levels 1), and magnitude tables from random
+// secondary cells (levels 1; the largest, 13 × 6 cells with 40
+// suppressed, has components large enough for witnesses to matter), and magnitude tables from random
 // microdata with respondents and holdings (Top lists, p(10) primaries).
 func decideTables(t *testing.T, n int) []*tabular.Table {
 	rng := rand.New(rand.NewPCG(46, 3))
 	var out []*tabular.Table
 	for k := 0; k < n; k++ {
 		var tab *tabular.Table
-		switch k % 3 {
+		switch k % 4 {
 		case 0:
 			tab = newTable([]*tabular.Hierarchy{flat(t, "a", 3), flat(t, "b", 4)}, func() float64 { return float64(rng.IntN(4)) })
 			suppress(tab, rng, 8, 3)
@@ -78,6 +79,9 @@ func decideTables(t *testing.T, n int) []*tabular.Table {
 			suppress(tab, rng, 12, 4)
 		case 2:
 			tab = magnitudeTable(t, rng)
+		case 3:
+			tab = newTable([]*tabular.Hierarchy{twoLevel(t, "a", 3, 3), flat(t, "b", 5)}, func() float64 { return float64(rng.IntN(4)) })
+			suppress(tab, rng, 40, 12)
 		}
 		for i := range tab.Cells {
 			c := &tab.Cells[i]
