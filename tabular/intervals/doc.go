@@ -242,6 +242,15 @@
 // the levels or is one point) are left to it: the findings are the
 // breaks an outsider's audit does not see.
 //
+// InsiderDecide gives InsiderAudit's report without a Compute per
+// insider: only the primary cells in a component of the attacker problem
+// where the insider narrows a prior can change; there a feasible point
+// already seen (an optimum of the plain problem or of an earlier
+// insider's LP) within the insider's bounds, or such a point corrected on
+// the one cell it moves out of bounds by a point moving that cell the
+// other way and scaled to fit, proves an end reached; only an end left
+// open is solved, one LP over its component (see insider_decide.go).
+//
 // Insiders gives the same insiders, knowledge and requirements for a
 // table with every cell that may be suppressed suppressed (the candidates
 // any pattern can face), as a secondary suppression model needs them

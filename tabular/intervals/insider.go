@@ -147,6 +147,9 @@ type InsiderReport struct {
 	Findings   []InsiderFinding  // in order of insider, then cell
 	Largest    []LargestEstimate // one per primary cell with Top and Freq ≥ 2, in cell order (none for weighted tables)
 	Solves     int
+	// Decided counts the (insider, primary cell) pairs that InsiderDecide
+	// decided from a witness point, without a solve (0 for InsiderAudit).
+	Decided int
 }
 
 // OK reports whether no insider breaks a primary cell and every largest
@@ -197,13 +200,8 @@ func InsiderAudit(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRepo
 		c := *s.Settings
 		base = &c
 	}
-	if t.Magnitude {
-		for i := range t.Cells {
-			if t.Cells[i].Value < 0 {
-				return nil, fmt.Errorf("%w: cell (%s) has the negative value %g; insiders' contributions bound cells only on non-negative data",
-					ErrInsider, t.CellName(i), t.Cells[i].Value)
-			}
-		}
+	if err := insiderNonNegative(t); err != nil {
+		return nil, err
 	}
 	if r == nil {
 		var err error
@@ -255,7 +253,12 @@ func InsiderAudit(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRepo
 	}
 	rep.Insiders = cands
 	if a.identities() {
-		rep.Largest = a.largest(r, largestRes)
+		rep.Largest = a.largestOf(r, func(id string, cell int) (*Interval, bool) {
+			if res, ok := largestRes[id]; ok {
+				return res.Lookup(cell)
+			}
+			return nil, false
+		})
 	}
 	return rep, nil
 }
@@ -606,9 +609,10 @@ func (a *insiderAudit) check(in *Insider, kn *knowledge, iv *Interval) InsiderFi
 	return f
 }
 
-// largest returns the largest contributor's estimate of the others in
-// every primary cell with Top and at least two contributors.
-func (a *insiderAudit) largest(r *Result, byID map[string]*Result) []LargestEstimate {
+// largestOf returns the largest contributor's estimate of the others in
+// every primary cell with Top and at least two contributors; byID gives
+// the cell's interval as that contributor knows it, when it was audited.
+func (a *insiderAudit) largestOf(r *Result, byID func(id string, cell int) (*Interval, bool)) []LargestEstimate {
 	var out []LargestEstimate
 	for _, iv0 := range r.Intervals {
 		c := &a.t.Cells[iv0.Cell]
@@ -621,10 +625,8 @@ func (a *insiderAudit) largest(r *Result, byID map[string]*Result) []LargestEsti
 		e := LargestEstimate{Cell: iv0.Cell, Name: iv0.Name, Value: iv0.Value, ID: x1.ID, X1: x1.Value, Freq: c.Freq,
 			Outsider: a.outsider[iv0.Cell]}
 		iv := iv0
-		if res, ok := byID[x1.ID]; ok {
-			if p, ok := res.Lookup(iv0.Cell); ok {
-				iv, e.FromInsider = *p, true
-			}
+		if p, ok := byID(x1.ID, iv0.Cell); ok {
+			iv, e.FromInsider = *p, true
 		}
 		e.Lower, e.Upper = math.Max(iv.Lower, math.Min(x1.Value, iv.Upper)), iv.Upper
 		needLo, needHi, _, name := a.requirement(in, kn, iv0.Cell)

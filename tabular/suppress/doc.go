@@ -179,7 +179,10 @@
 // solution) the targets not yet in the model are checked: the
 // outsider's least-movement witness d for the same cell and direction
 // proves a target reached when it stays within the insider's bounds and
-// the insider's level is not higher; so does a witness kept from an
+// the insider's level is not higher, or when d plus a multiple of the
+// outsider's witness of the one cell d moves out of those bounds (moving
+// it the other way), scaled to fit every bound, still reaches the
+// level; so does a witness kept from an
 // earlier check whose moved cells are all still suppressed; the others
 // get the witness LP with the insider's bounds (feasible exactly when
 // the target is reached), and an attacker LP, for the cut, when it is
@@ -190,7 +193,8 @@
 // master solution that violates one is cut off. A target missed with
 // every free cell suppressed is one no pattern reaches: it is left out,
 // counted in Result.InsiderImpossible, and the final check fails. That
-// check is intervals.InsiderAudit with every insider (no cap); a finding
+// check is intervals.InsiderDecide (InsiderAudit's report, decided per
+// insider and primary cell) with every insider (no cap); a finding
 // makes Solve return ErrUnsafe with the Result. MethodFast repairs its
 // pattern the same way after its audit (protectInsidersFast). Linked
 // tables (SolveSystem) are protected against outsiders only.

@@ -281,6 +281,15 @@ func (g *insiderGuard) check(sup []bool, all bool) (int, error) {
 			if d != nil && within(t.ov, d, flowTol*math.Max(1, t.level)) {
 				continue
 			}
+			if d != nil {
+				ok, err := g.combined(t, d, witness)
+				if err != nil {
+					return 0, err
+				}
+				if ok {
+					continue
+				}
+			}
 		}
 		if pl.inD[j] != nil && valid(pl.inD[j], y) {
 			continue
@@ -426,15 +435,16 @@ func (se *search) offerSafe(pt *pattern, deadline time.Time) error {
 	return nil
 }
 
-// insiderAudit runs intervals.InsiderAudit, with no cap on the insiders,
-// on t under the pattern of res: the final check against insiders.
+// insiderAudit runs intervals.InsiderDecide (InsiderAudit's report,
+// decided per insider and primary cell), with no cap on the insiders, on
+// t under the pattern of res: the final check against insiders.
 func insiderAudit(t *tabular.Table, s *Settings, res *Result) error {
 	c := *t
 	c.Cells = slices.Clone(t.Cells)
 	for i := range c.Cells {
 		c.Cells[i].Status = res.Status[i]
 	}
-	rep, err := intervals.InsiderAudit(&c, nil, &intervals.InsiderSettings{Settings: auditSettings(s), MaxInsiders: -1})
+	rep, err := intervals.InsiderDecide(&c, nil, &intervals.InsiderSettings{Settings: auditSettings(s), MaxInsiders: -1})
 	if err != nil {
 		return fmt.Errorf("suppress: insider audit of the pattern: %w", err)
 	}
@@ -553,4 +563,53 @@ func protectInsidersFast(t *tabular.Table, s *Settings, res *Result, know []inte
 		return fmt.Errorf("%w: %d primary cells under-protected, %d suppressed cells disclosed", ErrUnsafe, len(res.Audit.UnderProtected), len(res.Audit.Disclosed))
 	}
 	return nil
+}
+
+// combined reports whether the outsider's witness d of target t,
+// corrected on the first column where it leaves the insider's bounds by
+// the outsider's witness of that column moving the other way (a sum of
+// two solutions of A d = 0 is one), then scaled to fit every bound,
+// still reaches t's level: then the insider's polytope reaches it too.
+// witness gives the outsider witness of an outsider target (nil: none).
+func (g *insiderGuard) combined(t target, d []float64, witness func(int) ([]float64, error)) (bool, error) {
+	m, pl := g.m, g.pool
+	tol := flowTol * math.Max(1, t.level)
+	c := -1
+	for k, col := range t.ov.cols {
+		if d[col] < -t.ov.lb[k]-tol || d[col] > t.ov.ub[k]+tol {
+			c = col
+			break
+		}
+	}
+	if c < 0 {
+		return false, nil
+	}
+	ot, ok := pl.outTarget[dirKey(c, d[c] < 0)]
+	if !ok {
+		return false, nil
+	}
+	d2, err := witness(ot)
+	if err != nil || d2 == nil || d2[c]*d[c] >= 0 {
+		return false, err
+	}
+	f := -d[c] / d2[c]
+	// D = d + f·d2, with D_c = 0; the largest μ with μ·D within bounds.
+	mu := math.Inf(1)
+	for col := range d {
+		x := d[col] + f*d2[col]
+		if math.Abs(x) <= tol {
+			continue
+		}
+		lb, ub := m.bounds(t, col)
+		if x > 0 {
+			mu = math.Min(mu, ub/x)
+		} else {
+			mu = math.Min(mu, lb/-x)
+		}
+	}
+	x := d[t.col] + f*d2[t.col]
+	if !t.up {
+		x = -x
+	}
+	return x > 0 && mu*x >= t.level-tol, nil
 }
