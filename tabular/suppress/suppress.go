@@ -213,8 +213,8 @@ type Result struct {
 	// (each a primary cell and direction against one insider, checked
 	// from then on), InsiderLPs the attacker LPs of the insider checks
 	// (their witness LPs count in HeuristicLPs).
-	// Insiders is the report of intervals.InsiderAudit (every insider,
-	// no cap) on the pattern; nil when insiders are not modelled (see
+	// Insiders is the report of intervals.InsiderDecide (InsiderAudit's
+	// report, every insider, no cap) on the pattern; nil when insiders are not modelled (see
 	// Settings.Insiders) or with Settings.NoAudit.
 	InsiderTargets, InsiderLPs int
 	Insiders                   *intervals.InsiderReport
