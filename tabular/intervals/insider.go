@@ -195,30 +195,9 @@ func InsiderAudit(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRepo
 	if s == nil {
 		s = &InsiderSettings{}
 	}
-	base := &Settings{}
-	if s.Settings != nil {
-		c := *s.Settings
-		base = &c
-	}
-	if err := insiderNonNegative(t); err != nil {
+	base, r, a, rep, cands, err := startInsiders(t, r, s)
+	if err != nil {
 		return nil, err
-	}
-	if r == nil {
-		var err error
-		if r, err = Compute(t, base); err != nil {
-			return nil, err
-		}
-	}
-	a := newInsiderAudit(t, base)
-	a.outsider = outsiderBreaks(t, r)
-	cands := a.candidates()
-	rep := &InsiderReport{Candidates: len(cands)}
-	limit := s.MaxInsiders
-	if limit == 0 {
-		limit = DefaultMaxInsiders
-	}
-	if limit > 0 && len(cands) > limit {
-		cands = cands[:limit]
 	}
 	largestRes := map[string]*Result{}
 	for k := range cands {
@@ -638,4 +617,37 @@ func (a *insiderAudit) largestOf(r *Result, byID func(id string, cell int) (*Int
 		out = append(out, e)
 	}
 	return out
+}
+
+// startInsiders is the common start of InsiderAudit and InsiderDecide:
+// the plain audit's settings, the plain result r (computed when nil),
+// the audit's state, an empty report and the insiders to audit (capped
+// by s.MaxInsiders).
+func startInsiders(t *tabular.Table, r *Result, s *InsiderSettings) (*Settings, *Result, *insiderAudit, *InsiderReport, []Insider, error) {
+	base := &Settings{}
+	if s.Settings != nil {
+		c := *s.Settings
+		base = &c
+	}
+	if err := insiderNonNegative(t); err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	if r == nil {
+		var err error
+		if r, err = Compute(t, base); err != nil {
+			return nil, nil, nil, nil, nil, err
+		}
+	}
+	a := newInsiderAudit(t, base)
+	a.outsider = outsiderBreaks(t, r)
+	cands := a.candidates()
+	rep := &InsiderReport{Candidates: len(cands)}
+	limit := s.MaxInsiders
+	if limit == 0 {
+		limit = DefaultMaxInsiders
+	}
+	if limit > 0 && len(cands) > limit {
+		cands = cands[:limit]
+	}
+	return base, r, a, rep, cands, nil
 }

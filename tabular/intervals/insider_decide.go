@@ -59,30 +59,9 @@ func InsiderDecide(t *tabular.Table, r *Result, s *InsiderSettings) (*InsiderRep
 	if s.Settings != nil && s.Settings.Integer {
 		return InsiderAudit(t, r, s)
 	}
-	base := &Settings{}
-	if s.Settings != nil {
-		c := *s.Settings
-		base = &c
-	}
-	if err := insiderNonNegative(t); err != nil {
+	base, r, a, rep, cands, err := startInsiders(t, r, s)
+	if err != nil {
 		return nil, err
-	}
-	if r == nil {
-		var err error
-		if r, err = Compute(t, base); err != nil {
-			return nil, err
-		}
-	}
-	a := newInsiderAudit(t, base)
-	a.outsider = outsiderBreaks(t, r)
-	cands := a.candidates()
-	rep := &InsiderReport{Candidates: len(cands)}
-	limit := s.MaxInsiders
-	if limit == 0 {
-		limit = DefaultMaxInsiders
-	}
-	if limit > 0 && len(cands) > limit {
-		cands = cands[:limit]
 	}
 	d, err := newDecider(t, base, r)
 	if err != nil {
