@@ -551,14 +551,7 @@ func (fs *fastSearch) openRepair() error {
 		return err
 	}
 	fs.res.LPEngine = hsv.Name()
-	pname := s.ProtectionSolver
-	if pname == "" {
-		pname = DefaultProtectionSolver
-	}
-	psv, err := solvers.New(pname, false)
-	if err != nil && s.ProtectionSolver == "" {
-		psv, err = solvers.New(s.LPSolver, false)
-	}
+	psv, err := s.protectionSolver()
 	if err != nil {
 		return err
 	}

@@ -457,15 +457,7 @@ func (h *heuristic) cleanupOnly(pt *pattern, try []bool, deadline time.Time) err
 			order = append(order, v)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case m.cost[a] > m.cost[b]:
-			return -1
-		case m.cost[a] < m.cost[b]:
-			return 1
-		}
-		return a - b
-	})
+	m.byCostDesc(order)
 	for _, v := range order {
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			break
@@ -501,4 +493,18 @@ func (h *heuristic) cleanupOnly(pt *pattern, try []bool, deadline time.Time) err
 	}
 	pt.cost = m.patternCost(pt.sup)
 	return nil
+}
+
+// byCostDesc sorts cells (master variables) by decreasing cost, ties by
+// index: the order in which cleanups try to publish them.
+func (m *model) byCostDesc(order []int) {
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case m.cost[a] > m.cost[b]:
+			return -1
+		case m.cost[a] < m.cost[b]:
+			return 1
+		}
+		return a - b
+	})
 }

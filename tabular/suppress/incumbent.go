@@ -229,15 +229,7 @@ func (m *model) cleanByMoves(sup []bool, moves []intervals.Move) ([]bool, []inte
 			order = append(order, v)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case m.cost[a] > m.cost[b]:
-			return -1
-		case m.cost[a] < m.cost[b]:
-			return 1
-		}
-		return a - b
-	})
+	m.byCostDesc(order)
 	lost := make([]int, len(m.targets))
 	for _, v := range order {
 		c := m.col[v]

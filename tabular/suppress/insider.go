@@ -487,14 +487,7 @@ func protectInsidersFast(t *tabular.Table, s *Settings, res *Result, know []inte
 		return err
 	}
 	defer att.close()
-	pname := s.ProtectionSolver
-	if pname == "" {
-		pname = DefaultProtectionSolver
-	}
-	psv, err := solvers.New(pname, false)
-	if err != nil && s.ProtectionSolver == "" {
-		psv, err = solvers.New(s.LPSolver, false)
-	}
+	psv, err := s.protectionSolver()
 	if err != nil {
 		return err
 	}

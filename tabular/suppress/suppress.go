@@ -621,14 +621,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 	if err != nil {
 		return nil, err
 	}
-	pname := s.ProtectionSolver
-	if pname == "" {
-		pname = DefaultProtectionSolver
-	}
-	psv, err := solvers.New(pname, false)
-	if err != nil && s.ProtectionSolver == "" {
-		psv, err = solvers.New(s.LPSolver, false)
-	}
+	psv, err := s.protectionSolver()
 	if err != nil {
 		return nil, err
 	}
@@ -851,4 +844,18 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 	}
 	res.Stop = stop
 	return finish()
+}
+
+// protectionSolver returns the engine of the protection LP:
+// ProtectionSolver, or DefaultProtectionSolver and then LPSolver when it
+// is unset.
+func (s *Settings) protectionSolver() (solvers.Solver, error) {
+	if s.ProtectionSolver != "" {
+		return solvers.New(s.ProtectionSolver, false)
+	}
+	psv, err := solvers.New(DefaultProtectionSolver, false)
+	if err != nil {
+		psv, err = solvers.New(s.LPSolver, false)
+	}
+	return psv, err
 }
