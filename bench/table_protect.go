@@ -474,7 +474,7 @@ func (r *TableProtectReport) WriteText(w io.Writer) error {
 			gap = fmt.Sprintf("%.2f%%", 100**x.Gap)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%g\t%s\t%s\t%s\t%.1f\t%.1f\t%d (%d/%d)\t%s\t%s-%s\n", x.Case, x.Tables, x.Cells, x.Primary,
-			x.Secondary, x.Cost, num(x.LowerBound, "%g"), gap, x.Stop, x.SolveSeconds, x.AuditSeconds, x.Failures, x.UnderProtected,
+			x.Secondary, x.Cost, num(x.LowerBound, "%.10g"), gap, x.Stop, x.SolveSeconds, x.AuditSeconds, x.Failures, x.UnderProtected,
 			x.DisclosedPrimary, x.Zero, num(x.LoadStart, "%.1f"), num(x.LoadEnd, "%.1f"))
 	}
 	tw.Flush()
