@@ -663,28 +663,12 @@ func flowMove(m *model, t target, x []float64) (intervals.Move, bool) {
 
 func solveFast(src source, geo []cubeTable, home func(int) (int, int), s *Settings, audit func([]tabular.Status) (*intervals.Result, error), decide decideFunc) (*Result, error) {
 	start := time.Now()
-	if s == nil {
-		s = &Settings{}
-	}
-	sc := *s
-	s = &sc
-	if err := s.Params.Validate(); err != nil {
-		return nil, err
-	}
-	if s.Capacity < 0 || math.IsNaN(s.Capacity) || math.IsInf(s.Capacity, 0) {
-		return nil, fmt.Errorf("%w: capacity %v (want a finite number >= 0)", ErrInput, s.Capacity)
-	}
-	m, err := buildModel(src, s)
+	s, m, err := prepare(src, s)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Method: MethodFast, Stop: StopHeuristic}
-	for _, t := range m.targets {
-		if res.Targets == 0 || m.targets[res.Targets-1].cell != t.cell {
-			res.Primary++
-		}
-		res.Targets++
-	}
+	m.countTargets(res)
 	if len(m.targets) == 0 {
 		res.Stop = StopNoPrimary
 	}

@@ -493,18 +493,7 @@ func (se *search) separate(y []float64, sparse int) ([]cut, bool, error) {
 
 func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Result, error), know []intervals.InsiderKnowledge, fast fastFunc, decide decideFunc) (*Result, error) {
 	start := time.Now()
-	if s == nil {
-		s = &Settings{}
-	}
-	sc := *s
-	s = &sc
-	if err := s.Params.Validate(); err != nil {
-		return nil, err
-	}
-	if s.Capacity < 0 || math.IsNaN(s.Capacity) || math.IsInf(s.Capacity, 0) {
-		return nil, fmt.Errorf("%w: capacity %v (want a finite number >= 0)", ErrInput, s.Capacity)
-	}
-	m, err := buildModel(src, s)
+	s, m, err := prepare(src, s)
 	if err != nil {
 		return nil, err
 	}
@@ -518,12 +507,7 @@ func solve(src source, s *Settings, audit func([]tabular.Status) (*intervals.Res
 		se.total = prm.Deadline.Sub(start)
 	}
 	res := se.res
-	for _, t := range m.targets {
-		if res.Targets == 0 || m.targets[res.Targets-1].cell != t.cell {
-			res.Primary++
-		}
-		res.Targets++
-	}
+	m.countTargets(res)
 	finish := func() (*Result, error) {
 		res.Status = make([]tabular.Status, src.n)
 		for i := range res.Status {
@@ -858,4 +842,36 @@ func (s *Settings) protectionSolver() (solvers.Solver, error) {
 		psv, err = solvers.New(s.LPSolver, false)
 	}
 	return psv, err
+}
+
+// prepare is the common start of solve and solveFast: a copy of the
+// settings (defaults for nil), checked, and the model.
+func prepare(src source, s *Settings) (*Settings, *model, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	sc := *s
+	s = &sc
+	if err := s.Params.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if s.Capacity < 0 || math.IsNaN(s.Capacity) || math.IsInf(s.Capacity, 0) {
+		return nil, nil, fmt.Errorf("%w: capacity %v (want a finite number >= 0)", ErrInput, s.Capacity)
+	}
+	m, err := buildModel(src, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, m, nil
+}
+
+// countTargets sets res.Primary and res.Targets: the model's targets are
+// grouped by primary cell.
+func (m *model) countTargets(res *Result) {
+	for _, t := range m.targets {
+		if res.Targets == 0 || m.targets[res.Targets-1].cell != t.cell {
+			res.Primary++
+		}
+		res.Targets++
+	}
 }
