@@ -165,36 +165,7 @@ func TestFastRepair(t *testing.T) {
 // System passes intervals.ComputeSystem's audit, keeps the primary cells
 // and costs at least the optimal SolveSystem.
 func TestFastLinked(t *testing.T) {
-	v := [2][2][2]float64{{{3, 1}, {2, 5}}, {{4, 2}, {1, 6}}}
-	mk := func(name string, sum func(r, j int) float64) *tabular.Table {
-		dims := []tabular.Dimension{{Name: "region", H: flat(t, "r", 2)}, {Name: name, H: flat(t, name[:1], 2)}}
-		tab := tabular.NewTable(dims)
-		for r := range 3 {
-			for j := range 3 {
-				x := 0.0
-				for a := range 2 {
-					for b := range 2 {
-						if (r == 0 || r == a+1) && (j == 0 || j == b+1) {
-							x += sum(a, b)
-						}
-					}
-				}
-				c := &tab.Cells[tab.Index([]int{r, j})]
-				c.Value, c.Freq, c.Cost, c.Status = x, int(x), x, tabular.Safe
-			}
-		}
-		return tab
-	}
-	t1 := mk("sector", func(r, s int) float64 { return v[r][s][0] + v[r][s][1] })
-	t2 := mk("size", func(r, z int) float64 { return v[r][0][z] + v[r][1][z] })
-	p1, _ := t1.Lookup("r1", "s1")
-	p2, _ := t2.Lookup("r2", "z2")
-	markPrimary(t1, 3, p1)
-	markPrimary(t2, 3, p2)
-	sys, err := tabular.NewSystem([]*tabular.Table{t1, t2}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := linkedPair(t)
 	r, err := SolveSystem(sys, fastSettings(nil))
 	skipUnavailable(t, err)
 	if err != nil {
