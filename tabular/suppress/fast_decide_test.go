@@ -76,14 +76,7 @@ func TestFast3way5000(t *testing.T) {
 // without intervals.Compute; the pattern passes the full audit
 // (solveOK).
 func TestFastRepairDecided(t *testing.T) {
-	vals := []float64{1, 1, 1, 9}
-	k := 0
-	tab := newTable([]*tabular.Hierarchy{flat(t, "r", 2), flat(t, "c", 2)}, func() float64 { k++; return vals[k-1] })
-	p, _ := tab.Lookup("r1", "c1")
-	markPrimary(tab, 3, p)
-	tab.Cells[p].Lower = 0
-	iT, _ := tab.Lookup("Total", "Total")
-	tab.Cells[iT].Status = tabular.MustPublish
+	tab := repairTable(t)
 	r := solveOK(t, tab, fastSettings(&Settings{Insiders: InsidersOff}))
 	if r.Cubes != 0 || r.RepairRounds != 1 || !r.Decided {
 		t.Fatalf("%d cubes, %d repair rounds, decided %v: want no cube, one repair, decided", r.Cubes, r.RepairRounds, r.Decided)

@@ -143,14 +143,7 @@ func TestFastRandom(t *testing.T) {
 // and −3 on (T, c2), (r2, c2), (r2, T) (every row and column sums, the
 // grand total stays), which the protection LP finds.
 func TestFastRepair(t *testing.T) {
-	vals := []float64{1, 1, 1, 9}
-	k := 0
-	tab := newTable([]*tabular.Hierarchy{flat(t, "r", 2), flat(t, "c", 2)}, func() float64 { k++; return vals[k-1] })
-	p, _ := tab.Lookup("r1", "c1")
-	markPrimary(tab, 3, p)
-	tab.Cells[p].Lower = 0
-	iT, _ := tab.Lookup("Total", "Total")
-	tab.Cells[iT].Status = tabular.MustPublish
+	tab := repairTable(t)
 	// Outsiders only: the coalition of the two contributors of row r1
 	// (Freq 2) knows (r1, T) = 2, so no pattern lets (r1, c1) rise by 3
 	// against it.

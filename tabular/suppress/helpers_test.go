@@ -238,3 +238,19 @@ func linkedPair(t *testing.T) *tabular.System {
 	}
 	return sys
 }
+
+// repairTable is the 2×2 table of TestFastRepair: leaves 1, 1 / 1, 9 (with
+// totals), (r1, c1) primary with upper level 3 and lower level 0, the
+// grand total must-publish.
+func repairTable(t *testing.T) *tabular.Table {
+	t.Helper()
+	vals := []float64{1, 1, 1, 9}
+	k := 0
+	tab := newTable([]*tabular.Hierarchy{flat(t, "r", 2), flat(t, "c", 2)}, func() float64 { k++; return vals[k-1] })
+	p, _ := tab.Lookup("r1", "c1")
+	markPrimary(tab, 3, p)
+	tab.Cells[p].Lower = 0
+	iT, _ := tab.Lookup("Total", "Total")
+	tab.Cells[iT].Status = tabular.MustPublish
+	return tab
+}

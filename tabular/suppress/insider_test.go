@@ -399,14 +399,7 @@ func TestInsiderDeterminism(t *testing.T) {
 // (InsiderImpossible), returns a pattern safe against outsiders, and
 // ErrUnsafe from the final insider audit.
 func TestInsiderImpossible(t *testing.T) {
-	vals := []float64{1, 1, 1, 9}
-	k := 0
-	tab := newTable([]*tabular.Hierarchy{flat(t, "r", 2), flat(t, "c", 2)}, func() float64 { k++; return vals[k-1] })
-	p, _ := tab.Lookup("r1", "c1")
-	markPrimary(tab, 3, p)
-	tab.Cells[p].Lower = 0
-	iT, _ := tab.Lookup("Total", "Total")
-	tab.Cells[iT].Status = tabular.MustPublish
+	tab := repairTable(t)
 	for _, method := range []string{MethodOptimal, MethodFast} {
 		r, err := Solve(tab, &Settings{Method: method, Insiders: InsidersOn})
 		skipUnavailable(t, err)
