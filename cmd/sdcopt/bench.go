@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -583,13 +585,8 @@ func newBenchBoundsCmd() *cobra.Command {
 		},
 		func(_ *cobra.Command, prog *cli.Progress) (*bench.BoundsReport, error) {
 			var err error
-			if o.TimeLimit, err = cli.TimeLimit("--time-limit", timeLimit); err != nil {
+			if o.TimeLimit, err = benchLimits(timeLimit, o.Solver); err != nil {
 				return nil, err
-			}
-			if o.Solver != "" {
-				if err := cli.Solver("--solver", o.Solver, false); err != nil {
-					return nil, err
-				}
 			}
 			o.Cases = nil
 			for _, s := range strings.Split(cases, ";") {
@@ -703,4 +700,20 @@ func newBenchServeCmd() *cobra.Command {
 			o.Progress = prog
 			return bench.Serve(o)
 		}, nil)
+}
+
+// benchLimits checks the --time-limit and --solver flags shared by the
+// bench commands: the time limit as a duration, and the LP engine, when
+// given, known here.
+func benchLimits(timeLimit float64, solver string) (time.Duration, error) {
+	d, err := cli.TimeLimit("--time-limit", timeLimit)
+	if err != nil {
+		return 0, err
+	}
+	if solver != "" {
+		if err := cli.Solver("--solver", solver, false); err != nil {
+			return 0, err
+		}
+	}
+	return d, nil
 }

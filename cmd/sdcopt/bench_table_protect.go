@@ -43,13 +43,8 @@ func newBenchTableProtectCmd() *cobra.Command {
 		},
 		func(_ *cobra.Command, prog *cli.Progress) (*bench.TableProtectReport, error) {
 			var err error
-			if o.TimeLimit, err = cli.TimeLimit("--time-limit", timeLimit); err != nil {
+			if o.TimeLimit, err = benchLimits(timeLimit, o.Solver); err != nil {
 				return nil, err
-			}
-			if o.Solver != "" {
-				if err := cli.Solver("--solver", o.Solver, false); err != nil {
-					return nil, err
-				}
 			}
 			o.Progress = prog
 			return bench.TableProtect(o)
