@@ -42,29 +42,66 @@ const (
 // their lower_snake_case names; prior_upper is empty when the cell has
 // no upper bound (PriorUpper 0). Top contributions are not written.
 func WriteTableFile(w io.Writer, t *Table) error {
+	return writeCells(w, t, []string{ColValue, ColFreq, ColStatus, ColCost, ColRule, ColUpper, ColLower, ColSliding, ColPriorLower, ColPriorUpper},
+		func(row []string, c *Cell) []string {
+			row = append(row, datasets.FormatValue(c.Value), strconv.Itoa(c.Freq), c.Status.String(),
+				datasets.FormatValue(c.Cost), c.Rule, datasets.FormatValue(c.Upper), datasets.FormatValue(c.Lower),
+				datasets.FormatValue(c.Sliding), datasets.FormatValue(c.PriorLower), "")
+			if c.PriorUpper != 0 {
+				row[len(row)-1] = datasets.FormatValue(c.PriorUpper)
+			}
+			return row
+		})
+}
+
+// SuppressedMark stands for a suppressed value (and frequency) in a
+// published table.
+const SuppressedMark = "x"
+
+// WritePublished writes the published table: a CSV file with a header row
+// (the dimensions' names, value and, withFreq, freq) and one row per cell
+// in the canonical order (as WriteTableFile), SuppressedMark for the value
+// and frequency of a suppressed cell. Nothing else (statuses, levels,
+// costs) is written: which cells are primary is itself confidential.
+func WritePublished(w io.Writer, t *Table, withFreq bool) error {
+	cols := []string{ColValue}
+	if withFreq {
+		cols = append(cols, ColFreq)
+	}
+	return writeCells(w, t, cols, func(row []string, c *Cell) []string {
+		v, f := datasets.FormatValue(c.Value), strconv.Itoa(c.Freq)
+		if c.Status.Suppressed() {
+			v, f = SuppressedMark, SuppressedMark
+		}
+		row = append(row, v)
+		if withFreq {
+			row = append(row, f)
+		}
+		return row
+	})
+}
+
+// writeCells writes a CSV file of t's cells: a header row of the
+// dimensions' names then cols, and one row per cell in cell index order,
+// its codes followed by what fields appends for it.
+func writeCells(w io.Writer, t *Table, cols []string, fields func(row []string, c *Cell) []string) error {
 	cw := csv.NewWriter(w)
-	row := make([]string, 0, len(t.Dims)+5)
+	row := make([]string, 0, len(t.Dims)+len(cols))
 	for _, d := range t.Dims {
 		row = append(row, d.Name)
 	}
-	row = append(row, ColValue, ColFreq, ColStatus, ColCost, ColRule, ColUpper, ColLower, ColSliding, ColPriorLower, ColPriorUpper)
+	row = append(row, cols...)
 	if err := cw.Write(row); err != nil {
 		return err
 	}
 	ci := make([]int, 0, len(t.Dims))
-	for i, c := range t.Cells {
+	for i := range t.Cells {
 		row = row[:0]
 		ci = t.CodeIndices(i, ci)
 		for d, k := range ci {
 			row = append(row, t.Dims[d].H.Code(k))
 		}
-		row = append(row, datasets.FormatValue(c.Value), strconv.Itoa(c.Freq), c.Status.String(),
-			datasets.FormatValue(c.Cost), c.Rule, datasets.FormatValue(c.Upper), datasets.FormatValue(c.Lower),
-			datasets.FormatValue(c.Sliding), datasets.FormatValue(c.PriorLower), "")
-		if c.PriorUpper != 0 {
-			row[len(row)-1] = datasets.FormatValue(c.PriorUpper)
-		}
-		if err := cw.Write(row); err != nil {
+		if err := cw.Write(fields(row, &t.Cells[i])); err != nil {
 			return err
 		}
 	}

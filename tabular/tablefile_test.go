@@ -3,6 +3,7 @@ package tabular
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +143,42 @@ func TestReadTableFileCostColumn(t *testing.T) {
 	}
 	if _, err := ReadTableFile(strings.NewReader(text), "t.csv", dims, &TableFileSettings{CostColumn: "nope"}); !errors.Is(err, ErrTableFile) {
 		t.Errorf("missing cost column: %v", err)
+	}
+}
+
+// TestWritePublished: the published file has codes, value and freq only,
+// x for both in a suppressed cell (primary or secondary), and the same
+// rows as the table file. Totals from microCSV: grand total 395, 6
+// respondents (as TestTableFileRoundTrip).
+func TestWritePublished(t *testing.T) {
+	tab, err := ReadMicrodata(strings.NewReader(microCSV), "micro.csv", regionSectorSpec(t), &BuildSettings{Response: "turnover"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, _ := tab.Lookup("S1", "b")
+	tab.Cells[i].Status = Primary
+	j, _ := tab.Lookup("S3", "a")
+	tab.Cells[j].Status = Secondary
+	for _, withFreq := range []bool{true, false} {
+		var buf bytes.Buffer
+		if err := WritePublished(&buf, tab, withFreq); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		head, total, s1b, s3a := "region,sector,value,freq", "Total,Total,395,6", "S1,b,x,x", "S3,a,x,x"
+		if !withFreq {
+			head, total, s1b, s3a = "region,sector,value", "Total,Total,395", "S1,b,x", "S3,a,x"
+		}
+		if len(lines) != 25 || lines[0] != head || lines[1] != total {
+			t.Fatalf("withFreq %v: file starts %q, %q (%d lines)", withFreq, lines[0], lines[1], len(lines))
+		}
+		if !slices.Contains(lines, s1b) || !slices.Contains(lines, s3a) {
+			t.Errorf("withFreq %v: no %q or %q in %q", withFreq, s1b, s3a, lines)
+		}
+		for _, l := range lines {
+			if strings.Count(l, "x") > 0 && l != s1b && l != s3a {
+				t.Errorf("withFreq %v: unexpected x in %q", withFreq, l)
+			}
+		}
 	}
 }

@@ -300,7 +300,7 @@ func runTableProtect(w io.Writer, s *tableProtectSettings) error {
 	// user insisting on a pattern safe against outsiders only.
 	insiderFail := rep.InsiderFindings > 0
 	if s.out != "" && unsafe == nil && !insiderFail {
-		if err := outs.Write(s.out, func(w io.Writer) error { return writePublished(w, tab, s.table == "" || hasFreq(tab)) }); err != nil {
+		if err := outs.Write(s.out, func(w io.Writer) error { return tabular.WritePublished(w, tab, s.table == "" || hasFreq(tab)) }); err != nil {
 			return cli.BadInput("--out: %v", err)
 		}
 	}
@@ -391,50 +391,6 @@ func hasFreq(t *tabular.Table) bool {
 
 // protectFigure is the name of the --plot figure.
 const protectFigure = "protect-trace"
-
-// suppressedMark stands for a suppressed value in the published table.
-const suppressedMark = "x"
-
-// writePublished writes the published table: the dimensions' codes, the
-// value and (withFreq) the frequency of every cell in the canonical
-// order, suppressedMark for those of a suppressed cell. Nothing else
-// (statuses, levels, costs) is written: which cells are primary is
-// itself confidential.
-func writePublished(w io.Writer, t *tabular.Table, withFreq bool) error {
-	cw := csv.NewWriter(w)
-	row := make([]string, 0, len(t.Dims)+2)
-	for _, d := range t.Dims {
-		row = append(row, d.Name)
-	}
-	row = append(row, tabular.ColValue)
-	if withFreq {
-		row = append(row, tabular.ColFreq)
-	}
-	if err := cw.Write(row); err != nil {
-		return err
-	}
-	ci := make([]int, 0, len(t.Dims))
-	for i, c := range t.Cells {
-		row = row[:0]
-		ci = t.CodeIndices(i, ci)
-		for d, k := range ci {
-			row = append(row, t.Dims[d].H.Code(k))
-		}
-		v, f := datasets.FormatValue(c.Value), strconv.Itoa(c.Freq)
-		if c.Status.Suppressed() {
-			v, f = suppressedMark, suppressedMark
-		}
-		row = append(row, v)
-		if withFreq {
-			row = append(row, f)
-		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
 
 // writeTrace writes the search's steps: seconds, incumbent, bound.
 func writeTrace(w io.Writer, pts []bench.TracePoint) error {
